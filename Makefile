@@ -1,0 +1,63 @@
+# Cardsite: one screen of commands. `make help` lists them.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint format bench install install-dev browser-deps migrate sample-data worker clean
+
+help: ## list the commands
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -c constraints.txt -e .
+	@touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml constraints.txt
+	$(PIP) install -q -c constraints.txt -e ".[dev]"
+	@touch $@
+
+install: $(VENV)/.installed ## create the virtual environment and install the site
+
+install-dev: $(VENV)/.installed-dev ## install the site plus the test and lint tools
+
+browser-deps: ## install Debian's Chromium for the browser tests (when missing)
+	@scripts/ensure_chromium.sh
+
+migrate: install ## apply the database migrations
+	$(PY) manage.py migrate --noinput
+
+sample-data: migrate ## load the sample core set of all five games
+	$(PY) manage.py load_sample_data
+
+run: install ## set up everything and start the site and a Celery worker (Ctrl-C stops both)
+	@HOST=$(HOST) PORT=$(PORT) PY=$(PY) scripts/run.sh
+
+worker: install ## start one more Celery worker against the configured broker
+	$(VENV)/bin/celery -A cardsite worker --loglevel=INFO
+
+lint: install-dev ## ruff lint and format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-dev ## apply ruff's formatting and safe fixes
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+test: install-dev browser-deps lint ## lint, Django checks and the whole test suite
+	$(PY) manage.py check
+	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/pytest
+
+bench: install-dev ## run the benchmarks in bench/ (ratios against in-run baselines; search and workers need PostgreSQL and Redis)
+	@failed=0; for script in bench/*.py; do echo "== $$script"; $(PY) $$script || failed=1; done; exit $$failed
+
+clean: ## remove the local data folder (SQLite database, broker, media)
+	rm -rf data

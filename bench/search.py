@@ -1,0 +1,518 @@
+"""Benchmark of the card search on PostgreSQL: 100,000 synthetic cards, 20+ queries through
+the API, p50/p95 per query and overall, and the speed-up of each indexed plan over a forced
+sequential scan measured in the same run.
+
+    .venv/bin/python bench/search.py            # DATABASE_URL or the default below
+
+DATABASE_URL must be PostgreSQL; it defaults to postgres://postgres@127.0.0.1:5432/cardsite_bench.
+A database that does not exist is created, migrated, and dropped at the end; an existing one
+must hold no cards (it is migrated, and the rows the bench adds are deleted at the end).
+Targets: p95 <= 100 ms through the API for every query; indexed plans >= 10x faster than a
+sequential scan. The exit status is 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/cardsite_bench"
+DATABASE_URL = os.environ.get("DATABASE_URL") or DEFAULT_URL
+if urlparse(DATABASE_URL).scheme not in ("postgres", "postgresql", "pgsql"):
+    sys.exit(f"bench/search.py needs PostgreSQL; DATABASE_URL is {DATABASE_URL!r}")
+os.environ["DATABASE_URL"] = DATABASE_URL
+os.environ["DJANGO_SETTINGS_MODULE"] = "cardsite.settings"
+os.environ["DJANGO_ENV"] = "development"
+os.environ["DEBUG"] = "0"  # as in production: no query log, JSON renderer only
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(60))
+
+TOTAL_CARDS = int(os.environ.get("BENCH_CARDS", "100000"))
+RUNS = int(os.environ.get("BENCH_RUNS", "25"))
+SQL_RUNS = 5
+# BENCH_KEEP=1 keeps the database and its cards at the end, and reuses them on the next run
+# (for tuning; without it the bench leaves nothing behind).
+KEEP = os.environ.get("BENCH_KEEP") == "1"
+P95_TARGET_MS = 100.0
+SPEEDUP_TARGET = 10.0
+SEARCH_INDEXES = (
+    "card_name_trgm",
+    "card_text_trgm",
+    "card_search_document",
+    "card_attributes_path",
+    "card_attributes_lower_path",
+)
+
+# (game, query) run through /api/cards/?game=...&q=...; None: no game parameter.
+QUERIES: list[tuple[str | None, str]] = [
+    ("redline", "tigercat"),
+    ("redline", "tigrecat"),
+    ("redline", '"supply drop"'),
+    ("redline", "hawk"),
+    ("redline", "quorvane"),
+    ("redline", "o:salvo"),
+    ("redline", "name:tiger"),
+    ("redline", "kind:efreet speed>=6 faction:une"),
+    ("redline", "slots:pilot heroic:true"),
+    ("redline", "keywords:salvo"),
+    ("redline", "efreet_class:heavy -faction:cpm"),
+    ("redline", "kind:efreet (speed>=7 or armor>=9) -faction:cpm"),
+    ("redline", "cost<=2 kind:tactic"),
+    ("redline", "set:RL3 kind:mission"),
+    ("redline", "capture_cost>=4 scorched_earth:yes"),
+    ("tactical-assault", "firepower:very_heavy protection>=heavy"),
+    ("tactical-assault", "combat_result:eliminated number<=10"),
+    ("red-code", "ship_class:submarine repairs>=3"),
+    ("red-code", "boxes:island start:true"),
+    ("red-mittens", "classes:healer atk>=3"),
+    ("red-mittens", "unit_type:undead or time:night"),
+    ("hex-skirmish", "unit_class:ranged range>=3"),
+    ("hex-skirmish", "edges:7 movement>=3"),
+    (None, "armor>=12 or tigercat"),
+]
+
+GAME_SHARE = {
+    "redline": 0.40,
+    "tactical-assault": 0.12,
+    "red-code": 0.14,
+    "red-mittens": 0.20,
+    "hex-skirmish": 0.14,
+}
+SET_PREFIX = {
+    "redline": "RL",
+    "tactical-assault": "TA",
+    "red-code": "RC",
+    "red-mittens": "RM",
+    "hex-skirmish": "HS",
+}
+KIND_WEIGHTS = {
+    "redline": {
+        "efreet": 35,
+        "equipment": 15,
+        "tactic": 15,
+        "resource": 8,
+        "mission": 10,
+        "strategy": 6,
+        "general": 5,
+        "critical_hit": 6,
+    },
+    "tactical-assault": {"unit_type": 20, "combat_card": 80},
+    "red-code": {"ship": 15, "manoeuvre": 45, "order": 25, "map_card": 15},
+    "red-mittens": {"unit": 50, "item": 30, "field": 20},
+    "hex-skirmish": {"unit": 45, "command": 55},
+}
+SYLLABLES = (
+    "ka ro vin tor mel sha dun gra bel qua zar ith ven lor mak tis orn phe ral sul bri cor "
+    "dra fen gor hal jun kel lum mor nav oth pax rin sev tal ul vex wyr yor zen ash bor cyn "
+    "del esk fal gav hek ist jor kav lir mun nes ost pir rho sko tur vor"
+).split()
+REDLINE_KEYWORDS = (
+    "Salvo",
+    "Ambush 1",
+    "Ambush 2",
+    "Scouting",
+    "Boost",
+    "Cover",
+    "Stealth",
+    "Precision",
+    "Sharpshooter",
+    "Rear Guard",
+)
+WORDS = {
+    "abilities": ("Siegecraft", "Prepared Ground", "Data Analysis", "Efreet Salvage", "Blitz"),
+    "classes": ("healer", "necromancer", "recruiter", "thief", "knight", "ranger", "bard"),
+    "unit_type": ("undead", "beast", "human", "spirit", "construct", ""),
+    "vs_bonus": ("", "+1 vs undead", "+2 vs beast"),
+    "item_class": ("weapon", "armour", "charm", "potion"),
+    "realm": ("Mitten Vale", "Mittenkeep", "Frostmarch", "Emberfall"),
+    "field_class": ("river", "castle", "mountain", "forest"),
+    "elemental_res": ("water", "light", "frost", "fire", "earth"),
+    "action": ("Fire", "Move", "Assault", "Rally"),
+    "situation": ("In cover", "In the open", "Flanked"),
+    "actions": ("Move two units", "Attack with one unit", "Rally", "Draw two cards", "Charge"),
+}
+TEXT_PARTS = {
+    "redline": (
+        "Deploy this efreet to your baseline.",
+        "When this efreet captures a mission, gain 1 recon.",
+        "Salvo: deal 1 extra damage to the target.",
+        "Ambush 2: attack first when defending a mission.",
+        "Scouting: look at the top card of your arsenal.",
+        "Expend 2 resources: this efreet gets +1 speed until end of turn.",
+        "Equip only to an efreet with an open laser slot.",
+        "Raze 2 cards from the opponent's arsenal.",
+        "Supply drop: put a resource from your scrapyard into play.",
+        "Counter a tactic played by your opponent.",
+    ),
+    "tactical-assault": (
+        "Shift the result one column to the right.",
+        "The target is shaken and falls back one hex.",
+        "Artillery drifts toward the clock direction shown.",
+        "Units in cover ignore the first hit.",
+    ),
+    "red-code": (
+        "Move your ship up to two squares.",
+        "Repair one breakdown at the cost of one crew.",
+        "This manoeuvre can not be responded to.",
+        "Torpedo spread: damage every ship in line of sight.",
+    ),
+    "red-mittens": (
+        "When played, heal 2 LP.",
+        "Raise an undead unit from your discard pile.",
+        "This unit attacks twice each turn.",
+        "Roll a d6: on 5 or more gain +2 ATK.",
+    ),
+    "hex-skirmish": (
+        "Move one unit up to its movement.",
+        "Attack an adjacent enemy from its flank.",
+        "Discard two cards to draw three.",
+        "Ranged units fire before melee.",
+    ),
+}
+
+
+def pseudo_word(rng: random.Random) -> str:
+    return "".join(rng.choice(SYLLABLES) for _ in range(rng.choice((2, 2, 3))))
+
+
+def make_name(rng: random.Random, game: str, taken: set[str]) -> str:
+    while True:
+        parts = [pseudo_word(rng).capitalize() for _ in range(rng.choice((1, 2, 2, 3)))]
+        if game == "redline" and rng.random() < 0.02:
+            parts.insert(rng.randrange(len(parts) + 1), "Hawk")
+        name = " ".join(parts)
+        if name not in taken and len(name) <= 200:
+            taken.add(name)
+            return name
+
+
+def make_text(rng: random.Random, game: str, vocabulary: list[str]) -> str:
+    parts = rng.sample(TEXT_PARTS[game], k=rng.choice((1, 2, 2, 3)))
+    filler = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(4, 14)))
+    return " ".join(parts) + " " + filler.capitalize() + "."
+
+
+def make_attributes(rng: random.Random, schema, game: str) -> dict:
+    out: dict = {}
+    for a in schema.attrs:
+        t = a.type
+        if t == "int":
+            lo = a.minimum if a.minimum is not None else 0
+            hi = a.maximum if a.maximum is not None else lo + rng.choice((6, 8, 12))
+            out[a.key] = rng.randint(lo, hi)
+        elif t == "bool":
+            out[a.key] = rng.random() < (0.08 if a.key == "heroic" else 0.3)
+        elif t == "choice":
+            out[a.key] = rng.choice(a.choices)
+        elif t == "choice_list":
+            n = a.length if a.length is not None else rng.randint(0, 3)
+            out[a.key] = [rng.choice(a.choices) for _ in range(n)]
+        elif t == "list":
+            if a.item_type == "int":
+                out[a.key] = [rng.randint(1, 7) for _ in range(a.length or 3)]
+            elif a.key == "keywords":
+                out[a.key] = rng.sample(REDLINE_KEYWORDS, k=rng.choice((0, 1, 1, 2)))
+            else:
+                pool = WORDS.get(a.key, ("Alpha", "Beta"))
+                out[a.key] = rng.sample(pool, k=min(len(pool), rng.choice((0, 1, 1, 2))))
+        elif t == "str":
+            out[a.key] = rng.choice(WORDS.get(a.key, ("",)))
+        elif t == "dict":
+            if a.key == "control_bonus":
+                out[a.key] = rng.choice(({}, {"recon": 1}, {"resources": 1}, {"recon": 2}))
+            else:
+                out[a.key] = {"move": rng.randint(0, 3)}
+        elif t == "dict_list":
+            out[a.key] = [
+                {"name": pseudo_word(rng).capitalize(), "crew_cost": rng.randint(0, 3)}
+                for _ in range(8)
+            ]
+    if game == "hex-skirmish" and out.get("unit_class") == "ranged":
+        out["range"] = max(1, out.get("range", 1))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# database lifecycle
+
+
+def _admin_connect():
+    import psycopg
+
+    parts = urlparse(DATABASE_URL)
+    admin_url = urlunparse(parts._replace(path="/postgres"))
+    return psycopg.connect(admin_url, autocommit=True), parts.path.lstrip("/")
+
+
+def ensure_database() -> bool:
+    """Create the database when missing; True when this run created it."""
+    conn, name = _admin_connect()
+    with conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if exists:
+            return False
+        conn.execute(f'CREATE DATABASE "{name}"')
+        return True
+
+
+def drop_database() -> None:
+    conn, name = _admin_connect()
+    with conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# --------------------------------------------------------------------------------------------
+# the catalogue
+
+
+def build_catalogue(created: dict[str, list[int]]) -> None:
+    from catalogue.models import Card, Expansion, Game, Printing
+    from validation.registry import registry
+
+    rng = random.Random(20241122)
+    vocabulary = [pseudo_word(rng) for _ in range(3000)]
+    vocabulary[0] = "quorvane"  # a rare word of rules text, for the full-text query
+    for position, game_def in enumerate(registry.all()):
+        game, made = Game.objects.get_or_create(
+            slug=game_def.slug, defaults={"name": game_def.name, "position": position}
+        )
+        if made:
+            created["games"].append(game.pk)
+        expansions = []
+        for n in range(1, 7):
+            exp = Expansion.objects.create(
+                game=game,
+                code=f"{SET_PREFIX[game_def.slug]}{n}",
+                name=f"{game_def.name} set {n}",
+                released=f"202{n % 10}-0{n}-01",
+            )
+            created["expansions"].append(exp.pk)
+            expansions.append(exp)
+        count = round(TOTAL_CARDS * GAME_SHARE[game_def.slug])
+        weights = KIND_WEIGHTS[game_def.slug]
+        kinds = rng.choices(list(weights), weights=list(weights.values()), k=count)
+        taken: set[str] = set()
+        cards = []
+        for i, kind in enumerate(kinds):
+            if game_def.slug == "redline" and i == 0:
+                name, kind = "Tigercat", "efreet"
+            elif game_def.slug == "redline" and i == 1:
+                name, kind = "Supply Drop", "resource"
+            else:
+                name = make_name(rng, game_def.slug, taken)
+            factions = list(game_def.factions)
+            cards.append(
+                Card(
+                    game=game,
+                    name=name,
+                    kind=kind,
+                    faction=rng.choice(factions) if factions else "",
+                    cost=rng.randint(0, 8),
+                    text=make_text(rng, game_def.slug, vocabulary),
+                    attributes=make_attributes(rng, game_def.kinds[kind], game_def.slug),
+                )
+            )
+        Card.objects.bulk_create(cards, batch_size=5000)
+        ids = list(Card.objects.filter(game=game).values_list("id", flat=True))
+        created["cards"].extend(ids)
+        printings = []
+        for card_id in ids:
+            first, second = rng.sample(expansions, 2)
+            printings.append(Printing(card_id=card_id, expansion=first, number=str(card_id)))
+            if rng.random() < 0.15:
+                printings.append(Printing(card_id=card_id, expansion=second, number=str(card_id)))
+        Printing.objects.bulk_create(printings, batch_size=5000)
+        print(f"  {game_def.slug}: {len(ids)} cards, {len(printings)} printings", flush=True)
+
+
+def cleanup(created: dict[str, list[int]]) -> None:
+    from catalogue.models import Card, Expansion, Game, Printing
+
+    Printing.objects.filter(card_id__in=created["cards"]).delete()
+    for start in range(0, len(created["cards"]), 10000):
+        Card.objects.filter(id__in=created["cards"][start : start + 10000]).delete()
+    Expansion.objects.filter(id__in=created["expansions"]).delete()
+    Game.objects.filter(id__in=created["games"]).delete()
+
+
+# --------------------------------------------------------------------------------------------
+# measuring
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * p
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def time_sql(cursor, statements: list[str]) -> float:
+    """Median over SQL_RUNS of the summed execution time of the statements, in ms."""
+    samples = []
+    for _ in range(SQL_RUNS):
+        start = time.perf_counter()
+        for sql in statements:
+            cursor.execute(sql)
+            cursor.fetchall()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def measure() -> bool:
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    rows = []
+    all_samples: list[float] = []
+    for game, query in QUERIES:
+        params = {"q": query} if game is None else {"game": game, "q": query}
+        for _ in range(3):
+            response = client.get("/api/cards/", params)
+            assert response.status_code == 200, response.content[:500]
+        samples = []
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            response = client.get("/api/cards/", params)
+            samples.append((time.perf_counter() - start) * 1000)
+        data = response.json()
+        all_samples.extend(samples)
+        with CaptureQueriesContext(connection) as ctx:
+            client.get("/api/cards/", params)
+        # The search's own statements: the COUNT and the page (not the printing prefetch).
+        statements = [
+            q["sql"]
+            for q in ctx.captured_queries
+            if 'FROM "catalogue_card"' in q["sql"]
+            and '"catalogue_printing"."card_id" IN' not in q["sql"]
+        ]
+        with connection.cursor() as cursor:
+            plans = []
+            for sql in statements:
+                cursor.execute("EXPLAIN " + sql)
+                plans.append("\n".join(r[0] for r in cursor.fetchall()))
+            used = sorted({ix for ix in SEARCH_INDEXES if any(ix in p for p in plans)})
+            indexed_ms = time_sql(cursor, statements)
+            cursor.execute("SET enable_indexscan = off")
+            cursor.execute("SET enable_bitmapscan = off")
+            cursor.execute("SET enable_indexonlyscan = off")
+            try:
+                seq_ms = time_sql(cursor, statements)
+            finally:
+                cursor.execute("RESET enable_indexscan")
+                cursor.execute("RESET enable_bitmapscan")
+                cursor.execute("RESET enable_indexonlyscan")
+        rows.append(
+            {
+                "game": game or "(any)",
+                "query": query,
+                "count": data.get("count"),
+                "problems": data.get("problems"),
+                "p50": percentile(samples, 0.5),
+                "p95": percentile(samples, 0.95),
+                "indexes": used,
+                "sql_ms": indexed_ms,
+                "seq_ms": seq_ms,
+            }
+        )
+        print(".", end="", flush=True)
+    print()
+
+    header = (
+        f"{'game':<17} {'query':<48} {'count':>6} {'p50 ms':>7} {'p95 ms':>7} "
+        f"{'SQL ms':>7} {'seq ms':>8} {'speed-up':>8}  indexes"
+    )
+    print(header)
+    print("-" * len(header))
+    ok = True
+    speedups = []
+    for r in rows:
+        speed = r["seq_ms"] / r["sql_ms"] if r["sql_ms"] else float("inf")
+        mark = ""
+        if r["indexes"]:
+            speedups.append(speed)
+            if speed < SPEEDUP_TARGET:
+                mark = " <- below target"
+                ok = False
+        if r["p95"] > P95_TARGET_MS:
+            mark += " <- p95 over target"
+            ok = False
+        if r["problems"]:
+            mark += f" problems={r['problems']}"
+        speed_text = f"{speed:7.1f}x" if r["indexes"] else "      - "
+        print(
+            f"{r['game']:<17} {r['query'][:48]:<48} {r['count']:>6} {r['p50']:>7.1f} "
+            f"{r['p95']:>7.1f} {r['sql_ms']:>7.1f} {r['seq_ms']:>8.1f} {speed_text}  "
+            f"{','.join(r['indexes']) or '(btree/seq)'}{mark}"
+        )
+    print("-" * len(header))
+    print(
+        f"overall through the API: p50 {percentile(all_samples, 0.5):.1f} ms, "
+        f"p95 {percentile(all_samples, 0.95):.1f} ms over {len(all_samples)} requests "
+        f"(target p95 <= {P95_TARGET_MS:.0f} ms per query)"
+    )
+    if speedups:
+        print(
+            f"indexed queries: {len(speedups)}, speed-up over a forced sequential scan "
+            f"min {min(speedups):.1f}x, median {statistics.median(speedups):.1f}x "
+            f"(target >= {SPEEDUP_TARGET:.0f}x)"
+        )
+    print("targets met" if ok else "TARGETS MISSED")
+    return ok
+
+
+def main() -> int:
+    created_db = ensure_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()  # the test client's host is allowed
+    call_command("migrate", verbosity=0, interactive=False)
+    from catalogue.models import Card
+
+    reuse = KEEP and Card.objects.count() >= TOTAL_CARDS
+    if not created_db and Card.objects.exists() and not reuse:
+        sys.exit(
+            f"{connection.settings_dict['NAME']} already holds cards; point DATABASE_URL at an "
+            "empty or missing database"
+        )
+    created: dict[str, list[int]] = {"games": [], "expansions": [], "cards": []}
+    ok = False
+    try:
+        if not reuse:
+            print(f"building {TOTAL_CARDS} cards in {connection.settings_dict['NAME']} ...")
+            start = time.perf_counter()
+            build_catalogue(created)
+            with connection.cursor() as cursor:
+                for table in ("catalogue_card", "catalogue_printing", "catalogue_expansion"):
+                    cursor.execute(f"VACUUM ANALYZE {table}")
+            print(f"built and analysed in {time.perf_counter() - start:.0f} s; measuring ...")
+        ok = measure()
+    finally:
+        if KEEP:
+            print(f"kept {connection.settings_dict['NAME']} (BENCH_KEEP=1)")
+        elif created_db:
+            connection.close()
+            drop_database()
+            print("dropped the bench database")
+        else:
+            cleanup(created)
+            print("removed the bench rows")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

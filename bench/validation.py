@@ -1,0 +1,109 @@
+"""Validation benchmark.
+
+1. In-memory validation of 60-card REDLINE arsenals (the sample standard list and random
+   legal-or-not variants), decks per second against the 10,000 decks/s target.
+2. The number of SQL queries POST /api/validate/ makes for decks of 10 and 200 entries (they
+   must be equal: one query fetches every named card).
+
+Run: .venv/bin/python bench/validation.py   (uses DATABASE_URL when set; a throwaway test
+database is created and dropped)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
+os.environ.setdefault("AXES_ENABLED", "0")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    setup_test_environment,
+    teardown_test_environment,
+)
+
+from validation.runner import validate  # noqa: E402
+from validation.types import Deck, Entry  # noqa: E402
+
+
+def in_memory_rate(decks: list[Deck], seconds: float = 2.0) -> tuple[int, float]:
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for deck in decks:
+            validate("redline", "standard", deck)
+        done += len(decks)
+    return done, time.perf_counter() - start
+
+
+def main() -> None:
+    setup_test_environment()
+    settings.DEBUG = False
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
+        from catalogue.models import Card, Game
+        from decks.services import deck_from_list
+
+        text = (ROOT / "catalogue/sample_data/redline/decks/standard.txt").read_text()
+        base, _ = deck_from_list(game_slug="redline", text=text)
+        rng = random.Random(7)
+        arsenal = base.sections["arsenal"]
+        decks = [base]
+        for _ in range(99):
+            entries = [Entry(e.card, max(1, e.count + rng.choice((-1, 0, 0, 1)))) for e in arsenal]
+            decks.append(Deck(sections={**base.sections, "arsenal": entries}))
+        n, elapsed = in_memory_rate(decks)
+        rate = n / elapsed
+        print(
+            "In-memory validation of 60-card REDLINE arsenals (100 variants, rules of 'standard')"
+        )
+        print(f"  {n:,} decks in {elapsed:.2f} s -> {rate:,.0f} decks/s   [target >= 10,000]")
+        print(f"  ratio to target: {rate / 10_000:.1f}x")
+
+        game = Game.objects.get(slug="red-mittens")
+        unit_attrs = {
+            "atk": 1, "def": 1, "classes": [], "unit_type": "", "res": 0, "raise_res": 0,
+            "vs_bonus": "", "on_play": False, "priority": False, "attack_twice": False,
+            "d6_bonus": False,
+        }  # fmt: skip
+        Card.objects.bulk_create(
+            Card(game=game, name=f"Bench Unit {i:03d}", kind="unit", attributes=unit_attrs)
+            for i in range(200)
+        )
+        client = Client()
+        print("POST /api/validate/ SQL queries by deck size")
+        counts = {}
+        for size in (10, 200):
+            body = "Units:\n" + "".join(f"1 Bench Unit {i:03d}\n" for i in range(size))
+            with CaptureQueriesContext(connection) as ctx:
+                response = client.post(
+                    "/api/validate/",
+                    {"game": "red-mittens", "format": "core", "list": body},
+                    content_type="application/json",
+                )
+            assert response.status_code == 200, response.content
+            counts[size] = len(ctx.captured_queries)
+            print(f"  {size:>3} entries: {counts[size]} queries")
+        print(f"  equal: {counts[10] == counts[200]}   [target: equal, at most 3]")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+"""Every API route, gathered from the apps."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("catalogue.api_urls")),
+    path("", include("decks.api_urls")),
+    path("", include("simulations.api_urls")),
+    path("", include("play.api_urls")),
+]

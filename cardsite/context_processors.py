@@ -1,0 +1,6 @@
+from validation.registry import registry
+
+
+def site(request):
+    """The games for the header's menus."""
+    return {"site_games": registry.all()}

@@ -1,0 +1,29 @@
+"""A small registry of hooks, so that one app can add to another's pages without the other
+importing it (in the spirit of Wagtail's hooks).
+
+Hooks in use:
+- `game_tools`: functions `fn(game_slug) -> [{"label", "url"}]`, buttons on a game's page.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+_hooks: dict[str, list[Callable[..., Any]]] = defaultdict(list)
+
+
+def register(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    if fn not in _hooks[name]:
+        _hooks[name].append(fn)
+    return fn
+
+
+def get_hooks(name: str) -> list[Callable[..., Any]]:
+    return list(_hooks[name])
+
+
+def game_tools(game_slug: str) -> list[dict[str, str]]:
+    """Every tool any app offers for a game."""
+    return [tool for fn in get_hooks("game_tools") for tool in fn(game_slug)]

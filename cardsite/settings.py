@@ -1,0 +1,287 @@
+"""Cardsite settings, read from the environment.
+
+Every value that differs between machines comes from an environment variable and is checked
+here, so that a bad value stops the process at start with a message naming the variable.
+With nothing set, the site runs on the embedded defaults: SQLite and a filesystem Celery
+broker in the local `data/` folder. `DJANGO_ENV=production` selects the production profile.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlparse
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("CARDSITE_DATA_DIR", BASE_DIR / "data"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean; use 1/0, true/false, yes/no or on/off."
+    )
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+DJANGO_ENV = os.environ.get("DJANGO_ENV", "development").strip().lower()
+if DJANGO_ENV not in {"development", "production"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_ENV={DJANGO_ENV!r} is not known; use 'development' or 'production'."
+    )
+PRODUCTION = DJANGO_ENV == "production"
+
+DEBUG = env_bool("DEBUG", default=not PRODUCTION)
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DEBUG must be off when DJANGO_ENV=production.")
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. It is required when DEBUG is off "
+            "(generate one with: python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+        )
+    SECRET_KEY = "development-only-insecure-key-do-not-use-in-production"  # noqa: S105
+elif PRODUCTION and len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters long in production.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "[::1]"])
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured("ALLOWED_HOSTS must list the site's host names in production.")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "django_htmx",
+    "axes",
+    "cardsite",
+    "catalogue",
+    "decks",
+    "play",
+    "simulations",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "cardsite.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "cardsite.context_processors.site",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "cardsite.wsgi.application"
+ASGI_APPLICATION = "cardsite.asgi.application"
+
+# --- Database -----------------------------------------------------------------------------
+DEFAULT_DATABASE_URL = f"sqlite:///{DATA_DIR / 'cardsite.sqlite3'}"
+DATABASE_URL = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+_scheme = urlparse(DATABASE_URL).scheme
+if _scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
+    raise ImproperlyConfigured(
+        f"DATABASE_URL has the scheme {_scheme!r}; use postgres://user@host:port/name "
+        "or sqlite:///path/to/file.sqlite3."
+    )
+try:
+    _db = dj_database_url.parse(DATABASE_URL, conn_max_age=0 if DEBUG else 60)
+except ValueError as exc:  # pragma: no cover - message passthrough
+    raise ImproperlyConfigured(f"DATABASE_URL could not be read: {exc}") from exc
+if _db["ENGINE"].endswith("sqlite3"):
+    # A file for the test database too, so that a real Celery worker in another process
+    # sees what the tests wrote.
+    # One file per test run, so that parallel runs on one machine do not collide.
+    _db["TEST"] = {"NAME": str(DATA_DIR / f"test-cardsite-{os.getpid()}.sqlite3")}
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    _db.setdefault("OPTIONS", {})["timeout"] = 20
+DATABASES = {"default": _db}
+USING_POSTGRES = _db["ENGINE"].endswith("postgresql")
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth ---------------------------------------------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "profile"
+LOGOUT_REDIRECT_URL = "home"
+# Login rate limit (django-axes): 5 failures for a username from an address lock it for 15 min.
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+
+# --- I18n, static, media ------------------------------------------------------------------
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or DATA_DIR / "media")
+if not MEDIA_ROOT.is_absolute():
+    raise ImproperlyConfigured(f"MEDIA_ROOT={str(MEDIA_ROOT)!r} must be an absolute path.")
+
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION
+    else "django.core.mail.backends.console.EmailBackend",
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cardsite <noreply@localhost>")
+
+# --- Celery -------------------------------------------------------------------------------
+BROKER_DIR = DATA_DIR / "broker"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
+_broker_scheme = CELERY_BROKER_URL.split("://", 1)[0]
+if _broker_scheme not in {"filesystem", "redis", "rediss", "amqp", "amqps", "pyamqp"}:
+    raise ImproperlyConfigured(
+        f"CELERY_BROKER_URL has the scheme {_broker_scheme!r}; use redis://host:6379/0, "
+        "amqp://user:pass@host:5672// or leave it unset for the embedded filesystem broker."
+    )
+# Tasks must finish well within the broker's visibility timeout, or a late-acked task
+# would be delivered twice while still running.
+CELERY_VISIBILITY_TIMEOUT = 3600
+CELERY_TASK_TIME_LIMIT = 900
+CELERY_TASK_SOFT_TIME_LIMIT = 840
+if _broker_scheme == "filesystem":
+    for _sub in ("queue", "control"):
+        (BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "control_folder": str(BROKER_DIR / "control"),
+        # Check the folder for new messages five times a second (default: once a second).
+        "polling_interval": 0.2,
+    }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cardsite")
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- REST framework -----------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "validate": os.environ.get("THROTTLE_VALIDATE", "120/min"),
+        "deck_write": os.environ.get("THROTTLE_DECK_WRITE", "60/min"),
+        "simulate": os.environ.get("THROTTLE_SIMULATE", "10/min"),
+        "bulk": os.environ.get("THROTTLE_BULK", "30/min"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cardsite API",
+    "DESCRIPTION": "Catalogue, deck validation, decks and simulations for five tabletop games.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"axes": {"level": "WARNING"}},
+}
+
+# --- Production hardening -----------------------------------------------------------------
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    X_FRAME_OPTIONS = "DENY"
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = ["rest_framework.renderers.JSONRenderer"]

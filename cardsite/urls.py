@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/profile/", views.profile, name="profile"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("health/worker/", views.worker_ping, name="worker-ping"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("cardsite.api_urls")),
+    path("", include("catalogue.urls")),
+    # before decks.urls: /simulations/ is this app's list (decks has a placeholder there)
+    path("", include("simulations.urls")),
+    path("", include("decks.builder_urls")),
+    path("", include("decks.urls")),
+    path("", include("play.urls")),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,176 @@
+"""Catalogue admin: cards with typed attribute fields, printings inline, expansion import
+with a preview, and export."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from .forms import CardAdminForm, ExpansionImportForm, PrintingAdminForm
+from .importer import ImportFailed, expansion_export, expansion_import
+from .models import Card, Expansion, Game, Printing
+from .services import catalogue_changed
+
+
+class PrintingInline(admin.TabularInline):
+    model = Printing
+    form = PrintingAdminForm
+    extra = 0
+    autocomplete_fields = ["expansion"]
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "position")
+    readonly_fields = ("slug",)
+    search_fields = ("name", "slug")
+
+
+@admin.register(Expansion)
+class ExpansionAdmin(admin.ModelAdmin):
+    list_display = ("code", "name", "game", "released", "sample", "card_count")
+    list_filter = ("game", "sample")
+    search_fields = ("code", "name")
+    actions = ["export_json"]
+    change_list_template = "admin/catalogue/expansion/change_list.html"
+
+    def get_queryset(self, request):
+        from django.db.models import Count
+
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("game")
+            .annotate(n_cards=Count("printings"))
+        )
+
+    @admin.display(description="cards", ordering="n_cards")
+    def card_count(self, obj):
+        return obj.n_cards
+
+    @admin.action(description="Export the selected expansions as JSON")
+    def export_json(self, request, queryset):
+        docs = [expansion_export(game_slug=e.game.slug, code=e.code) for e in queryset]
+        body = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False)
+        name = f"{docs[0]['game']}-{docs[0]['code']}.json" if len(docs) == 1 else "expansions.json"
+        response = HttpResponse(body, content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    def get_urls(self):
+        return [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="catalogue_expansion_import",
+            ),
+        ] + super().get_urls()
+
+    def import_view(self, request):
+        """Upload → preview (a dry run: what would change, or every bad row) → confirm."""
+        if not request.user.has_perm("catalogue.add_expansion"):
+            return redirect("admin:index")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Import an expansion",
+        }
+        if request.method == "POST" and "confirm" in request.POST:
+            data = request.session.pop("expansion_import", None)
+            if data is None:
+                messages.error(request, "The preview expired; upload the file again.")
+                return redirect("admin:catalogue_expansion_import")
+            try:
+                report = expansion_import(data=data)
+            except ImportFailed as exc:
+                context.update(form=ExpansionImportForm(), report=exc.report)
+                return render(request, "admin/catalogue/expansion/import.html", context)
+            messages.success(request, report.summary())
+            return redirect("admin:catalogue_expansion_changelist")
+        form = ExpansionImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data["file"]
+            try:
+                report = expansion_import(data=data, dry_run=True)
+            except ImportFailed as exc:
+                report = exc.report
+            else:
+                request.session["expansion_import"] = data
+            context["report"] = report
+        context["form"] = form
+        return render(request, "admin/catalogue/expansion/import.html", context)
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm
+    inlines = [PrintingInline]
+    list_display = ("name", "game", "kind", "faction", "cost", "view_on_site_link")
+    list_filter = ("game", "kind", "faction", "printings__expansion")
+    search_fields = ("name", "text")
+    list_select_related = ("game",)
+    list_per_page = 50
+    change_form_template = "admin/catalogue/card/change_form.html"
+
+    @admin.display(description="page")
+    def view_on_site_link(self, obj):
+        return format_html('<a href="{}">view</a>', obj.get_absolute_url())
+
+    def get_fieldsets(self, request, obj=None):
+        form = self.get_form(request, obj)(
+            initial=self.get_changeform_initial_data(request), instance=obj
+        )
+        base = [(None, {"fields": ["game", "name", "kind", "faction", "cost", "text"]})]
+        attr_fields = form.attribute_field_names()
+        if attr_fields:
+            base.append(("Attributes of this kind", {"fields": attr_fields}))
+        elif obj is None:
+            base.append(
+                (
+                    "Attributes",
+                    {
+                        "fields": [],
+                        "description": "Choose the game and the kind: the form then shows that kind's attributes.",
+                    },
+                )
+            )
+        return base
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["fields"] = ["game", "name", "kind", "faction", "cost", "text"]
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        catalogue_changed(game_slug=form.instance.game.slug)
+
+    def delete_model(self, request, obj):
+        slug = obj.game.slug
+        super().delete_model(request, obj)
+        catalogue_changed(game_slug=slug)
+
+    def get_urls(self):
+        return super().get_urls()
+
+
+@admin.register(Printing)
+class PrintingAdmin(admin.ModelAdmin):
+    form = PrintingAdminForm
+    list_display = ("card", "expansion", "number", "rarity")
+    list_filter = ("expansion__game", "expansion", "rarity")
+    search_fields = ("card__name", "number", "artist")
+    list_select_related = ("card", "expansion")
+    autocomplete_fields = ["card", "expansion"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["fields"] = ["card", "expansion", "number", "rarity", "image", "flavour", "artist"]
+        return super().get_form(request, obj, change=change, **kwargs)
+
+
+def import_url() -> str:
+    return reverse("admin:catalogue_expansion_import")

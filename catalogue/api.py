@@ -1,0 +1,149 @@
+"""Read-only catalogue API."""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import Prefetch
+from django.http import Http404, JsonResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+
+from validation.registry import registry
+
+from .models import Card, Expansion, Game, Printing
+from .search import search_cards
+from .serializers import CardSerializer, ExpansionSerializer, GameSerializer, PrintingSerializer
+from .services import game_card_counts
+
+SLUG_PARAM = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="game slug")
+
+
+@extend_schema_view(
+    list=extend_schema(responses=GameSerializer(many=True)),
+    retrieve=extend_schema(parameters=[SLUG_PARAM], responses=GameSerializer),
+    bulk=extend_schema(parameters=[SLUG_PARAM], responses=OpenApiTypes.OBJECT),
+)
+class GameViewSet(viewsets.ViewSet):
+    """The five games: kinds with their attribute schema, factions, formats, card counts."""
+
+    lookup_field = "slug"
+    serializer_class = GameSerializer
+
+    def list(self, request):
+        counts = game_card_counts()
+        data = GameSerializer(registry.all(), many=True, context={"counts": counts}).data
+        return Response(data)
+
+    def retrieve(self, request, slug=None):
+        try:
+            game = registry.get(slug)
+        except KeyError as exc:
+            raise Http404(f"no game {slug!r}") from exc
+        return Response(GameSerializer(game, context={"counts": game_card_counts()}).data)
+
+    @action(detail=True, methods=["get"], throttle_classes=[ScopedRateThrottle])
+    def bulk(self, request, slug=None):
+        """Every card of the game with its printings, as one JSON document."""
+        try:
+            game = registry.get(slug)
+        except KeyError as exc:
+            raise Http404(f"no game {slug!r}") from exc
+        cards = (
+            Card.objects.filter(game__slug=slug)
+            .select_related("game")
+            .prefetch_related(
+                Prefetch("printings", queryset=Printing.objects.select_related("expansion"))
+            )
+            .order_by("name")
+        )
+        response = JsonResponse(
+            {"game": game.slug, "name": game.name, "cards": CardSerializer(cards, many=True).data}
+        )
+        response["Content-Disposition"] = f'attachment; filename="{slug}-cards.json"'
+        return response
+
+    bulk.throttle_scope = "bulk"
+
+
+class ExpansionFilter(django_filters.FilterSet):
+    game = django_filters.CharFilter(field_name="game__slug")
+
+    class Meta:
+        model = Expansion
+        fields = ["game", "code"]
+
+
+class ExpansionViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Expansion.objects.select_related("game").order_by("game__position", "code")
+    serializer_class = ExpansionSerializer
+    filterset_class = ExpansionFilter
+
+
+class CardFilter(django_filters.FilterSet):
+    game = django_filters.CharFilter(method="filter_game")
+    kind = django_filters.CharFilter()
+    faction = django_filters.CharFilter()
+    cost = django_filters.NumberFilter()
+    cost__gte = django_filters.NumberFilter(field_name="cost", lookup_expr="gte")
+    cost__lte = django_filters.NumberFilter(field_name="cost", lookup_expr="lte")
+    set = django_filters.CharFilter(field_name="printings__expansion__code", distinct=True)
+
+    class Meta:
+        model = Card
+        fields = ["game", "kind", "faction", "cost", "set"]
+
+    def filter_game(self, queryset, name, value):
+        # Filter on the game's id, not through a join on its slug: with the id the planner
+        # estimates a game's share of the cards and picks the search indexes.
+        game_id = Game.objects.filter(slug=value).values_list("id", flat=True).first()
+        return queryset.filter(game_id=game_id) if game_id else queryset.none()
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("q", str, description="query in the search language (see /cards/help/)")
+    ]
+)
+class CardViewSet(viewsets.ReadOnlyModelViewSet):
+    """Cards, filterable by game, kind, faction, cost and set, and searchable with `q`."""
+
+    serializer_class = CardSerializer
+    filterset_class = CardFilter
+
+    def get_queryset(self):
+        return (
+            Card.objects.select_related("game")
+            .prefetch_related(
+                Prefetch("printings", queryset=Printing.objects.select_related("expansion"))
+            )
+            .order_by("name", "id")
+        )
+
+    def filter_queryset(self, queryset):
+        queryset = super().filter_queryset(queryset)
+        query = self.request.query_params.get("q", "")
+        if query:
+            result = search_cards(
+                query=query, queryset=queryset, game_slug=self.request.query_params.get("game")
+            )
+            self.search_result = result
+            queryset = result.queryset
+        return queryset
+
+    def list(self, request, *args, **kwargs):
+        response = super().list(request, *args, **kwargs)
+        result = getattr(self, "search_result", None)
+        if result is not None and isinstance(response.data, dict):
+            response.data["read_as"] = result.read_as
+            response.data["problems"] = result.problems
+        return response
+
+
+class PrintingViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Printing.objects.select_related("card", "expansion").order_by("id")
+    serializer_class = PrintingSerializer
+    filterset_fields = ["card", "expansion"]

@@ -1,0 +1,227 @@
+"""Admin forms built from the rules core's schemas, and the card image check."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from django import forms
+from django.core.files.uploadedfile import InMemoryUploadedFile, UploadedFile
+from PIL import Image, UnidentifiedImageError
+
+from validation.registry import registry
+from validation.schema import Attr
+
+from .models import Card, Game, Printing, check_card_fields
+
+ATTR_PREFIX = "attr__"
+ALLOWED_IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+MAX_IMAGE_SIDE = 4000
+
+
+def kind_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    seen: dict[str, str] = {}
+    groups = []
+    for game in registry.all():
+        options = []
+        for kind, schema in game.kinds.items():
+            options.append((kind, f"{schema.label} ({kind})"))
+            seen[kind] = schema.label
+        groups.append((game.name, options))
+    return groups
+
+
+def field_for(attr: Attr) -> forms.Field:
+    """A typed form field for one schema attribute."""
+    common: dict[str, Any] = {
+        "label": attr.label,
+        "help_text": attr.help,
+        "required": attr.required,
+    }
+    if attr.type == "int":
+        return forms.IntegerField(**common)
+    if attr.type == "bool":
+        common["required"] = False
+        return forms.BooleanField(**common)
+    if attr.type == "choice":
+        choices = [("", "—")] if not attr.required else []
+        return forms.ChoiceField(
+            choices=choices + [(c, c.replace("_", " ")) for c in attr.choices], **common
+        )
+    if attr.type == "choice_list":
+        common["required"] = False
+        return forms.MultipleChoiceField(
+            choices=[(c, c.replace("_", " ")) for c in attr.choices],
+            widget=forms.CheckboxSelectMultiple,
+            **common,
+        )
+    if attr.type == "list":
+        common["help_text"] = (attr.help + " " if attr.help else "") + "One item per line."
+        common["required"] = False
+        return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), **common)
+    if attr.type in ("dict", "dict_list"):
+        common["required"] = False
+        common["help_text"] = (attr.help + " " if attr.help else "") + "JSON."
+        return forms.JSONField(**common)
+    return forms.CharField(**{**common, "required": False})
+
+
+def initial_for(attr: Attr, value: Any) -> Any:
+    if attr.type == "list" and isinstance(value, list):
+        return "\n".join(str(v) for v in value)
+    return value
+
+
+def value_from(attr: Attr, value: Any) -> Any:
+    """Form value -> attribute value of the schema's type (the schema checks it after)."""
+    if attr.type == "list":
+        return [line.strip() for line in (value or "").splitlines() if line.strip()]
+    if attr.type == "choice_list":
+        return list(value or [])
+    if attr.type == "choice" and value == "":
+        return None
+    if attr.type in ("dict", "dict_list") and value is None:
+        return {} if attr.type == "dict" else []
+    return value
+
+
+class CardAdminForm(forms.ModelForm):
+    """The card form: common fields plus one typed field per attribute of the card's kind.
+
+    The kind comes from the submitted data, the card, or `?game=&kind=` on the add page;
+    changing game or kind reloads the add page with the new kind's fields."""
+
+    kind = forms.ChoiceField(choices=kind_choices)
+
+    class Meta:
+        model = Card
+        fields = ["game", "name", "kind", "faction", "cost", "text"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.schema = None
+        self.game_def = None
+        game_id = (
+            self.data.get("game")
+            or self.initial.get("game")
+            or getattr(self.instance, "game_id", None)
+        )
+        kind = self.data.get("kind") or self.initial.get("kind") or self.instance.kind
+        game = Game.objects.filter(pk=game_id).first() if str(game_id or "").isdigit() else None
+        if game is not None and game.slug in registry:
+            self.game_def = registry.get(game.slug)
+            self.schema = self.game_def.kinds.get(kind)
+            self.fields["kind"].choices = [
+                (k, f"{s.label} ({k})") for k, s in self.game_def.kinds.items()
+            ]
+            if self.game_def.factions:
+                self.fields["faction"].widget = forms.Select(
+                    choices=[("", "— none —")] + list(self.game_def.factions.items())
+                )
+        if self.schema is not None:
+            current = self.instance.attributes or {}
+            for attr in self.schema.attrs:
+                name = ATTR_PREFIX + attr.key
+                self.fields[name] = field_for(attr)
+                if attr.key in current:
+                    self.initial.setdefault(name, initial_for(attr, current[attr.key]))
+                elif attr.default is not None:
+                    self.initial.setdefault(name, initial_for(attr, attr.default))
+
+    def attribute_field_names(self) -> list[str]:
+        return [ATTR_PREFIX + a.key for a in self.schema.attrs] if self.schema else []
+
+    def clean(self):
+        data = super().clean()
+        if self.game_def is None:
+            return data
+        if self.schema is None:
+            self.add_error("kind", f"choose a kind of {self.game_def.name}")
+            return data
+        attributes = {}
+        for attr in self.schema.attrs:
+            name = ATTR_PREFIX + attr.key
+            if name in self.errors:
+                continue
+            value = value_from(attr, data.get(name))
+            if value is not None:
+                attributes[attr.key] = value
+        errors, cleaned = check_card_fields(
+            self.game_def, data.get("kind"), data.get("faction") or "", attributes
+        )
+        for field_name, messages in errors.items():
+            target = (
+                ATTR_PREFIX + field_name.split(".", 1)[1]
+                if field_name.startswith("attributes.")
+                else field_name
+            )
+            if target not in self.fields:
+                target = None
+            for message in messages:
+                self.add_error(target, message)
+        if cleaned is not None:
+            self.instance.attributes = cleaned
+        return data
+
+
+class PrintingAdminForm(forms.ModelForm):
+    class Meta:
+        model = Printing
+        fields = ["expansion", "number", "rarity", "image", "flavour", "artist"]
+
+    def clean_image(self):
+        """Accept PNG, JPEG or WebP only; re-encode the pixels (dropping any other content)
+        into a new file whose name the storage generates."""
+        upload = self.cleaned_data.get("image")
+        if not isinstance(upload, UploadedFile):
+            return upload  # no new file: the stored image (or none) stays
+        if upload.size > MAX_IMAGE_BYTES:
+            raise forms.ValidationError(
+                f"the image is {upload.size // 1024} KB; at most {MAX_IMAGE_BYTES // 1024} KB"
+            )
+        try:
+            image = Image.open(upload)
+            image_format = image.format
+            image.verify()
+            upload.seek(0)
+            image = Image.open(upload)
+            image.load()
+        except (UnidentifiedImageError, OSError, SyntaxError) as exc:
+            raise forms.ValidationError(
+                "the file is not a readable image (PNG, JPEG or WebP)"
+            ) from exc
+        if image_format not in ALLOWED_IMAGE_FORMATS:
+            raise forms.ValidationError(
+                f"{image_format} images are not accepted; use PNG, JPEG or WebP"
+            )
+        if max(image.size) > MAX_IMAGE_SIDE:
+            raise forms.ValidationError(
+                f"the image is {image.size[0]}×{image.size[1]}; at most {MAX_IMAGE_SIDE} px a side"
+            )
+        if image_format == "JPEG" and image.mode not in ("RGB", "L"):
+            image = image.convert("RGB")
+        out = io.BytesIO()
+        image.save(out, format=image_format)
+        ext = ALLOWED_IMAGE_FORMATS[image_format]
+        return InMemoryUploadedFile(
+            out, "image", f"card.{ext}", Image.MIME[image_format], out.tell(), None
+        )
+
+
+class ExpansionImportForm(forms.Form):
+    file = forms.FileField(help_text="An expansion file in the JSON format of the documentation.")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > 20 * 1024 * 1024:
+            raise forms.ValidationError("the file is larger than 20 MB")
+        try:
+            return json.loads(upload.read().decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise forms.ValidationError("the file is not UTF-8 text") from exc
+        except json.JSONDecodeError as exc:
+            raise forms.ValidationError(
+                f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            ) from exc

@@ -1,0 +1,332 @@
+"""Expansion import and export in the JSON format of the game spec.
+
+An import is all-or-nothing: every row is checked first and every bad row reported (its
+index, the field and why); only a file without a single error is written, in one
+transaction. Re-importing the same file updates in place and never duplicates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+
+from validation.registry import registry
+
+from .models import Card, Expansion, Game, Printing, check_card_fields
+
+CARD_FIELDS = ("kind", "faction", "cost", "text", "attributes")
+PRINTING_FIELDS = ("number", "rarity", "flavour", "artist")
+KNOWN_ROW_KEYS = {"name", *CARD_FIELDS, *PRINTING_FIELDS}
+KNOWN_TOP_KEYS = {"game", "code", "name", "released", "sample", "notice", "cards"}
+
+
+@dataclass(frozen=True)
+class RowError:
+    """One reason a file cannot be imported. `index` is the card's position in `cards`
+    (None for the expansion's own fields)."""
+
+    index: int | None
+    field: str
+    message: str
+    name: str = ""
+
+    def __str__(self) -> str:
+        where = "expansion" if self.index is None else f"card #{self.index}"
+        if self.name:
+            where += f" ({self.name})"
+        return f"{where}, {self.field}: {self.message}"
+
+
+@dataclass
+class ImportReport:
+    game: str = ""
+    code: str = ""
+    expansion_created: bool = False
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)
+    dry_run: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def summary(self) -> str:
+        if self.errors:
+            return f"{len(self.errors)} error(s); nothing was changed."
+        verb = "would be" if self.dry_run else "were"
+        return (
+            f"{self.game} {self.code}: {len(self.created)} card(s) {verb} created, "
+            f"{len(self.updated)} updated, {len(self.unchanged)} unchanged."
+        )
+
+
+class ImportFailed(Exception):
+    def __init__(self, report: ImportReport):
+        super().__init__(report.summary())
+        self.report = report
+
+
+def read_expansion_file(path: str | Path) -> dict[str, Any]:
+    """Read a JSON expansion file; a syntax error names its line and column."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from exc
+    return data
+
+
+def _check_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any]]:
+    """Check the whole document; return the report (with errors) and the cleaned rows."""
+    report = ImportReport()
+    errors = report.errors
+    rows: list[dict[str, Any]] = []
+    meta: dict[str, Any] = {}
+    if not isinstance(data, dict):
+        errors.append(RowError(None, "document", "the file must hold one JSON object"))
+        return report, rows, meta
+    for key in sorted(set(data) - KNOWN_TOP_KEYS):
+        errors.append(RowError(None, key, "unknown field"))
+    slug = data.get("game")
+    try:
+        game_def = registry.get(slug) if isinstance(slug, str) else None
+    except KeyError:
+        game_def = None
+    if game_def is None:
+        errors.append(
+            RowError(
+                None, "game", f"{slug!r} is not a game; use one of {', '.join(registry.slugs())}"
+            )
+        )
+    report.game = slug if isinstance(slug, str) else ""
+    code = data.get("code")
+    if not isinstance(code, str) or not code.strip() or len(code) > 20:
+        errors.append(RowError(None, "code", "required: a short text such as 'RL1'"))
+    else:
+        report.code = meta["code"] = code.strip()
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        errors.append(RowError(None, "name", "required: the expansion's name"))
+    else:
+        meta["name"] = name.strip()
+    released = data.get("released")
+    meta["released"] = None
+    if released not in (None, ""):
+        try:
+            meta["released"] = dt.date.fromisoformat(str(released))
+        except ValueError:
+            errors.append(RowError(None, "released", f"{released!r} is not a date like 2024-05-01"))
+    sample = data.get("sample", False)
+    if not isinstance(sample, bool):
+        errors.append(RowError(None, "sample", "must be true or false"))
+    meta["sample"] = bool(sample)
+    notice = data.get("notice", "")
+    meta["notice"] = notice if isinstance(notice, str) else ""
+    cards = data.get("cards")
+    if not isinstance(cards, list):
+        errors.append(RowError(None, "cards", "required: a list of cards"))
+        return report, rows, meta
+    if game_def is None:
+        return report, rows, meta
+
+    seen_names: dict[str, int] = {}
+    seen_numbers: dict[str, int] = {}
+    for index, row in enumerate(cards):
+        if not isinstance(row, dict):
+            errors.append(RowError(index, "card", "must be a JSON object"))
+            continue
+        row_name = row.get("name")
+        label = row_name if isinstance(row_name, str) else ""
+        row_errors: list[RowError] = []
+
+        def err(field_name: str, message: str, _i=index, _l=label, _e=row_errors) -> None:
+            _e.append(RowError(_i, field_name, message, _l))
+
+        for key in sorted(set(row) - KNOWN_ROW_KEYS):
+            err(key, "unknown field")
+        if not isinstance(row_name, str) or not row_name.strip():
+            err("name", "required")
+        else:
+            key = row_name.strip().lower()
+            if key in seen_names:
+                err("name", f"the same name as card #{seen_names[key]}")
+            seen_names.setdefault(key, index)
+        kind = row.get("kind")
+        faction = row.get("faction", "") or ""
+        cost = row.get("cost", 0)
+        if not _check_int(cost):
+            err("cost", f"expected an integer, got {cost!r}")
+        for text_key in ("text", "rarity", "flavour", "artist", "number"):
+            value = row.get(text_key, "")
+            if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+                err(text_key, "expected text")
+        number = str(row.get("number", "") or "")
+        if number:
+            if number in seen_numbers:
+                err("number", f"number {number} is also card #{seen_numbers[number]}'s")
+            seen_numbers.setdefault(number, index)
+        field_errors, cleaned = check_card_fields(
+            game_def, kind, faction, row.get("attributes", {})
+        )
+        for field_name, messages in field_errors.items():
+            for message in messages:
+                err(field_name, message)
+        if row_errors:
+            errors.extend(row_errors)
+            continue
+        rows.append(
+            {
+                "name": row_name.strip(),
+                "kind": kind,
+                "faction": faction,
+                "cost": cost,
+                "text": str(row.get("text", "") or ""),
+                "attributes": cleaned,
+                "number": number,
+                "rarity": str(row.get("rarity", "") or ""),
+                "flavour": str(row.get("flavour", "") or ""),
+                "artist": str(row.get("artist", "") or ""),
+            }
+        )
+    return report, rows, meta
+
+
+def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
+    """Import one expansion document. Raises ImportFailed (with every error) on a bad file;
+    with `dry_run` nothing is written and the report says what would change."""
+    report, rows, meta = _check(data)
+    report.dry_run = dry_run
+    if report.errors:
+        raise ImportFailed(report)
+    game_def = registry.get(report.game)
+    with transaction.atomic():
+        game, _ = Game.objects.get_or_create(
+            slug=game_def.slug,
+            defaults={"name": game_def.name, "position": registry.slugs().index(game_def.slug)},
+        )
+        expansion = Expansion.objects.filter(game=game, code=meta["code"]).first()
+        report.expansion_created = expansion is None
+        if expansion is None:
+            expansion = Expansion(game=game, code=meta["code"])
+        for key in ("name", "released", "sample", "notice"):
+            setattr(expansion, key, meta[key])
+        expansion.save()
+
+        existing = {
+            c.name.lower(): c
+            for c in Card.objects.filter(game=game, name__in=[r["name"] for r in rows])
+        }
+        # Case-insensitive names: fetch the remaining ones by lower-cased name.
+        missing = [r["name"] for r in rows if r["name"].lower() not in existing]
+        if missing:
+            from django.db.models.functions import Lower
+
+            for c in Card.objects.annotate(lname=Lower("name")).filter(
+                game=game, lname__in=[m.lower() for m in missing]
+            ):
+                existing[c.name.lower()] = c
+        printings = {
+            p.card_id: p for p in Printing.objects.filter(expansion=expansion) if expansion.pk
+        }
+        new_cards: list[Card] = []
+        changed_cards: list[Card] = []
+        for row in rows:
+            card = existing.get(row["name"].lower())
+            if card is None:
+                card = Card(game=game, name=row["name"])
+                for key in CARD_FIELDS:
+                    setattr(card, key, row[key])
+                new_cards.append(card)
+                report.created.append(row["name"])
+            else:
+                before = [getattr(card, key) for key in CARD_FIELDS] + [card.name]
+                for key in CARD_FIELDS:
+                    setattr(card, key, row[key])
+                card.name = row["name"]
+                printing = printings.get(card.pk)
+                printing_same = printing is not None and all(
+                    getattr(printing, key) == row[key] for key in PRINTING_FIELDS
+                )
+                if before != [getattr(card, key) for key in CARD_FIELDS] + [card.name]:
+                    changed_cards.append(card)
+                    report.updated.append(row["name"])
+                elif not printing_same:
+                    report.updated.append(row["name"])
+                else:
+                    report.unchanged.append(row["name"])
+        if new_cards:
+            Card.objects.bulk_create(new_cards)
+        if changed_cards:
+            Card.objects.bulk_update(changed_cards, ["name", *CARD_FIELDS])
+        by_name = {c.name.lower(): c for c in [*existing.values(), *new_cards]}
+        new_printings: list[Printing] = []
+        changed_printings: list[Printing] = []
+        for row in rows:
+            card = by_name[row["name"].lower()]
+            printing = printings.get(card.pk)
+            if printing is None:
+                printing = Printing(card=card, expansion=expansion)
+                new_printings.append(printing)
+            elif any(getattr(printing, key) != row[key] for key in PRINTING_FIELDS):
+                changed_printings.append(printing)
+            for key in PRINTING_FIELDS:
+                setattr(printing, key, row[key])
+        if new_printings:
+            Printing.objects.bulk_create(new_printings)
+        if changed_printings:
+            Printing.objects.bulk_update(changed_printings, list(PRINTING_FIELDS))
+        if dry_run:
+            transaction.set_rollback(True)
+        elif report.created or report.updated:
+            from .services import catalogue_changed
+
+            catalogue_changed(game_slug=game.slug)
+    return report
+
+
+def expansion_export(*, game_slug: str, code: str) -> dict[str, Any]:
+    """The expansion as a document that `expansion_import` reads back unchanged."""
+    expansion = Expansion.objects.select_related("game").get(game__slug=game_slug, code=code)
+    printings = Printing.objects.filter(expansion=expansion).select_related("card").order_by("pk")
+    cards = []
+    for p in printings:
+        c = p.card
+        cards.append(
+            {
+                "name": c.name,
+                "kind": c.kind,
+                "faction": c.faction,
+                "cost": c.cost,
+                "number": p.number,
+                "rarity": p.rarity,
+                "text": c.text,
+                "flavour": p.flavour,
+                "artist": p.artist,
+                "attributes": c.attributes,
+            }
+        )
+    doc: dict[str, Any] = {
+        "game": expansion.game.slug,
+        "code": expansion.code,
+        "name": expansion.name,
+        "released": expansion.released.isoformat() if expansion.released else None,
+    }
+    if expansion.sample:
+        doc["sample"] = True
+    if expansion.notice:
+        doc["notice"] = expansion.notice
+    doc["cards"] = cards
+    return doc

@@ -1,0 +1,23 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from catalogue.importer import ImportFailed, expansion_import, read_expansion_file
+from catalogue.services import games_sync, sample_data_files
+
+
+class Command(BaseCommand):
+    help = "Load the sample core set of every game (sample data shipped in the repository)."
+
+    def handle(self, *args, **options):
+        games_sync()
+        files = sample_data_files()
+        if not files:
+            raise CommandError("no sample data files found")
+        for path in files:
+            try:
+                report = expansion_import(data=read_expansion_file(path))
+            except ImportFailed as exc:
+                for error in exc.report.errors:
+                    self.stderr.write(f"  {error}")
+                raise CommandError(f"{path.name}: {exc.report.summary()}") from exc
+            self.stdout.write(f"{path.parent.name}/{path.name}: {report.summary()}")
+        self.stdout.write(self.style.SUCCESS(f"sample data loaded ({len(files)} expansions)"))

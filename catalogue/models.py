@@ -1,0 +1,183 @@
+"""The catalogue: games, expansions, cards and their printings.
+
+A card is the rules object, unique by name within a game; a printing is its appearance in
+an expansion. Game-specific attributes live in `Card.attributes`, validated on every save
+against the kind's schema from the rules core (`validation/games/<slug>/`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.functions import Lower
+from django.urls import reverse
+
+from validation.registry import registry
+from validation.types import CardFacts
+
+
+def check_card_fields(
+    game_def, kind: str, faction: str, attributes: Any
+) -> tuple[dict[str, list[str]], dict[str, Any] | None]:
+    """Check a card's kind, faction and attributes against its game's definition.
+
+    Returns the errors by field (attribute errors under `attributes.<key>`) and the cleaned
+    attributes (defaults filled), or None when they could not be cleaned. An empty faction
+    means "no faction" and is always allowed (a Red Code map card, a REDLINE-less game).
+    """
+    errors: dict[str, list[str]] = {}
+    schema = game_def.kinds.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        errors["kind"] = [
+            f"{kind!r} is not a kind of {game_def.name}; use one of {', '.join(game_def.kinds)}"
+        ]
+    if faction:
+        if not game_def.factions:
+            errors["faction"] = [f"{game_def.name} has no factions; leave it empty"]
+        elif faction not in game_def.factions:
+            errors["faction"] = [
+                f"{faction!r} is not a faction of {game_def.name}; "
+                f"use one of {', '.join(game_def.factions)} (or leave it empty)"
+            ]
+    if not isinstance(attributes, dict):
+        errors["attributes"] = ["must be a JSON object"]
+        return errors, None
+    if schema is None:
+        return errors, None
+    cleaned, field_errors = schema.validate(attributes)
+    for fe in field_errors:
+        errors.setdefault(f"attributes.{fe.field}", []).append(fe.message)
+    return errors, (None if field_errors else cleaned)
+
+
+class Game(models.Model):
+    """A game of the registry, stored so that cards and decks can point at it."""
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def definition(self):
+        return registry.get(self.slug)
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:game", args=[self.slug])
+
+
+class Expansion(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="expansions")
+    code = models.CharField(max_length=20)
+    name = models.CharField(max_length=200)
+    released = models.DateField(null=True, blank=True)
+    sample = models.BooleanField(default=False, help_text="Sample data, not an official list.")
+    notice = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game__position", "released", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "code"], name="expansion_code_unique_in_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:expansion", args=[self.game.slug, self.code])
+
+
+class Card(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="cards")
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=40)
+    faction = models.CharField(max_length=40, blank=True)
+    cost = models.IntegerField(default=0)
+    text = models.TextField(blank=True)
+    attributes = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "name"], name="card_name_unique_in_game"),
+        ]
+        indexes = [
+            models.Index(fields=["game", "kind"], name="card_game_kind"),
+            models.Index(fields=["game", "faction"], name="card_game_faction"),
+            models.Index(fields=["game", "cost"], name="card_game_cost"),
+            models.Index(Lower("name"), "game", name="card_lower_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:card", args=[self.game.slug, self.pk])
+
+    # -- rules core --------------------------------------------------------------------
+    def schema_errors(self) -> dict[str, list[str]]:
+        """Check kind, faction and attributes against the game's definition; fill defaults."""
+        try:
+            game_def = registry.get(self.game.slug)
+        except KeyError:
+            return {"game": [f"game {self.game.slug!r} is not in the rules core"]}
+        errors, cleaned = check_card_fields(game_def, self.kind, self.faction, self.attributes)
+        if cleaned is not None:
+            self.attributes = cleaned
+        return errors
+
+    def clean(self) -> None:
+        errors = self.schema_errors()
+        if errors:
+            raise ValidationError(errors)
+
+    def save(self, *args, **kwargs) -> None:
+        # Attributes are validated on every write, whatever the entry point.
+        self.clean()
+        super().save(*args, **kwargs)
+
+    def facts(self) -> CardFacts:
+        return CardFacts(
+            name=self.name,
+            kind=self.kind,
+            faction=self.faction,
+            cost=self.cost,
+            text=self.text,
+            attributes=self.attributes,
+        )
+
+
+def printing_image_path(instance: Printing, filename: str) -> str:
+    import uuid
+
+    ext = filename.rsplit(".", 1)[-1].lower()
+    return f"cards/{instance.card.game.slug}/{uuid.uuid4().hex}.{ext}"
+
+
+class Printing(models.Model):
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
+    expansion = models.ForeignKey(Expansion, on_delete=models.CASCADE, related_name="printings")
+    number = models.CharField(max_length=20, blank=True)
+    rarity = models.CharField(max_length=30, blank=True)
+    image = models.ImageField(upload_to=printing_image_path, blank=True)
+    flavour = models.TextField(blank=True)
+    artist = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["expansion__released", "expansion__code", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card", "expansion"], name="printing_once_per_expansion"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card.name} [{self.expansion.code} {self.number}]"

@@ -1,0 +1,939 @@
+"""Card search: one query language for every game.
+
+    kind:efreet speed>=6 -faction:cpm (o:salvo or keywords:ambush) "supply drop" tiger
+
+A query is read in three steps, none of which may raise on any input:
+
+1. `tokenize` turns the text into tokens: parentheses, `or`/`and`/`not` (any case), `-`
+   (negation), `key<op>value` terms (operators `:` `=` `!=` `<` `<=` `>` `>=`, the value
+   bare or in double quotes), quoted phrases and bare words.
+2. `parse` is a recursive-descent parser over the grammar
+
+       query   := or_expr
+       or_expr := and_expr ("or" and_expr)*
+       and_expr:= unary (["and"] unary)*          (implicit AND binds tighter than OR)
+       unary   := ("-" | "not") unary | primary
+       primary := "(" or_expr ")" | term | word | phrase
+
+   It builds an AST (`And`, `Or`, `Not`, `Term`, `Word`); stray or missing parentheses,
+   dangling `or`/`-` and empty groups are dropped with a problem.
+3. `compile` checks every term against the game's keys (`validation.registry`) and turns it
+   into a `Q`; terms it cannot use (unknown key, a word where a number is expected, a value
+   outside the choices) are dropped with a problem saying what and why.
+
+On PostgreSQL bare words use full-text search over name and text (the expression
+`DOCUMENT_SQL`, prefix matching, indexed by migration 0002) or trigram similarity over the
+name (typos forgiven), results ranked by how well the name matches; quoted phrases and
+`name:`/`text:` are substring matches served by trigram indexes; attribute equality and list
+membership use JSONB containment (`@>`, GIN-indexed). On SQLite the same queries fall back to
+plain substring and JSON1 lookups (no typo forgiveness).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.postgres.search import TrigramWordSimilarity
+from django.db import connections, router
+from django.db.models import (
+    BooleanField,
+    Exists,
+    F,
+    Func,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+)
+from django.db.models.fields.json import HasKey, KeyTextTransform
+from django.db.models.functions import Lower
+from django.db.models.lookups import Exact, IContains, IExact
+
+from validation.registry import registry
+
+# Limits that keep hostile input cheap: longer queries are cut, deeper nesting flattened.
+MAX_QUERY_CHARS = 1000
+MAX_TERMS = 40
+MAX_DEPTH = 12
+MAX_NUMBER = 10**9
+# Whole-name trigram similarity (typo forgiveness) for bare words of at least this length.
+TYPO_MIN = 6
+
+# The full-text configuration and document; migration 0002 indexes exactly this expression.
+FTS_CONFIG = "english"
+DOCUMENT_SQL = f"to_tsvector('{FTS_CONFIG}'::regconfig, %(expressions)s)"
+
+OPERATORS = ("!=", "<=", ">=", ":", "=", "<", ">")
+COMPARISONS = ("<", "<=", ">", ">=")
+TRUE_WORDS = frozenset({"true", "yes", "y", "1", "on"})
+FALSE_WORDS = frozenset({"false", "no", "n", "0", "off"})
+
+# Keys every game has (columns of Card, the printing's set, the game), with their aliases.
+COMMON_KEYS = {
+    "name": "name",
+    "text": "text",
+    "o": "text",
+    "oracle": "text",
+    "kind": "kind",
+    "faction": "faction",
+    "cost": "cost",
+    "set": "set",
+    "game": "game",
+}
+
+
+@dataclass
+class SearchResult:
+    """The filtered queryset, how the query was read, and the terms that were dropped."""
+
+    queryset: QuerySet
+    read_as: str = ""
+    problems: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------
+# Tokens and AST
+
+
+@dataclass(frozen=True)
+class Token:
+    type: str  # "(" ")" "or" "and" "not" "term" "word" "phrase"
+    text: str  # as written, for messages
+    key: str = ""
+    op: str = ""
+    value: str = ""
+    quoted: bool = False
+
+
+@dataclass
+class Word:
+    text: str
+    phrase: bool = False
+
+
+@dataclass
+class Term:
+    key: str
+    op: str
+    value: str
+    quoted: bool
+    raw: str
+
+
+@dataclass
+class Not:
+    child: Node
+
+
+@dataclass
+class And:
+    children: list[Node]
+
+
+@dataclass
+class Or:
+    children: list[Node]
+
+
+Node = Word | Term | Not | And | Or
+
+_KEY_OP = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(!=|<=|>=|:|=|<|>)")
+_WORD_END = frozenset('()"')
+
+
+def _clean_text(query: Any) -> str:
+    """The query as safe text: a str, no NUL or control characters, no lone surrogates."""
+    if not isinstance(query, str):
+        query = "" if query is None else str(query)
+    query = query.encode("utf-8", "replace").decode("utf-8", "replace")
+    return "".join(
+        " " if (unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") and not c.isspace()) else c
+        for c in query
+    )
+
+
+def _read_quoted(text: str, i: int) -> tuple[str, int, bool]:
+    """Read a double-quoted string starting at text[i] == '"'; (value, next index, closed)."""
+    end = text.find('"', i + 1)
+    if end < 0:
+        return text[i + 1 :], len(text), False
+    return text[i + 1 : end], end + 1, True
+
+
+def _read_bare(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and not text[i].isspace() and text[i] not in _WORD_END:
+        i += 1
+    return i
+
+
+def tokenize(query: str) -> tuple[list[Token], list[str]]:
+    """Split a query into tokens; problems for what cannot be a token (never raises)."""
+    text = _clean_text(query)
+    problems: list[str] = []
+    if len(text) > MAX_QUERY_CHARS:
+        problems.append(f"query too long: only the first {MAX_QUERY_CHARS} characters are read")
+        text = text[:MAX_QUERY_CHARS]
+    tokens: list[Token] = []
+    leaves = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        if leaves >= MAX_TERMS:
+            problems.append(f"too many terms: only the first {MAX_TERMS} are used")
+            break
+        if c in "()":
+            tokens.append(Token(c, c))
+            i += 1
+            continue
+        if c == '"':
+            value, i, closed = _read_quoted(text, i)
+            if not closed:
+                problems.append(f'unbalanced quote: "{value.strip()}" read as if closed at the end')
+            if value.strip():
+                tokens.append(Token("phrase", f'"{value}"', value=" ".join(value.split())))
+                leaves += 1
+            else:
+                problems.append('empty quotes "" ignored')
+            continue
+        if c == "-":
+            if i + 1 < n and not text[i + 1].isspace() and text[i + 1] != ")":
+                tokens.append(Token("not", "-"))
+            else:
+                problems.append("'-' with nothing after it ignored")
+            i += 1
+            continue
+        m = _KEY_OP.match(text, i)
+        if m:
+            key, op = m.group(1), m.group(2)
+            i = m.end()
+            quoted = i < n and text[i] == '"'
+            if quoted:
+                value, i, closed = _read_quoted(text, i)
+                if not closed:
+                    problems.append(
+                        f'unbalanced quote in {key}{op}"{value}": read as if closed at the end'
+                    )
+            else:
+                j = _read_bare(text, i)
+                value, i = text[i:j], j
+            raw = text[m.start() : i]
+            tokens.append(Token("term", raw, key=key, op=op, value=value, quoted=quoted))
+            leaves += 1
+            continue
+        j = _read_bare(text, i)
+        word, i = text[i:j], j
+        low = word.lower()
+        if low in ("or", "and", "not"):
+            tokens.append(Token(low, word))
+        elif word[0] in ":=<>!":
+            problems.append(f"'{word}': an operator needs a key before it (e.g. cost{word})")
+        else:
+            tokens.append(Token("word", word, value=word))
+            leaves += 1
+    return tokens, problems
+
+
+class _Parser:
+    """Recursive descent over the tokens; see the module docstring for the grammar."""
+
+    def __init__(self, tokens: list[Token], problems: list[str]) -> None:
+        self.tokens = tokens
+        self.i = 0
+        self.problems = problems
+        self.depth = 0
+        self.too_deep = False
+
+    def peek(self) -> str | None:
+        return self.tokens[self.i].type if self.i < len(self.tokens) else None
+
+    def parse(self) -> Node | None:
+        node = self.or_expr()
+        while self.i < len(self.tokens):  # only a stray ")" stops or_expr early
+            self.i += 1
+            self.problems.append("unbalanced ')' ignored")
+            node = _join(And, [node, self.or_expr()])
+        return node
+
+    def or_expr(self) -> Node | None:
+        parts = [self.and_expr()]
+        while self.peek() == "or":
+            self.i += 1
+            if parts[-1] is None:
+                self.problems.append("'or' with nothing before it ignored")
+            right = self.and_expr()
+            if right is None:
+                self.problems.append("'or' with nothing after it ignored")
+            parts.append(right)
+        return _join(Or, parts)
+
+    def and_expr(self) -> Node | None:
+        parts: list[Node | None] = []
+        while self.peek() not in (None, "or", ")"):
+            if self.peek() == "and":
+                self.i += 1
+                if not parts or self.peek() in (None, "or", ")", "and"):
+                    self.problems.append("'and' with nothing on one side ignored")
+                continue
+            parts.append(self.unary())
+        return _join(And, parts)
+
+    def unary(self) -> Node | None:
+        negations = 0
+        while self.peek() == "not":
+            negations += 1
+            self.i += 1
+        if negations and self.peek() in (None, "or", ")", "and"):
+            self.problems.append("'-' (not) with nothing after it ignored")
+            return None
+        node = self.primary()
+        if node is None or negations % 2 == 0:
+            return node
+        return Not(node)
+
+    def primary(self) -> Node | None:
+        tok = self.tokens[self.i]
+        self.i += 1
+        if tok.type == "(":
+            if self.depth >= MAX_DEPTH:
+                if not self.too_deep:
+                    self.problems.append(
+                        f"parentheses nested deeper than {MAX_DEPTH} levels: inner ones ignored"
+                    )
+                    self.too_deep = True
+                return None
+            self.depth += 1
+            inner = self.or_expr()
+            self.depth -= 1
+            if self.peek() == ")":
+                self.i += 1
+            else:
+                self.problems.append("missing ')': the group is closed at the end")
+            if inner is None:
+                self.problems.append("empty parentheses () ignored")
+            return inner
+        if tok.type == "term":
+            return Term(tok.key, tok.op, tok.value, tok.quoted, tok.text)
+        if tok.type == "phrase":
+            return Word(tok.value, phrase=True)
+        return Word(tok.value)
+
+
+def _join(cls: type[And] | type[Or], parts: Iterable[Node | None]) -> Node | None:
+    kept: list[Node] = []
+    for p in parts:
+        if p is None:
+            continue
+        kept.extend(p.children if isinstance(p, cls) else [p])
+    if not kept:
+        return None
+    return kept[0] if len(kept) == 1 else cls(kept)
+
+
+def parse(query: str) -> tuple[Node | None, list[str]]:
+    """The AST of a query (None when it holds nothing usable) and the problems met."""
+    tokens, problems = tokenize(query)
+    return _Parser(tokens, problems).parse(), problems
+
+
+# --------------------------------------------------------------------------------------------
+# SQL pieces
+
+
+class _Op(Func):
+    """`lhs <op> rhs` as a boolean expression usable in Q objects."""
+
+    output_field = BooleanField()
+
+    def __init__(self, lhs: Any, op: str, rhs: Any) -> None:
+        super().__init__(lhs, rhs)
+        self.op = op
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs, rhs = self.get_source_expressions()
+        lhs_sql, lhs_params = compiler.compile(lhs)
+        rhs_sql, rhs_params = compiler.compile(rhs)
+        return f"({lhs_sql} {self.op} {rhs_sql})", (*lhs_params, *rhs_params)
+
+
+class _Contains(Func):
+    """PostgreSQL `lhs @> '<json>'::jsonb` (GIN jsonb_path_ops-indexed)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, lhs: Any, value: Any) -> None:
+        super().__init__(lhs)
+        self.value = value
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
+        return f"({lhs_sql} @> %s::jsonb)", (*lhs_params, json.dumps(self.value))
+
+
+class _WordMatch(Func):
+    """PostgreSQL: the card's id is among the ids whose document matches the full-text query
+    or whose name is trigram-similar to the word.
+
+    Written as `id IN (SELECT ... UNION ALL SELECT ...)` so that each half runs on its own
+    index (the full-text half needs no recheck, so `to_tsvector` is never recomputed per
+    row), and so that an OR with a condition no index serves becomes a hashed subplan
+    instead of a sequential scan computing `to_tsvector` on every row."""
+
+    output_field = BooleanField()
+
+    def __init__(self, word: str, tsquery: str | None) -> None:
+        super().__init__(F("pk"))
+        self.word = word
+        self.tsquery = tsquery
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
+        qn = connection.ops.quote_name
+        table = qn("catalogue_card")
+        name, text, id_ = qn("name"), qn("text"), qn("id")
+        # `%%` is a literal % (the trigram operators) in Django's parameterised SQL. A word
+        # is similar to the name (`%`, typos: "tigrecat") or to a word of it (`%>`, "tiger");
+        # `%` only from TYPO_MIN letters, as short words are similar to too many names.
+        if len(self.word) >= TYPO_MIN:
+            trigram = f"{name} %% %s OR {name} %%> %s"
+            params: list[Any] = [self.word, self.word]
+        else:
+            trigram, params = f"{name} %%> %s", [self.word]
+        parts = [f"SELECT {id_} FROM {table} WHERE {trigram}"]
+        if self.tsquery is not None:
+            document = DOCUMENT_SQL % {"expressions": f"{name} || ' ' || {text}"}
+            parts.insert(
+                0,
+                f"SELECT {id_} FROM {table} WHERE {document} @@ "
+                f"to_tsquery('{FTS_CONFIG}'::regconfig, %s)",
+            )
+            params.insert(0, self.tsquery)
+        return f"{pk_sql} IN ({' UNION ALL '.join(parts)})", (*pk_params, *params)
+
+
+#: Words the English full-text configuration drops; a phrase of only these is matched as a
+#: plain substring instead (its full-text query would be empty).
+STOP_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with i me my we our you your he him his she her "
+    "its them what which who whom am were been being have has had do does did so than too "
+    "very s t can just don should now".split()
+)
+
+
+class _PhraseMatch(Func):
+    """PostgreSQL: the card's id is among those whose document holds every word of the
+    phrase (a full-text query the index answers without rechecking rows) and whose name and
+    text, read together, contain the phrase as written (checked on those candidates only)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, phrase: str) -> None:
+        super().__init__(F("pk"))
+        self.phrase = phrase
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
+        qn = connection.ops.quote_name
+        name, text = qn("name"), qn("text")
+        document = DOCUMENT_SQL % {"expressions": f"{name} || ' ' || {text}"}
+        escaped = self.phrase.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        sql = (
+            f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE {document} @@ "
+            f"plainto_tsquery('{FTS_CONFIG}'::regconfig, %s) "
+            f"AND ({name} || ' ' || {text}) ILIKE %s)"
+        )
+        return sql, (*pk_params, self.phrase, f"%{escaped}%")
+
+
+class _JsonPathMatch(Func):
+    """PostgreSQL `attributes @? '<jsonpath>'`: strict about types, never raises."""
+
+    output_field = BooleanField()
+    template = "(%(expressions)s @? %(path)s::jsonpath)"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(F("attributes"))
+        self.path = path
+
+    def as_sql(self, compiler, connection, **extra):
+        sql, params = super().as_sql(compiler, connection, path="%s", **extra)
+        return sql, (*params, self.path)
+
+
+class _SqliteScalar(Func):
+    """SQLite: attributes.<key> is a JSON scalar of the value's type and compares with it;
+    false (never NULL) when the key is missing, so that NOT behaves as on PostgreSQL."""
+
+    output_field = BooleanField()
+
+    def __init__(self, key: str, op: str, value: Any) -> None:
+        super().__init__(F("attributes"))
+        self.key = key
+        self.op = op
+        self.value = value
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
+        path = f'$."{self.key}"'
+        value = self.value
+        if isinstance(value, bool):
+            kind = "'true'" if value else "'false'"
+            return f"COALESCE(json_type({lhs_sql}, %s) = {kind}, 0)", (*lhs_params, path)
+        types = "('integer', 'real')" if isinstance(value, int) else "('text')"
+        sql = (
+            f"COALESCE(json_type({lhs_sql}, %s) IN {types}"
+            f" AND json_extract({lhs_sql}, %s) {self.op} %s, 0)"
+        )
+        return sql, (*lhs_params, path, *lhs_params, path, value)
+
+
+class _SqliteListHas(Func):
+    """SQLite: an item of the JSON list `attributes.<key>` equals the value (text compared
+    case-insensitively)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, key: str, value: Any) -> None:
+        super().__init__(F("attributes"))
+        self.key = key
+        self.value = value
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
+        path = f'$."{self.key}"'
+        if isinstance(self.value, str):
+            cond = "lower(value) = lower(%s)"
+        else:
+            cond = "value = %s"
+        sql = f"EXISTS (SELECT 1 FROM json_each({lhs_sql}, %s) WHERE {cond})"
+        return sql, (*lhs_params, path, self.value)
+
+
+def _regex_escape(value: str) -> str:
+    """A literal for a PostgreSQL regular expression: every non-alphanumeric character is
+    escaped (a backslash before a non-alphanumeric character stands for that character)."""
+    return "".join(c if c.isalnum() else "\\" + c for c in value)
+
+
+def _contains_ci(column: str, value: str, pg: bool) -> Q:
+    """The column contains the text, any case. On PostgreSQL a case-insensitive regular
+    expression match (`~*`): served by the trigram index like ILIKE, and cheaper per row."""
+    if pg:
+        return Q(_Op(F(column), "~*", Value(_regex_escape(value))))
+    return Q(IContains(F(column), value))
+
+
+def _nothing() -> Q:
+    return Q(pk__in=[])
+
+
+# --------------------------------------------------------------------------------------------
+# Compiling the AST
+
+
+class _Drop(Exception):
+    """A term that cannot be used; the message says what and why."""
+
+
+def _json_string(value: str) -> str:
+    return json.dumps(value)
+
+
+def _fmt_value(value: str) -> str:
+    if value == "" or any(c.isspace() or c in '()"' for c in value):
+        return '"' + value.replace('"', "") + '"'
+    return value
+
+
+def _suggest(word: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.6)
+    return f" — did you mean {close[0]}?" if close else ""
+
+
+def _parse_int(term: Term, label: str) -> int:
+    text = term.value.strip()
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise _Drop(f"{term.raw}: expected a number for {label}")
+    number = int(text)
+    if abs(number) > MAX_NUMBER:
+        raise _Drop(f"{term.raw}: {text} is out of range")
+    return number
+
+
+def _parse_bool(term: Term) -> bool:
+    low = term.value.strip().lower()
+    if low in TRUE_WORDS:
+        return True
+    if low in FALSE_WORDS:
+        return False
+    raise _Drop(f"{term.raw}: expected true/false (or yes/no)")
+
+
+def _norm_choice(value: str) -> str:
+    return re.sub(r"[\s\-]+", "_", value.strip().lower())
+
+
+class _Compiler:
+    def __init__(self, game_slug: str | None, pg: bool, problems: list[str]) -> None:
+        self.pg = pg
+        self.problems = problems
+        self.game = None
+        if game_slug:
+            try:
+                self.game = registry.get(game_slug)
+            except KeyError:
+                problems.append(f"no game {game_slug!r}: keys of every game are accepted")
+        games = [self.game] if self.game else registry.all()
+        self.kinds: set[str] = set()
+        self.factions: set[str] = set()
+        self.attrs: dict[str, list[Any]] = {}
+        for g in games:
+            self.kinds.update(g.kinds)
+            self.factions.update(g.factions)
+            for schema in g.kinds.values():
+                for a in schema.attrs:
+                    group = self.attrs.setdefault(a.key, [])
+                    if a not in group:
+                        group.append(a)
+        # Keys of other games, to say where an unknown key belongs.
+        self.elsewhere: dict[str, list[str]] = {}
+        if self.game:
+            for g in registry.all():
+                if g.slug == self.game.slug:
+                    continue
+                for schema in g.kinds.values():
+                    for a in schema.attrs:
+                        names = self.elsewhere.setdefault(a.key, [])
+                        if g.name not in names:
+                            names.append(g.name)
+        self.rank_words: list[str] = []
+
+    # -- tree ---------------------------------------------------------------------------
+    def compile(self, node: Node, positive: bool = True) -> tuple[Q, str] | None:
+        if isinstance(node, And | Or):
+            parts = [self.compile(c, positive) for c in node.children]
+            kept = [p for p in parts if p is not None]
+            if not kept:
+                return None
+            if len(kept) == 1:
+                return kept[0]
+            q = kept[0][0]
+            for other, _ in kept[1:]:
+                q = (q & other) if isinstance(node, And) else (q | other)
+            if isinstance(node, And):
+                text = " AND ".join(
+                    f"({t})" if " OR " in t and not _wrapped(t) else t for _, t in kept
+                )
+            else:
+                text = " OR ".join(t for _, t in kept)
+            return q, text
+        if isinstance(node, Not):
+            inner = self.compile(node.child, not positive)
+            if inner is None:
+                return None
+            q, text = inner
+            if " AND " in text or " OR " in text:
+                text = f"({text})" if not _wrapped(text) else text
+            return ~q, f"NOT {text}"
+        try:
+            if isinstance(node, Word):
+                return self.word(node, positive)
+            return self.term(node)
+        except _Drop as exc:
+            self.problems.append(str(exc))
+            return None
+        except Exception as exc:  # noqa: BLE001 - a search never fails on a term
+            raw = node.raw if isinstance(node, Term) else node.text
+            self.problems.append(f"{raw}: could not be read ({exc.__class__.__name__})")
+            return None
+
+    # -- bare words and phrases -----------------------------------------------------------
+    def word(self, node: Word, positive: bool) -> tuple[Q, str]:
+        text = node.text
+        shown = f'"{text}"' if node.phrase else text
+        if not self.pg:
+            return Q(IContains(F("name"), text)) | Q(IContains(F("text"), text)), shown
+        if positive and not node.phrase:
+            # Bare words rank by how well the name matches; a phrase is an exact filter, and
+            # ranking its (often many) matches would cost a pass over all of them.
+            self.rank_words.append(text)
+        if node.phrase:
+            words = {w.lower() for w in re.findall(r"[^\W_]+", text)}
+            if words - STOP_WORDS:
+                # The phrase as written in the name or text, found through the full-text
+                # index (its words) and checked on those cards only.
+                return Q(_PhraseMatch(text)), shown
+            # Nothing a full-text query can hold: a substring of the name or the text.
+            return _contains_ci("name", text, pg=True) | _contains_ci("text", text, pg=True), shown
+        lexemes = re.findall(r"[^\W_]+", text)
+        tsquery = " & ".join(f"'{lex}':*" for lex in lexemes) if lexemes else None
+        return Q(_WordMatch(text, tsquery)), shown
+
+    # -- key terms --------------------------------------------------------------------------
+    def term(self, t: Term) -> tuple[Q, str]:
+        key = t.key.lower()
+        if key in COMMON_KEYS:
+            return self.common(COMMON_KEYS[key], t)
+        if key in self.attrs:
+            return self.attribute(key, self.attrs[key], t)
+        where = self.elsewhere.get(key)
+        if where and self.game:
+            raise _Drop(
+                f"'{key}' is not a key of {self.game.name} (it is a key of {', '.join(where)})"
+            )
+        known = list(COMMON_KEYS) + list(self.attrs)
+        raise _Drop(f"unknown key '{t.key}'{_suggest(key, known)}")
+
+    def _value(self, t: Term) -> str:
+        value = " ".join(t.value.split())
+        if not value:
+            raise _Drop(f"{t.raw}: missing a value after {t.op}")
+        return value
+
+    def _equality_only(self, t: Term, key: str) -> None:
+        if t.op in COMPARISONS:
+            raise _Drop(f"{t.raw}: {key} takes : = or != (not {t.op})")
+
+    def common(self, key: str, t: Term) -> tuple[Q, str]:
+        value = self._value(t)
+        op = t.op
+        if key == "cost":
+            number = _parse_int(t, "cost")
+            lookup = {
+                ":": "exact",
+                "=": "exact",
+                "!=": "exact",
+                "<": "lt",
+                "<=": "lte",
+                ">": "gt",
+                ">=": "gte",
+            }[op]
+            q = Q(**{f"cost__{lookup}": number})
+            return (~q if op == "!=" else q), f"cost{op}{number}"
+        self._equality_only(t, key)
+        if key in ("name", "text"):
+            if op == ":":
+                q = _contains_ci(key, value, self.pg)
+            elif key == "name":
+                q = Q(Exact(Lower("name"), value.lower()))  # the card_lower_name index
+            else:
+                q = Q(IExact(F("text"), value))
+            shown_op = op
+        elif key == "kind":
+            value = _norm_choice(value)
+            if value not in self.kinds:
+                where = f" of {self.game.name}" if self.game else ""
+                raise _Drop(
+                    f"{t.raw}: not a kind{where}{_suggest(value, self.kinds)}"
+                    f" (kinds: {', '.join(sorted(self.kinds))})"
+                )
+            q, shown_op = Q(kind=value), ":" if op != "!=" else op
+        elif key == "faction":
+            value = _norm_choice(value)
+            if not self.factions:
+                raise _Drop(
+                    f"{t.raw}: {self.game.name if self.game else 'no game'} has no factions"
+                )
+            if value not in self.factions:
+                raise _Drop(
+                    f"{t.raw}: not a faction{_suggest(value, self.factions)}"
+                    f" (factions: {', '.join(sorted(self.factions))})"
+                )
+            q, shown_op = Q(faction=value), ":" if op != "!=" else op
+        elif key == "set":
+            from .models import Printing
+
+            q = Q(
+                Exists(Printing.objects.filter(card=OuterRef("pk"), expansion__code__iexact=value))
+            )
+            shown_op = ":" if op != "!=" else op
+        else:  # game
+            value = value.lower()
+            if value not in registry:
+                raise _Drop(f"{t.raw}: no such game{_suggest(value, registry.slugs())}")
+            q, shown_op = Q(game__slug=value), ":" if op != "!=" else op
+        return (~q if op == "!=" else q), f"{key}{shown_op}{_fmt_value(value)}"
+
+    def attribute(self, key: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
+        """An attribute of the game's kinds; with several games, one Q per attribute type."""
+        self._value(t)
+        by_type: dict[str, list[Any]] = {}
+        for a in attrs:
+            by_type.setdefault(a.type if a.type != "list" else f"list_{a.item_type}", []).append(a)
+        results: list[tuple[Q, str]] = []
+        errors: list[str] = []
+        for typ, group in by_type.items():
+            try:
+                results.append(self.typed(key, typ, group, t))
+            except _Drop as exc:
+                errors.append(str(exc))
+        if not results:
+            raise _Drop(errors[0])
+        q = results[0][0]
+        for other, _ in results[1:]:
+            q |= other
+        return q, results[0][1]
+
+    def typed(self, key: str, typ: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
+        op = t.op
+        value = self._value(t)
+        has_key = Q(HasKey(F("attributes"), key))
+        if typ == "int":
+            number = _parse_int(t, key)
+            shown = f"{key}{'=' if op == ':' else op}{number}"
+            if op in (":", "="):
+                return self._equals(key, number), shown
+            if self.pg:
+                jp_op = {"!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[op]
+                return Q(_JsonPathMatch(f'$."{key}" ? (@ {jp_op} {number})')), shown
+            if op == "!=":
+                return has_key & ~self._equals(key, number), shown
+            return Q(_SqliteScalar(key, op, number)), shown
+        if typ == "bool":
+            self._equality_only(t, key)
+            flag = _parse_bool(t)
+            if op == "!=":
+                flag = not flag
+            return self._equals(key, flag), f"{key}:{'true' if flag else 'false'}"
+        if typ == "choice":
+            choice = _norm_choice(value)
+            valid = [c for a in attrs for c in a.choices]
+            if choice not in valid:
+                raise _Drop(
+                    f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}"
+                    f"{_suggest(choice, valid)}"
+                )
+            if op in (":", "=", "!="):
+                q = self._equals(key, choice)
+                if op == "!=":
+                    q = has_key & ~q
+                return q, f"{key}{':' if op == '=' else op}{choice}"
+            # Choices are ordered (ratings, distances, classes): compare by position.
+            picked: list[str] = []
+            for a in attrs:
+                if choice not in a.choices:
+                    continue
+                pos = a.choices.index(choice)
+                for i, c in enumerate(a.choices):
+                    if {"<": i < pos, "<=": i <= pos, ">": i > pos, ">=": i >= pos}[op]:
+                        picked.append(c)
+            q = _nothing()
+            for c in dict.fromkeys(picked):
+                q |= self._equals(key, c)
+            return q, f"{key}{op}{choice}"
+        if typ in ("choice_list", "list_str", "list_int"):
+            self._equality_only(t, key)
+            if typ == "choice_list":
+                item: Any = _norm_choice(value)
+                valid = [c for a in attrs for c in a.choices]
+                if item not in valid:
+                    raise _Drop(
+                        f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}"
+                        f"{_suggest(item, valid)}"
+                    )
+            elif typ == "list_int":
+                item = _parse_int(t, key)
+            else:
+                item = value
+            q = self._list_has(key, item, case_insensitive=typ == "list_str")
+            if op == "!=":
+                q = has_key & ~q
+            return q, f"{key}{':' if op == '=' else op}{_fmt_value(str(item))}"
+        # str, dict, dict_list: text containment (exact with =)
+        self._equality_only(t, key)
+        text = KeyTextTransform(key, "attributes")
+        if op == ":" or typ != "str":
+            q = Q(IContains(text, value))
+        else:
+            q = Q(IExact(text, value))
+        if op == "!=":
+            q = has_key & ~q
+        return q, f"{key}{op}{_fmt_value(value)}"
+
+    def _equals(self, key: str, value: Any) -> Q:
+        """attributes.<key> equals a JSON scalar: containment on PostgreSQL (GIN-indexed)."""
+        if self.pg:
+            return Q(_Contains(F("attributes"), {key: value}))
+        return Q(_SqliteScalar(key, "=", value))
+
+    def _list_has(self, key: str, item: Any, case_insensitive: bool) -> Q:
+        if self.pg:
+            if not case_insensitive:
+                return Q(_Contains(F("attributes"), {key: [item]}))
+            # Any case, as stored in practice: as typed, lower, UPPER, Capitalised, Title Case.
+            # Each variant is a containment test served by the GIN index (a BitmapOr).
+            text = str(item)
+            variants = dict.fromkeys(
+                (text, text.lower(), text.upper(), text.capitalize(), text.title())
+            )
+            q = _nothing()
+            for v in variants:
+                q |= Q(_Contains(F("attributes"), {key: [v]}))
+            return q
+        return Q(_SqliteListHas(key, item))
+
+
+def _wrapped(text: str) -> bool:
+    """True when the whole text is one parenthesised group."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c == "("
+        depth -= c == ")"
+        if depth == 0 and i < len(text) - 1:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+
+
+def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None) -> SearchResult:
+    """Filter `queryset` (of Card) by a query in the search language. Never raises: terms that
+    cannot be used are dropped and explained in `problems`; `read_as` is how it was read."""
+    problems: list[str] = []
+    try:
+        tree, problems = parse(query or "")
+        if tree is None:
+            return SearchResult(queryset, "", problems)
+        db = queryset.db if hasattr(queryset, "db") else router.db_for_read(queryset.model)
+        pg = connections[db].vendor == "postgresql"
+        compiler = _Compiler(game_slug or None, pg, problems)
+        compiled = compiler.compile(tree)
+        if compiled is None:
+            return SearchResult(queryset, "", problems)
+        q, read_as = compiled
+        qs = queryset.filter(q)
+        if pg and compiler.rank_words:
+            qs = _order_by_rank(qs, compiler.rank_words)
+        return SearchResult(qs, read_as, problems)
+    except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
+        problems.append(f"the query could not be read ({exc.__class__.__name__}); showing all")
+        return SearchResult(queryset, "", problems)
+
+
+def _order_by_rank(qs: QuerySet, words: list[str]) -> QuerySet:
+    """Best name matches first, then the queryset's own ordering (callers may re-order)."""
+    rank = None
+    for w in words[:8]:
+        part = TrigramWordSimilarity(Value(w), "name")
+        rank = part if rank is None else rank + part
+    existing = list(qs.query.order_by) or list(qs.model._meta.ordering)
+    if "pk" not in existing and "id" not in existing:
+        existing.append("pk")
+    if qs.query.distinct:
+        # SELECT DISTINCT needs ORDER BY expressions in the select list.
+        return qs.annotate(search_rank=rank).order_by(F("search_rank").desc(), *existing)
+    return qs.alias(search_rank=rank).order_by(F("search_rank").desc(), *existing)

@@ -1,0 +1,90 @@
+"""Catalogue services: what other parts of the site ask of the catalogue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from django.db.models import Count
+from django.db.models.functions import Lower
+
+from validation.registry import registry
+from validation.types import CardFacts
+
+from .models import Card, Game
+
+SAMPLE_DATA_DIR = Path(__file__).resolve().parent / "sample_data"
+
+
+def games_sync() -> None:
+    """Make sure every game of the registry has its row (names and order follow the code)."""
+    for position, game_def in enumerate(registry.all()):
+        Game.objects.update_or_create(
+            slug=game_def.slug, defaults={"name": game_def.name, "position": position}
+        )
+
+
+def game_card_counts() -> dict[str, int]:
+    """Number of cards per game slug, in one query."""
+    rows = Card.objects.values("game__slug").annotate(n=Count("id")).order_by()
+    return {row["game__slug"]: row["n"] for row in rows}
+
+
+def card_facts_by_names(*, game_slug: str, names: Iterable[str]) -> dict[str, CardFacts]:
+    """Lower-cased name -> CardFacts for the named cards of a game, in one query."""
+    lowered = {n.lower() for n in names}
+    if not lowered:
+        return {}
+    qs = (
+        Card.objects.annotate(lname=Lower("name"))
+        .filter(game__slug=game_slug, lname__in=lowered)
+        .only("name", "kind", "faction", "cost", "text", "attributes")
+    )
+    return {c.name.lower(): c.facts() for c in qs}
+
+
+class GamePool(Mapping):
+    """Lower-cased name -> CardFacts of every card of a game, loaded on first use (one
+    query), so that rules that never look at the pool cost nothing."""
+
+    def __init__(self, *, game_slug: str):
+        self.game_slug = game_slug
+        self._cards: dict[str, CardFacts] | None = None
+
+    def _load(self) -> dict[str, CardFacts]:
+        if self._cards is None:
+            qs = Card.objects.filter(game__slug=self.game_slug).only(
+                "name", "kind", "faction", "cost", "text", "attributes"
+            )
+            self._cards = {c.name.lower(): c.facts() for c in qs}
+        return self._cards
+
+    def __getitem__(self, key: str) -> CardFacts:
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+def card_names(*, game_slug: str) -> list[str]:
+    """Every card name of a game, for suggestions."""
+    return list(Card.objects.filter(game__slug=game_slug).values_list("name", flat=True))
+
+
+def catalogue_changed(*, game_slug: str) -> None:
+    """The catalogue of a game changed (an import or an admin edit): saved decks of that
+    game are re-validated in the background once the change is committed."""
+    from django.db import transaction
+
+    try:
+        from decks.tasks import revalidate_game_decks
+    except ImportError:  # decks app without the task yet
+        return
+    transaction.on_commit(lambda: revalidate_game_decks.delay(game_slug))
+
+
+def sample_data_files() -> list[Path]:
+    return sorted(SAMPLE_DATA_DIR.glob("*/*.json"))

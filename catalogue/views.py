@@ -1,0 +1,122 @@
+"""Browse pages: games, card grids and lists, card and expansion pages, search help."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, render
+
+from cardsite import hooks
+from validation.registry import registry
+
+from .models import Card, Expansion, Game
+from .presentation import labelled_attributes, stat_line
+from .search import search_cards
+from .services import game_card_counts
+
+SORTS = {
+    "name": ("name",),
+    "cost": ("cost", "name"),
+    "-cost": ("-cost", "name"),
+    "kind": ("kind", "name"),
+    "faction": ("faction", "name"),
+}
+PAGE_SIZES = (24, 48, 96)
+
+
+def index(request):
+    counts = game_card_counts()
+    games = [(g, counts.get(g.slug, 0)) for g in registry.all()]
+    return render(request, "catalogue/index.html", {"games": games})
+
+
+def search_help(request):
+    return render(request, "catalogue/search_help.html", {"games": registry.all()})
+
+
+def game_cards(request, game: str):
+    game_obj = get_object_or_404(Game, slug=game)
+    game_def = registry.get(game)
+    qs = Card.objects.filter(game=game_obj)
+    kind = request.GET.get("kind", "")
+    faction = request.GET.get("faction", "")
+    set_code = request.GET.get("set", "")
+    if kind in game_def.kinds:
+        qs = qs.filter(kind=kind)
+    if faction and faction in game_def.factions:
+        qs = qs.filter(faction=faction)
+    if set_code:
+        qs = qs.filter(printings__expansion__code=set_code).distinct()
+    query = request.GET.get("q", "")
+    result = search_cards(query=query, queryset=qs, game_slug=game)
+    sort = request.GET.get("sort", "name")
+    ordering = SORTS.get(sort, SORTS["name"])
+    qs = result.queryset.order_by(*ordering).only(
+        "id", "name", "kind", "faction", "cost", "attributes"
+    )
+    try:
+        per_page = int(request.GET.get("per", PAGE_SIZES[0]))
+    except ValueError:
+        per_page = PAGE_SIZES[0]
+    if per_page not in PAGE_SIZES:
+        per_page = PAGE_SIZES[0]
+    page = Paginator(qs, per_page).get_page(request.GET.get("page"))
+    cards = list(page.object_list)
+    for card in cards:
+        card.stats = stat_line(card, game)
+    view = "list" if request.GET.get("view") == "list" else "grid"
+    params = request.GET.copy()
+    params.pop("page", None)
+    context = {
+        "game": game_def,
+        "game_obj": game_obj,
+        "page": page,
+        "cards": cards,
+        "query": query,
+        "search": result,
+        "kind": kind,
+        "faction": faction,
+        "set_code": set_code,
+        "sort": sort,
+        "sorts": list(SORTS),
+        "view": view,
+        "per_page": per_page,
+        "page_sizes": PAGE_SIZES,
+        "expansions": list(Expansion.objects.filter(game=game_obj).order_by("released", "code")),
+        "querystring": params.urlencode(),
+        "game_tools": hooks.game_tools(game),
+    }
+    template = "catalogue/_results.html" if request.htmx else "catalogue/game.html"
+    return render(request, template, context)
+
+
+def card_detail(request, game: str, pk: int):
+    card = get_object_or_404(Card.objects.select_related("game"), game__slug=game, pk=pk)
+    printings = card.printings.select_related("expansion").order_by("expansion__released")
+    game_def = registry.get(game)
+    card.stats = stat_line(card, game)
+    return render(
+        request,
+        "catalogue/card.html",
+        {
+            "card": card,
+            "game": game_def,
+            "attributes": labelled_attributes(card),
+            "printings": printings,
+            "kind_label": game_def.kinds[card.kind].label
+            if card.kind in game_def.kinds
+            else card.kind,
+            "faction_label": game_def.factions.get(card.faction, card.faction),
+        },
+    )
+
+
+def expansion_detail(request, game: str, code: str):
+    expansion = get_object_or_404(
+        Expansion.objects.select_related("game"), game__slug=game, code=code
+    )
+    printings = expansion.printings.select_related("card").order_by("card__kind", "card__name")
+    return render(
+        request,
+        "catalogue/expansion.html",
+        {"expansion": expansion, "game": registry.get(game), "printings": printings},
+    )

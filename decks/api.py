@@ -1,0 +1,481 @@
+"""Deck API: validation of a list, decks and their versions, the collection.
+
+Every queryset is scoped in the query: reads by id among the decks visible to the user
+(their own, public ones; staff all), unlisted decks only through /api/decks/shared/<token>/,
+writes among the user's own decks. A deck that is not in scope is a 404 whatever its id.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.db.models import F
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from validation.registry import UnknownFormat, registry
+
+from . import services
+from .filters import DeckFilter
+from .models import CollectionEntry, Deck, DeckVersion
+from .serializers import (
+    CollectionEntrySerializer,
+    CollectionImportSerializer,
+    ConflictSerializer,
+    DeckCreateSerializer,
+    DeckDetailSerializer,
+    DeckImportSerializer,
+    DeckSerializer,
+    DeckUpdateSerializer,
+    EntrySerializer,
+    VersionCreateSerializer,
+    VersionSerializer,
+    VersionSummarySerializer,
+)
+from .services import ListInvalid, list_check
+
+
+class ValidateRequestSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=[])
+    format = serializers.CharField(max_length=40)
+    list = serializers.CharField(required=False, max_length=50_000, allow_blank=True)
+    sections = serializers.DictField(child=EntrySerializer(many=True), required=False)
+    options = serializers.DictField(required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.slugs()
+
+    def validate(self, attrs):
+        if ("list" in attrs) == ("sections" in attrs):
+            raise serializers.ValidationError(
+                "give either 'list' (the text) or 'sections', not both"
+            )
+        game = registry.get(attrs["game"])
+        try:
+            game.format(attrs["format"])
+        except UnknownFormat as exc:
+            raise serializers.ValidationError({"format": str(exc)}) from exc
+        return attrs
+
+
+ViolationSerializer = inline_serializer(
+    "Violation",
+    {
+        "code": serializers.CharField(),
+        "severity": serializers.CharField(),
+        "message": serializers.CharField(),
+        "section": serializers.CharField(),
+        "cards": serializers.ListField(child=serializers.CharField()),
+    },
+)
+ReportSerializer = inline_serializer(
+    "ValidationReport",
+    {
+        "legal": serializers.BooleanField(),
+        "errors": ViolationSerializer.__class__(many=True),
+        "warnings": ViolationSerializer.__class__(many=True),
+        "totals": serializers.DictField(),
+    },
+)
+LineErrorsSerializer = inline_serializer(
+    "LineErrors",
+    {
+        "errors": inline_serializer(
+            "LineError",
+            {
+                "line": serializers.IntegerField(),
+                "message": serializers.CharField(),
+                "suggestions": serializers.ListField(child=serializers.CharField()),
+            },
+        ).__class__(many=True)
+    },
+)
+
+
+# A 400 is either a list that could not be read ({"errors": [line errors]}) or fields that
+# did not validate ({field: [messages]}): documented as an object with both shapes described.
+BAD_REQUEST = OpenApiResponse(
+    response=OpenApiTypes.OBJECT,
+    description='Either {"errors": [{"line", "message", "suggestions"}]} for a list that could '
+    "not be read, or {field: [messages]} for fields that did not validate.",
+)
+
+
+class ValidateView(APIView):
+    """Check a deck list against a game's format: every error and warning, and the totals."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "validate"
+
+    @extend_schema(
+        request=ValidateRequestSerializer,
+        responses={200: ReportSerializer, 400: BAD_REQUEST},
+        examples=[
+            OpenApiExample(
+                "text list",
+                value={
+                    "game": "redline",
+                    "format": "standard",
+                    "list": "General:\n1 General Jeffrey Moore",
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request):
+        serializer = ValidateRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            checked = list_check(
+                game_slug=data["game"],
+                format=data["format"],
+                text=data.get("list"),
+                sections=data.get("sections"),
+                options=data.get("options"),
+            )
+        except ListInvalid as exc:
+            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(checked.report.as_dict())
+
+
+# --- Decks, versions, collection ----------------------------------------------------------
+
+
+class WriteThrottle(ScopedRateThrottle):
+    """The view's throttle scope, applied to writes only (reads are not throttled here)."""
+
+    def allow_request(self, request, view):
+        if request.method in SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)
+
+
+class PlainTextRenderer(BaseRenderer):
+    media_type = "text/plain"
+    format = "text"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, str):
+            return data.encode(self.charset)
+        return json.dumps(data, ensure_ascii=False).encode(self.charset)
+
+
+def _line_errors_response(exc: ListInvalid) -> Response:
+    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+
+
+def _deck_invalid_response(exc: services.DeckInvalid) -> Response:
+    return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+
+
+DECK_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="deck id")
+VERSION_NUMBER = OpenApiParameter(
+    "number", int, OpenApiParameter.PATH, description="version number (1, 2, 3… in the deck)"
+)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Your decks; public ones with ?public=1 or ?game=<slug>",
+        parameters=[
+            OpenApiParameter("public", bool, description="list public decks instead of yours"),
+            OpenApiParameter("mine", bool, description="with ?game=, list your decks of it"),
+        ],
+    ),
+    retrieve=extend_schema(summary="A deck you may read (yours, public; staff: any)"),
+    partial_update=extend_schema(
+        summary="Rename, describe or change the visibility of your deck",
+        request=DeckUpdateSerializer,
+        responses=DeckDetailSerializer,
+    ),
+    destroy=extend_schema(summary="Delete your deck and all its versions"),
+)
+class DeckViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Decks: every save of a list is a new, immutable version."""
+
+    serializer_class = DeckSerializer
+    filterset_class = DeckFilter
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "deck_write"
+    lookup_value_regex = r"\d+"
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def _wants_public(self) -> bool:
+        params = self.request.query_params
+        if params.get("mine") in {"1", "true"}:
+            return False
+        return params.get("public") in {"1", "true"} or bool(params.get("game"))
+
+    def get_queryset(self):
+        user = self.request.user
+        qs = Deck.objects.select_related("game", "owner").annotate(
+            current_version_number=F("current_version__number")
+        )
+        if self.action == "list":
+            scoped = qs.public() if self._wants_public() else qs.owned_by(user)
+            return scoped.order_by("-updated_at", "-id")
+        if self.action == "retrieve" or (
+            self.action in {"versions", "version", "export"} and self.request.method in SAFE_METHODS
+        ):
+            return qs.visible_to(user).select_related("current_version__based_on")
+        return qs.owned_by(user).select_related("current_version")
+
+    def filter_queryset(self, queryset):
+        # The list filters apply to the list only (?format= is the export's renderer).
+        if self.action != "list":
+            return queryset
+        return super().filter_queryset(queryset)
+
+    def get_serializer_class(self):
+        if self.action == "retrieve":
+            return DeckDetailSerializer
+        return DeckSerializer
+
+    @extend_schema(
+        request=DeckCreateSerializer,
+        responses={201: DeckDetailSerializer, 400: BAD_REQUEST},
+        summary="Create a deck (with a list, its version 1 too)",
+    )
+    def create(self, request):
+        return self._create(request, DeckCreateSerializer)
+
+    def _create(self, request, serializer_class):
+        serializer = serializer_class(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            deck = services.deck_create(
+                owner=request.user,
+                game_slug=data["game"],
+                format=data["format"],
+                name=data["name"],
+                description=data.get("description", ""),
+                visibility=data["visibility"],
+                text=data.get("list"),
+                sections=data.get("sections"),
+                options=data.get("options"),
+            )
+        except ListInvalid as exc:
+            return _line_errors_response(exc)
+        except services.DeckInvalid as exc:
+            return _deck_invalid_response(exc)
+        deck = Deck.objects.select_related("game", "owner", "current_version").get(pk=deck.pk)
+        body = DeckDetailSerializer(deck, context=self.get_serializer_context()).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, pk=None):
+        deck = self.get_object()
+        serializer = DeckUpdateSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        services.deck_update(deck=deck, **serializer.validated_data)
+        return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
+
+    def perform_destroy(self, instance):
+        services.deck_delete(deck=instance)
+
+    @extend_schema(
+        methods=["GET"],
+        parameters=[DECK_ID],
+        responses=VersionSummarySerializer(many=True),
+        summary="The versions of a deck, newest first",
+    )
+    @extend_schema(
+        methods=["POST"],
+        parameters=[DECK_ID],
+        request=VersionCreateSerializer,
+        responses={
+            201: VersionSerializer,
+            400: BAD_REQUEST,
+            409: ConflictSerializer,
+        },
+        summary="Save a new version (refused with 409 when `based_on` is not the current one)",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def versions(self, request, pk=None):
+        deck = self.get_object()
+        if request.method == "GET":
+            versions = (
+                DeckVersion.objects.filter(deck=deck)
+                .select_related("author", "based_on")
+                .defer("list_text", "entries", "options")
+                .order_by("-number")
+            )
+            page = self.paginate_queryset(versions)
+            data = VersionSummarySerializer(page, many=True).data
+            return self.get_paginated_response(data)
+        serializer = VersionCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            version = services.deck_save_version(
+                deck=deck,
+                author=request.user,
+                text=data.get("list"),
+                sections=data.get("sections"),
+                options=data.get("options"),
+                based_on=data["based_on"],
+            )
+        except services.VersionConflict as exc:
+            return Response(
+                {
+                    "detail": (
+                        f"This deck was saved elsewhere since version {data['based_on']} "
+                        f"(current version {exc.current_number}); nothing was saved. "
+                        "Reload, merge and save again based on the current version."
+                    ),
+                    "current_version": exc.current_number,
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        except ListInvalid as exc:
+            return _line_errors_response(exc)
+        return Response(VersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        parameters=[DECK_ID, VERSION_NUMBER],
+        responses=VersionSerializer,
+        summary="One version of a deck",
+    )
+    @action(detail=True, methods=["get"], url_path=r"versions/(?P<number>\d+)")
+    def version(self, request, pk=None, number=None):
+        deck = self.get_object()
+        version = get_object_or_404(
+            DeckVersion.objects.filter(deck=deck).select_related("author", "based_on"),
+            number=int(number),
+        )
+        return Response(VersionSerializer(version).data)
+
+    @extend_schema(
+        parameters=[
+            DECK_ID,
+            OpenApiParameter("format", str, enum=["json", "text"], description="json or text"),
+            OpenApiParameter("v", int, description="version number (default: the current)"),
+        ],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): str},
+        summary="Export a deck as the text list or its JSON form",
+    )
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, PlainTextRenderer])
+    def export(self, request, pk=None):
+        deck = self.get_object()
+        number = request.query_params.get("v")
+        versions = DeckVersion.objects.filter(deck=deck)
+        if number:
+            version = get_object_or_404(versions, number=int(number) if number.isdigit() else 0)
+        else:
+            version = get_object_or_404(versions, pk=deck.current_version_id)
+        kind = "text" if request.accepted_renderer.format == "text" else "json"
+        return Response(services.deck_export(deck=deck, version=version, as_=kind))
+
+    @extend_schema(
+        request=DeckImportSerializer,
+        responses={201: DeckDetailSerializer, 400: BAD_REQUEST},
+        summary="Import a list as a new deck (all or nothing)",
+    )
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_list(self, request):
+        return self._create(request, DeckImportSerializer)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("token", str, OpenApiParameter.PATH)],
+        responses=DeckDetailSerializer,
+        summary="An unlisted (or public) deck through its share link",
+    )
+    @action(detail=False, methods=["get"], url_path=r"shared/(?P<token>[A-Za-z0-9_\-]+)")
+    def shared(self, request, token=None):
+        deck = get_object_or_404(
+            Deck.objects.shared(token).select_related(
+                "game", "owner", "current_version__based_on", "current_version__author"
+            )
+        )
+        return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="The cards you own"),
+    create=extend_schema(summary="Own `count` copies of a card (sets the count if present)"),
+    update=extend_schema(summary="Change how many copies you own"),
+    partial_update=extend_schema(summary="Change how many copies you own"),
+    destroy=extend_schema(summary="Remove a card from your collection"),
+)
+class CollectionViewSet(viewsets.ModelViewSet):
+    """Your collection: one entry per card, with a count."""
+
+    serializer_class = CollectionEntrySerializer
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "deck_write"
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return CollectionEntry.objects.none()
+        return (
+            CollectionEntry.objects.filter(owner=self.request.user)
+            .select_related("card__game")
+            .order_by("card__game__position", "card__name", "id")
+        )
+
+    def create(self, request):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = services.collection_set(
+            owner=request.user,
+            card=serializer.validated_data["card"],
+            count=serializer.validated_data["count"],
+        )
+        return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
+
+    def perform_update(self, serializer):
+        # The card of an entry does not change; only its count.
+        entry = serializer.instance
+        count = serializer.validated_data.get("count", entry.count)
+        services.collection_set(owner=self.request.user, card=entry.card, count=count)
+        entry.refresh_from_db()
+
+    @extend_schema(
+        request=CollectionImportSerializer,
+        responses={
+            200: inline_serializer("CollectionImported", {"cards": serializers.IntegerField()}),
+            400: BAD_REQUEST,
+        },
+        summary="Add a list to your collection (all or nothing)",
+    )
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_list(self, request):
+        serializer = CollectionImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            n = services.collection_import(
+                owner=request.user,
+                game_slug=data["game"],
+                text=data["list"],
+                replace=data["replace"],
+            )
+        except ListInvalid as exc:
+            return _line_errors_response(exc)
+        return Response({"cards": n})

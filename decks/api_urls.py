@@ -1,0 +1,14 @@
+from django.urls import path
+from rest_framework.routers import DefaultRouter
+
+from . import api
+
+router = DefaultRouter(trailing_slash=True)
+router.include_root_view = False
+router.register("decks", api.DeckViewSet, basename="deck")
+router.register("collection", api.CollectionViewSet, basename="collection")
+
+urlpatterns = [
+    path("validate/", api.ValidateView.as_view(), name="api-validate"),
+    *router.urls,
+]

@@ -1,0 +1,196 @@
+"""Decks, their versions, and collections.
+
+A deck belongs to one user, one game and one format. Its content lives in immutable
+versions: every save adds a `DeckVersion` (numbered 1, 2, 3… within the deck) that records
+the list it was based on, so that a save from a stale base is refused instead of silently
+overwriting someone else's work. The deck caches the verdict of its latest validation
+(`legal`, `violations_count`, `report`), refreshed on save and whenever the game's catalogue
+changes.
+
+A collection is the cards a user owns: one row per card with a count.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+def new_share_token() -> str:
+    """A random, unguessable token for an unlisted deck's link."""
+    return secrets.token_urlsafe(16)
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private", "Private"
+    UNLISTED = "unlisted", "Unlisted (anyone with the link)"
+    PUBLIC = "public", "Public"
+
+
+class DeckQuerySet(models.QuerySet):
+    """Every read of decks goes through one of these scopes, applied in the query."""
+
+    def owned_by(self, user) -> DeckQuerySet:
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(owner=user)
+
+    def public(self) -> DeckQuerySet:
+        return self.filter(visibility=Visibility.PUBLIC)
+
+    def visible_to(self, user, *, share_token: str | None = None) -> DeckQuerySet:
+        """The decks `user` may read: their own, public ones, and an unlisted one only when
+        its share token is given. Staff may read every deck."""
+        if getattr(user, "is_staff", False):
+            return self.all()
+        q = Q(visibility=Visibility.PUBLIC)
+        if getattr(user, "is_authenticated", False):
+            q |= Q(owner=user)
+        if share_token:
+            q |= Q(visibility=Visibility.UNLISTED, share_token=share_token)
+        return self.filter(q)
+
+    def shared(self, token: str) -> DeckQuerySet:
+        """The unlisted or public deck behind a share link (private decks never are)."""
+        return self.filter(
+            share_token=token, visibility__in=[Visibility.UNLISTED, Visibility.PUBLIC]
+        )
+
+
+class Deck(models.Model):
+    """A user's deck (army, force, fleet) for one game and format.
+
+    `current_version` is the latest saved version (None until the first save); `legal`,
+    `violations_count` (errors only) and `report` are the latest validation of it.
+    """
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks"
+    )
+    game = models.ForeignKey("catalogue.Game", on_delete=models.PROTECT, related_name="decks")
+    format = models.SlugField(max_length=40)
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True, max_length=5000)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    share_token = models.CharField(max_length=43, unique=True, default=new_share_token)
+    current_version = models.ForeignKey(
+        "DeckVersion",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    cloned_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="clones"
+    )
+    legal = models.BooleanField(default=False)
+    violations_count = models.PositiveIntegerField(default=0)
+    warnings_count = models.PositiveIntegerField(default=0)
+    report = models.JSONField(default=dict, blank=True)
+    validated_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = DeckQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [
+            models.Index(fields=["owner", "-updated_at"], name="deck_owner_updated"),
+            models.Index(fields=["game", "visibility", "-updated_at"], name="deck_game_public"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("decks:detail", args=[self.pk])
+
+    def get_share_url(self) -> str:
+        return reverse("decks:shared", args=[self.share_token])
+
+    @property
+    def definition(self):
+        return self.game.definition
+
+
+class DeckVersion(models.Model):
+    """One saved state of a deck, never edited after it is written.
+
+    `list_text` is the canonical text of the list (the snapshot); `entries` the same list
+    as [{"section", "card", "count", "hex"?}] with canonical card names; `options` the
+    format options (e.g. {"points": 50}); `report` the validation report when it was saved.
+    `based_on` is the version the author started from (None for a first version).
+    """
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    based_on = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    list_text = models.TextField()
+    entries = models.JSONField(default=list)
+    options = models.JSONField(default=dict, blank=True)
+    report = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["deck", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "number"], name="deckversion_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.number}"
+
+    def save(self, *args, **kwargs) -> None:
+        # Versions are immutable: a save may only create one.
+        if not self._state.adding:
+            raise ValueError("a deck version is immutable; save a new version instead")
+        super().save(*args, **kwargs)
+
+    @property
+    def legal(self) -> bool:
+        return bool(self.report.get("legal"))
+
+    def sections(self) -> dict[str, list[dict]]:
+        """Entries grouped by section, in stored order."""
+        out: dict[str, list[dict]] = {}
+        for e in self.entries:
+            out.setdefault(e["section"], []).append(e)
+        return out
+
+
+class CollectionEntry(models.Model):
+    """`count` copies of a card owned by a user."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection"
+    )
+    card = models.ForeignKey("catalogue.Card", on_delete=models.CASCADE, related_name="+")
+    count = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["card__game__position", "card__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "card"], name="collection_owner_card_unique"),
+            models.CheckConstraint(condition=Q(count__gte=1), name="collection_count_positive"),
+        ]
+        verbose_name_plural = "collection entries"
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.card}"

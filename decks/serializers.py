@@ -1,0 +1,234 @@
+"""Deck API serializers: explicit fields, never `__all__`."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from catalogue.models import Card
+from validation.registry import registry
+
+from .models import CollectionEntry, Deck, DeckVersion, Visibility
+
+MAX_LIST = 50_000
+
+
+class EntrySerializer(serializers.Serializer):
+    card = serializers.CharField(max_length=200)
+    count = serializers.IntegerField(min_value=1, max_value=1000, default=1)
+    hex = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, max_length=2, required=False
+    )
+
+
+class StoredEntrySerializer(EntrySerializer):
+    section = serializers.CharField()
+
+
+class DeckSerializer(serializers.ModelSerializer):
+    """A deck as listed: its verdict is the latest validation of its current version."""
+
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    current_version = serializers.SerializerMethodField()
+    share_url = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deck
+        fields = [
+            "id",
+            "url",
+            "name",
+            "description",
+            "game",
+            "format",
+            "visibility",
+            "owner",
+            "current_version",
+            "legal",
+            "violations_count",
+            "warnings_count",
+            "share_url",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_current_version(self, deck) -> int | None:
+        # current_version_number is annotated by the list queries; fall back to the join.
+        number = getattr(deck, "current_version_number", None)
+        if number is None and deck.current_version_id:
+            number = deck.current_version.number
+        return number
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_share_url(self, deck) -> str | None:
+        """Only the owner sees the share link of an unlisted deck."""
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        if deck.visibility != Visibility.UNLISTED or user is None or user.pk != deck.owner_id:
+            return None
+        return request.build_absolute_uri(f"/api/decks/shared/{deck.share_token}/")
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, deck) -> str:
+        request = self.context.get("request")
+        path = deck.get_absolute_url()
+        return request.build_absolute_uri(path) if request else path
+
+
+class VersionSerializer(serializers.ModelSerializer):
+    """One immutable version: the canonical text, the entries, the report when saved."""
+
+    based_on = serializers.SerializerMethodField()
+    author = serializers.SerializerMethodField()
+    entries = StoredEntrySerializer(many=True, read_only=True)
+    legal = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = DeckVersion
+        fields = [
+            "number",
+            "based_on",
+            "created_at",
+            "author",
+            "legal",
+            "list_text",
+            "entries",
+            "options",
+            "report",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_based_on(self, version) -> int | None:
+        return version.based_on.number if version.based_on_id else None
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_author(self, version) -> str | None:
+        return version.author.username if version.author_id else None
+
+
+class VersionSummarySerializer(VersionSerializer):
+    class Meta(VersionSerializer.Meta):
+        fields = ["number", "based_on", "created_at", "author", "legal"]
+        read_only_fields = fields
+
+
+class DeckDetailSerializer(DeckSerializer):
+    """A deck with its latest report and its current version."""
+
+    report = serializers.JSONField(read_only=True)
+    version = serializers.SerializerMethodField()
+
+    class Meta(DeckSerializer.Meta):
+        fields = [*DeckSerializer.Meta.fields, "report", "validated_at", "version"]
+        read_only_fields = fields
+
+    @extend_schema_field(VersionSerializer(allow_null=True))
+    def get_version(self, deck):
+        if deck.current_version_id is None:
+            return None
+        return VersionSerializer(deck.current_version, context=self.context).data
+
+
+class _ListInputMixin(serializers.Serializer):
+    list = serializers.CharField(required=False, max_length=MAX_LIST, allow_blank=False)
+    sections = serializers.DictField(child=EntrySerializer(many=True), required=False)
+    options = serializers.DictField(required=False, default=dict)
+
+    def _one_list(self, attrs, *, required: bool):
+        given = ("list" in attrs) + ("sections" in attrs)
+        if given > 1 or (required and given == 0):
+            raise serializers.ValidationError(
+                "give either 'list' (the text) or 'sections', not both"
+                if given > 1
+                else "give the deck as 'list' (the text) or 'sections'"
+            )
+
+
+def _check_game_format(attrs):
+    game = registry.get(attrs["game"])
+    try:
+        game.format(attrs["format"])
+    except ValueError as exc:
+        raise serializers.ValidationError({"format": str(exc)}) from exc
+
+
+class DeckCreateSerializer(_ListInputMixin):
+    """A new deck; with `list` or `sections` its version 1 is saved too."""
+
+    game = serializers.ChoiceField(choices=[])
+    format = serializers.CharField(max_length=40)
+    name = serializers.CharField(max_length=200)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.slugs()
+
+    def validate(self, attrs):
+        self._one_list(attrs, required=False)
+        _check_game_format(attrs)
+        return attrs
+
+
+class DeckImportSerializer(DeckCreateSerializer):
+    """Import a list as a new deck (version 1); the list is required."""
+
+    list = serializers.CharField(max_length=MAX_LIST)
+
+    def validate(self, attrs):
+        self._one_list(attrs, required=True)
+        _check_game_format(attrs)
+        return attrs
+
+
+class DeckUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+
+
+class VersionCreateSerializer(_ListInputMixin):
+    """A new version: the list (text or sections), its options, and the number of the
+    version it was based on (null only for a deck with no version yet)."""
+
+    based_on = serializers.IntegerField(min_value=1, allow_null=True)
+
+    def validate(self, attrs):
+        self._one_list(attrs, required=True)
+        return attrs
+
+
+class ConflictSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current_version = serializers.IntegerField(allow_null=True)
+
+
+class CollectionEntrySerializer(serializers.ModelSerializer):
+    """One card the user owns. `card` is the card's id."""
+
+    card = serializers.PrimaryKeyRelatedField(queryset=Card.objects.all())
+    card_name = serializers.CharField(source="card.name", read_only=True)
+    game = serializers.CharField(source="card.game.slug", read_only=True)
+    count = serializers.IntegerField(min_value=1, max_value=9999)
+
+    class Meta:
+        model = CollectionEntry
+        fields = ["id", "card", "card_name", "game", "count", "updated_at"]
+        read_only_fields = ["id", "card_name", "game", "updated_at"]
+
+
+class CollectionImportSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=[])
+    list = serializers.CharField(max_length=MAX_LIST)
+    replace = serializers.BooleanField(default=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = registry.slugs()

@@ -1,0 +1,699 @@
+"""Deck services: checking lists against the rules core, decks and their versions, and
+collections.
+
+Services are named by verb and take keyword arguments; views and API classes parse input,
+call one service and render. Permission scoping is the caller's job and is done in the
+query (`Deck.objects.visible_to(user)` / `.owned_by(user)`): a service trusts the objects
+it is handed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalogue.services import GamePool, card_facts_by_names
+from validation import decklist
+from validation.registry import registry
+from validation.runner import Report, validate
+from validation.types import Deck
+
+
+class ListInvalid(Exception):
+    """The list could not be read: every line-level error is in `errors`."""
+
+    def __init__(self, errors: list[dict[str, Any]]):
+        super().__init__(f"{len(errors)} line error(s)")
+        self.errors = errors
+
+
+@dataclass
+class CheckedList:
+    deck: Deck
+    report: Report
+    lines: list[Any] = field(default_factory=list)
+
+
+def _line_errors(errors) -> list[dict[str, Any]]:
+    return [
+        {"line": e.line, "message": e.message, "suggestions": list(e.suggestions)} for e in errors
+    ]
+
+
+def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[Any]]:
+    """Resolve parsed lines against the catalogue; raise ListInvalid with every error
+    (parse errors and resolve errors together, by line)."""
+    errors = list(parsed.errors)
+    cards = card_facts_by_names(game_slug=game_slug, names=[line.name for line in parsed.lines])
+    if any(line.name.lower() not in cards for line in parsed.lines):
+        # A name not found as written: match it against the whole game (spacing,
+        # punctuation, unique prefixes) and suggest the closest names. One more query, only
+        # when some name is not exact.
+        cards = dict(GamePool(game_slug=game_slug))
+    deck, resolve_errors = decklist.resolve(parsed.lines, cards)
+    errors.extend(resolve_errors)
+    if errors:
+        errors.sort(key=lambda e: e.line)
+        raise ListInvalid(_line_errors(errors))
+    return deck, parsed.lines
+
+
+def deck_from_list(
+    *,
+    game_slug: str,
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> tuple[Deck, list[Any]]:
+    """Read a list (text or sections) into a Deck of catalogue facts.
+
+    One query fetches every named card; a second runs only when a name is unknown, to
+    suggest the closest names. Raises ListInvalid with every line error.
+    """
+    game = registry.get(game_slug)
+    parsed = (
+        decklist.parse(text, game)
+        if text is not None
+        else decklist.parse_sections(sections or {}, game)
+    )
+    deck, lines = _resolve(game_slug, parsed)
+    deck.options = dict(options or {})
+    return deck, lines
+
+
+def list_check(
+    *,
+    game_slug: str,
+    format: str,
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> CheckedList:
+    """Read and validate a list: every violation, every warning and the totals."""
+    deck, lines = deck_from_list(game_slug=game_slug, text=text, sections=sections, options=options)
+    # The game's whole pool is loaded only if a rule asks for it (the Red Code map layout).
+    report = validate(game_slug, format, deck, cards=GamePool(game_slug=game_slug))
+    return CheckedList(deck=deck, report=report, lines=lines)
+
+
+# --- Decks and versions -------------------------------------------------------------------
+
+
+class VersionConflict(Exception):
+    """A save named a base version that is no longer the deck's current one: someone saved
+    elsewhere in between. Nothing was written; `current_number` is the version to reload
+    (None when the deck has no version yet)."""
+
+    def __init__(self, current_number: int | None):
+        super().__init__(f"the deck was saved since (current version {current_number})")
+        self.current_number = current_number
+
+
+class DeckInvalid(ValueError):
+    """Deck metadata that cannot be saved (an unknown game or format, a bad visibility):
+    `errors` maps field -> messages."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+        self.errors = errors
+
+
+def deck_list_for_owner(*, owner) -> list[Any]:
+    """The user's decks, most recently updated first, with their game (one query)."""
+    from .models import Deck as DeckModel
+
+    return list(
+        DeckModel.objects.owned_by(owner).select_related("game").order_by("-updated_at", "-id")
+    )
+
+
+def _entries(deck: Deck) -> list[dict[str, Any]]:
+    """A resolved Deck as stored JSON entries, with canonical card names."""
+    out: list[dict[str, Any]] = []
+    for section, items in deck.sections.items():
+        for e in items:
+            row: dict[str, Any] = {"section": section, "card": e.card.name, "count": e.count}
+            if e.placement is not None:
+                row["hex"] = [e.placement[0], e.placement[1]]
+            out.append(row)
+    return out
+
+
+def entries_as_sections(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Stored entries in the JSON list form {"section": [{"card", "count", "hex"?}]}."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for e in entries:
+        item = {"card": e["card"], "count": e["count"]}
+        if e.get("hex") is not None:
+            item["hex"] = list(e["hex"])
+        out.setdefault(e["section"], []).append(item)
+    return out
+
+
+def _check_meta(*, game_slug: str, format: str, visibility: str | None = None):
+    from catalogue.models import Game
+
+    from .models import Visibility
+
+    errors: dict[str, list[str]] = {}
+    game = Game.objects.filter(slug=game_slug).first() if game_slug in registry else None
+    if game is None:
+        errors["game"] = [f"unknown game {game_slug!r}; use one of {', '.join(registry.slugs())}"]
+    else:
+        try:
+            game.definition.format(format)
+        except ValueError as exc:
+            errors["format"] = [str(exc)]
+    if visibility is not None and visibility not in Visibility.values:
+        errors["visibility"] = [f"use one of {', '.join(Visibility.values)}"]
+    if errors:
+        raise DeckInvalid(errors)
+    return game
+
+
+def _apply_report(deck, report: dict[str, Any]) -> None:
+    from django.utils import timezone
+
+    deck.legal = bool(report.get("legal"))
+    deck.violations_count = len(report.get("errors", []))
+    deck.warnings_count = len(report.get("warnings", []))
+    deck.report = report
+    deck.validated_at = timezone.now()
+
+
+def deck_create(
+    *,
+    owner,
+    game_slug: str,
+    format: str,
+    name: str,
+    description: str = "",
+    visibility: str = "private",
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+):
+    """Create a deck; with a list (text or sections) it also saves version 1. All or
+    nothing: a list with line errors raises ListInvalid and creates no deck."""
+    from django.db import transaction
+
+    from .models import Deck as DeckModel
+
+    game = _check_meta(game_slug=game_slug, format=format, visibility=visibility)
+    checked = None
+    if text is not None or sections is not None:
+        checked = list_check(
+            game_slug=game_slug, format=format, text=text, sections=sections, options=options
+        )
+    with transaction.atomic():
+        deck = DeckModel.objects.create(
+            owner=owner,
+            game=game,
+            format=format,
+            name=name,
+            description=description,
+            visibility=visibility,
+        )
+        if checked is not None:
+            _write_version(deck=deck, author=owner, checked=checked, number=1, based_on=None)
+    return deck
+
+
+def _write_version(*, deck, author, checked: CheckedList, number: int, based_on):
+    """Insert version `number` of `deck` from a checked list and make it current."""
+    from .models import DeckVersion
+
+    game = registry.get(deck.game.slug)
+    report = checked.report.as_dict()
+    version = DeckVersion.objects.create(
+        deck=deck,
+        number=number,
+        based_on=based_on,
+        author=author,
+        list_text=decklist.export(checked.deck, game),
+        entries=_entries(checked.deck),
+        options=dict(checked.deck.options),
+        report=report,
+    )
+    deck.current_version = version
+    _apply_report(deck, report)
+    deck.save()
+    return version
+
+
+def deck_save_version(
+    *,
+    deck,
+    author,
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    based_on: Any = None,
+):
+    """Save a new version of `deck` from a list (text or sections) and make it current.
+
+    `based_on` names the version the author started from: a DeckVersion of this deck, its
+    number, or None for a deck without versions. When the deck's current version is another
+    one (someone saved in between), VersionConflict is raised and nothing is written; a list
+    with line errors raises ListInvalid. Existing versions are never edited.
+    """
+    from django.db import IntegrityError, transaction
+
+    from .models import Deck as DeckModel
+    from .models import DeckVersion
+
+    if isinstance(based_on, DeckVersion):
+        if based_on.deck_id != deck.pk:
+            raise ValueError("based_on must be a version of the same deck")
+        base_number: int | None = based_on.number
+    else:
+        base_number = int(based_on) if based_on is not None else None
+    checked = list_check(
+        game_slug=deck.game.slug, format=deck.format, text=text, sections=sections, options=options
+    )
+    try:
+        with transaction.atomic():
+            locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
+            current = (
+                DeckVersion.objects.filter(pk=locked.current_version_id)
+                .only("id", "number")
+                .first()
+            )
+            current_number = current.number if current else None
+            if base_number != current_number:
+                raise VersionConflict(current_number)
+            locked.game = deck.game
+            version = _write_version(
+                deck=locked,
+                author=author,
+                checked=checked,
+                number=(current_number or 0) + 1,
+                based_on=current,
+            )
+    except IntegrityError as exc:
+        # Two saves from the same base raced past the check (SQLite has no row locks):
+        # the unique (deck, number) constraint refused the second.
+        latest = DeckVersion.objects.filter(deck=deck).order_by("-number").first()
+        raise VersionConflict(latest.number if latest else None) from exc
+    for attr in (
+        "current_version",
+        "current_version_id",
+        "legal",
+        "violations_count",
+        "warnings_count",
+        "report",
+        "validated_at",
+        "updated_at",
+    ):
+        setattr(deck, attr, getattr(locked, attr))
+    return version
+
+
+def deck_update(
+    *,
+    deck,
+    name: str | None = None,
+    description: str | None = None,
+    visibility: str | None = None,
+):
+    """Change a deck's name, description or visibility (its list changes only by versions)."""
+    from .models import Visibility
+
+    if visibility is not None and visibility not in Visibility.values:
+        raise DeckInvalid({"visibility": [f"use one of {', '.join(Visibility.values)}"]})
+    fields = []
+    for attr, value in (("name", name), ("description", description), ("visibility", visibility)):
+        if value is not None:
+            setattr(deck, attr, value)
+            fields.append(attr)
+    if fields:
+        deck.save(update_fields=[*fields, "updated_at"])
+    return deck
+
+
+def deck_delete(*, deck) -> None:
+    """Delete a deck and all its versions."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        # current_version points into the versions: clear it first so the cascade is clean.
+        type(deck).objects.filter(pk=deck.pk).update(current_version=None)
+        deck.delete()
+
+
+def deck_clone(*, deck, owner, name: str | None = None):
+    """A private copy of `deck` for `owner`, whose version 1 is the source's current
+    version (list, options and the cached verdict copied as they are)."""
+    from django.db import transaction
+
+    from .models import Deck as DeckModel
+    from .models import DeckVersion
+
+    source = deck.current_version
+    with transaction.atomic():
+        clone = DeckModel.objects.create(
+            owner=owner,
+            game=deck.game,
+            format=deck.format,
+            name=name or f"{deck.name} (copy)"[:200],
+            description=deck.description,
+            cloned_from=deck,
+            legal=deck.legal,
+            violations_count=deck.violations_count,
+            warnings_count=deck.warnings_count,
+            report=deck.report,
+            validated_at=deck.validated_at,
+        )
+        if source is not None:
+            version = DeckVersion.objects.create(
+                deck=clone,
+                number=1,
+                author=owner,
+                list_text=source.list_text,
+                entries=source.entries,
+                options=source.options,
+                report=source.report,
+            )
+            clone.current_version = version
+            clone.save(update_fields=["current_version", "updated_at"])
+    return clone
+
+
+def _unreadable_report(errors: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "legal": False,
+        "errors": [
+            {
+                "code": "deck.card",
+                "severity": "error",
+                "message": e["message"],
+                "section": e.get("section", ""),
+                "cards": e.get("cards", []),
+            }
+            for e in errors
+        ],
+        "warnings": [],
+        "totals": {},
+    }
+
+
+def version_check(*, deck, version, pool: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Validate a stored version against today's catalogue; the report as a dict. A card
+    that has left the catalogue makes the deck illegal (code `deck.card`)."""
+    from validation.types import Entry
+
+    slug = deck.game.slug
+    if pool is None:
+        pool = card_facts_by_names(game_slug=slug, names=[e["card"] for e in version.entries])
+    sections: dict[str, list[Entry]] = {}
+    missing = []
+    for e in version.entries:
+        facts = pool.get(e["card"].lower())
+        if facts is None:
+            missing.append(
+                {
+                    "message": f"{e['card']} is no longer in the {deck.game.name} catalogue",
+                    "section": e["section"],
+                    "cards": [e["card"]],
+                }
+            )
+            continue
+        hex_ = e.get("hex")
+        sections.setdefault(e["section"], []).append(
+            Entry(facts, e["count"], (hex_[0], hex_[1]) if hex_ else None)
+        )
+    if missing:
+        return _unreadable_report(missing)
+    try:
+        report = validate(
+            slug,
+            deck.format,
+            Deck(sections=sections, options=dict(version.options)),
+            cards=pool if isinstance(pool, GamePool) else GamePool(game_slug=slug),
+        )
+    except (KeyError, ValueError) as exc:  # game or format gone from the rules core
+        return _unreadable_report([{"message": str(exc)}])
+    return report.as_dict()
+
+
+def deck_revalidate(*, deck, pool: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """Re-run the rules core on the deck's current version and store the verdict (legal,
+    counts, report). Returns the report, or None for a deck without a version. Idempotent;
+    a save that lands meanwhile wins (the update is conditional on the version)."""
+    from django.utils import timezone
+
+    from .models import Deck as DeckModel
+    from .models import DeckVersion
+
+    version = deck.current_version
+    if version is None:
+        return None
+    if not isinstance(version, DeckVersion):  # pragma: no cover - defensive
+        version = DeckVersion.objects.get(pk=deck.current_version_id)
+    report = version_check(deck=deck, version=version, pool=pool)
+    _apply_report(deck, report)
+    DeckModel.objects.filter(pk=deck.pk, current_version_id=version.pk).update(
+        legal=deck.legal,
+        violations_count=deck.violations_count,
+        warnings_count=deck.warnings_count,
+        report=report,
+        validated_at=deck.validated_at or timezone.now(),
+    )
+    return report
+
+
+def revalidate_game_decks(*, game_slug: str) -> int:
+    """Re-validate every saved deck of a game against its current catalogue (after an
+    import or an admin edit). The game's pool is loaded once. Returns the number of decks."""
+    from .models import Deck as DeckModel
+
+    pool = GamePool(game_slug=game_slug)
+    n = 0
+    decks = (
+        DeckModel.objects.filter(game__slug=game_slug, current_version__isnull=False)
+        .select_related("game", "current_version")
+        .order_by("pk")
+    )
+    for deck in decks.iterator(chunk_size=200):
+        deck_revalidate(deck=deck, pool=pool)
+        n += 1
+    return n
+
+
+@dataclass
+class SectionDiff:
+    """What changed in one section between two versions."""
+
+    section: str
+    label: str
+    added: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
+    removed: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
+    changed: list[dict[str, Any]] = field(default_factory=list)  # {card, before, after}
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "section": self.section,
+            "added": self.added,
+            "removed": self.removed,
+            "changed": self.changed,
+        }
+
+
+def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
+    """Per section, the cards added, removed and whose count changed from `version_a` to
+    `version_b`, in the game's section order. A placed unit (a hex) is its own line."""
+    game = registry.get(version_a.deck.game.slug) if version_a.deck.game.slug in registry else None
+
+    def counts(version) -> dict[str, dict[tuple, int]]:
+        out: dict[str, dict[tuple, int]] = {}
+        for e in version.entries:
+            key = (e["card"], tuple(e["hex"]) if e.get("hex") else None)
+            sec = out.setdefault(e["section"], {})
+            sec[key] = sec.get(key, 0) + e["count"]
+        return out
+
+    a, b = counts(version_a), counts(version_b)
+    order = list(game.sections) if game else []
+    order += [s for s in [*a, *b] if s not in order]
+    diffs = []
+    for section in order:
+        if section not in a and section not in b:
+            continue
+        before, after = a.get(section, {}), b.get(section, {})
+        d = SectionDiff(section, game.section_label(section) if game else section)
+        for key in sorted(set(before) | set(after), key=lambda k: (k[0].lower(), k[1] or ())):
+            label = key[0] + (f" @{key[1][0]},{key[1][1]}" if key[1] else "")
+            x, y = before.get(key, 0), after.get(key, 0)
+            if not x:
+                d.added.append({"card": label, "count": y})
+            elif not y:
+                d.removed.append({"card": label, "count": x})
+            elif x != y:
+                d.changed.append({"card": label, "before": x, "after": y})
+        diffs.append(d)
+    return diffs
+
+
+def deck_export(*, deck, version, as_: str = "text") -> str | dict[str, Any]:
+    """A version of a deck as the text list (`as_="text"`) or its JSON twin (`"json"`)."""
+    if as_ == "text":
+        return version.list_text
+    if as_ == "json":
+        return {
+            "game": deck.game.slug,
+            "format": deck.format,
+            "name": deck.name,
+            "version": version.number,
+            "options": dict(version.options),
+            "sections": entries_as_sections(version.entries),
+        }
+    raise ValueError(f"unknown export format {as_!r}; use text or json")
+
+
+# --- Collections --------------------------------------------------------------------------
+
+
+def _collection_lines(text: str, game) -> decklist.ParseResult:
+    """Read `N Name` lines; section headers are allowed and ignored (a deck list can be
+    imported into a collection as it is)."""
+    result = decklist.ParseResult()
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or decklist._COMMENT.match(raw):
+            continue
+        line = decklist._TRAILING_COMMENT.sub("", raw).strip()
+        if decklist._HEADER.match(line):
+            continue
+        # The parser's own card-line reader, so that errors read the same as a deck's.
+        error = decklist._card_line(result, line_no, line, "collection", game)
+        if error:
+            result.errors.append(error)
+    return result
+
+
+def collection_import(*, owner, game_slug: str, text: str, replace: bool = False) -> int:
+    """Add the cards of a list to the user's collection (or, with `replace`, make the
+    collection of that game exactly the list). All or nothing: a list with line errors
+    raises ListInvalid and changes nothing. Returns the number of cards (copies) read."""
+    from django.db import transaction
+    from django.db.models import F
+
+    from catalogue.models import Card
+
+    from .models import CollectionEntry
+
+    game = registry.get(game_slug)
+    parsed = _collection_lines(text, game)
+    deck, _ = _resolve(game_slug, parsed)
+    wanted: dict[str, int] = {}
+    for items in deck.sections.values():
+        for e in items:
+            wanted[e.card.name] = wanted.get(e.card.name, 0) + e.count
+    cards = {c.name: c for c in Card.objects.filter(game__slug=game_slug, name__in=list(wanted))}
+    with transaction.atomic():
+        mine = CollectionEntry.objects.filter(owner=owner, card__game__slug=game_slug)
+        if replace:
+            mine.exclude(card__name__in=list(wanted)).delete()
+        existing = {e.card_id: e for e in mine.filter(card__in=list(cards.values()))}
+        new = []
+        for name, n in wanted.items():
+            card = cards[name]
+            entry = existing.get(card.pk)
+            if entry is None:
+                new.append(CollectionEntry(owner=owner, card=card, count=n))
+            elif replace:
+                CollectionEntry.objects.filter(pk=entry.pk).update(count=n)
+            else:
+                CollectionEntry.objects.filter(pk=entry.pk).update(count=F("count") + n)
+        CollectionEntry.objects.bulk_create(new)
+    return sum(wanted.values())
+
+
+def collection_set(*, owner, card, count: int):
+    """Set how many copies of `card` the user owns (0 removes the entry)."""
+    from .models import CollectionEntry
+
+    if count <= 0:
+        CollectionEntry.objects.filter(owner=owner, card=card).delete()
+        return None
+    entry, _ = CollectionEntry.objects.update_or_create(
+        owner=owner, card=card, defaults={"count": count}
+    )
+    return entry
+
+
+def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
+    """The cards of a deck's version (the current one by default) the user lacks:
+    [{card, needed, owned, missing}] sorted by name, counting copies across sections."""
+    from .models import CollectionEntry
+
+    version = version or deck.current_version
+    if version is None:
+        return []
+    needed: dict[str, int] = {}
+    for e in version.entries:
+        needed[e["card"]] = needed.get(e["card"], 0) + e["count"]
+    owned = dict(
+        CollectionEntry.objects.filter(
+            owner=owner, card__game_id=deck.game_id, card__name__in=list(needed)
+        ).values_list("card__name", "count")
+    )
+    out = []
+    for name in sorted(needed, key=str.lower):
+        have = owned.get(name, 0)
+        if have < needed[name]:
+            out.append(
+                {
+                    "card": name,
+                    "needed": needed[name],
+                    "owned": have,
+                    "missing": needed[name] - have,
+                }
+            )
+    return out
+
+
+def deck_public_list(*, game_slug: str | None = None, query: str = ""):
+    """Public decks (of one game), newest first, whose name contains `query`; a queryset
+    with the game and owner joined, for pagination."""
+    from .models import Deck as DeckModel
+
+    qs = DeckModel.objects.public().select_related("game", "owner")
+    if game_slug:
+        qs = qs.filter(game__slug=game_slug)
+    if query:
+        qs = qs.filter(name__icontains=query)
+    return qs.order_by("-updated_at", "-id")
+
+
+@dataclass
+class SectionView:
+    """A section of a version as shown: label, entries and the number of cards."""
+
+    section: str
+    label: str
+    entries: list[dict[str, Any]]
+    total: int
+
+
+def version_sections(*, deck, version) -> list[SectionView]:
+    """The entries of a version by section, in the game's section order."""
+    game = registry.get(deck.game.slug) if deck.game.slug in registry else None
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for e in version.entries:
+        grouped.setdefault(e["section"], []).append(e)
+    order = [s for s in (game.sections if game else ()) if s in grouped]
+    order += [s for s in grouped if s not in order]
+    return [
+        SectionView(
+            s,
+            game.section_label(s) if game else s,
+            grouped[s],
+            sum(e["count"] for e in grouped[s]),
+        )
+        for s in order
+    ]

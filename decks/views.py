@@ -1,0 +1,424 @@
+"""Deck pages: checking a list, decks and their versions, public lists, the collection.
+
+Every read of a deck is scoped in the query: `Deck.objects.visible_to(user)` for pages by
+id (an unlisted deck of someone else is not found there), `.shared(token)` for share links,
+`.owned_by(user)` for anything that writes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from catalogue.models import Game
+from validation.registry import registry
+
+from . import services
+from .forms import (
+    CheckListForm,
+    CollectionImportForm,
+    DeckEditForm,
+    DeckNewForm,
+    DeckSettingsForm,
+)
+from .models import CollectionEntry, Deck, DeckVersion
+from .services import ListInvalid, list_check
+
+CONFLICT_MESSAGE = (
+    "This deck was saved elsewhere since you opened it (version {n}). "
+    "Your changes were not saved: reload and merge."
+)
+
+
+def check_list(request):
+    """Check a list without an account: verdict, every violation, the totals."""
+    form = CheckListForm(
+        request.POST or None, initial={"game_format": request.GET.get("f", "redline/standard")}
+    )
+    context: dict = {"form": form}
+    if request.method == "POST" and form.is_valid():
+        game_slug, fmt = form.split()
+        options = {"points": form.cleaned_data["points"]} if form.cleaned_data.get("points") else {}
+        context["game"] = registry.get(game_slug)
+        try:
+            checked = list_check(
+                game_slug=game_slug, format=fmt, text=form.cleaned_data["list"], options=options
+            )
+        except ListInvalid as exc:
+            context["line_errors"] = exc.errors
+        else:
+            context["report"] = checked.report
+    template = "decks/_check_result.html" if request.htmx else "decks/check.html"
+    return render(request, template, context)
+
+
+def build(request):
+    return render(request, "decks/build_index.html", {"games": registry.all()})
+
+
+# --- Lookups ------------------------------------------------------------------------------
+
+
+def _readable(request, *, pk: int | None = None, token: str | None = None) -> Deck:
+    """The deck the request may read: by id among the decks visible to the user, or by a
+    share token. Anything else is a 404, whether or not the deck exists."""
+    qs = Deck.objects.select_related("game", "owner", "current_version")
+    if token is not None:
+        return get_object_or_404(qs.shared(token))
+    return get_object_or_404(qs.visible_to(request.user), pk=pk)
+
+
+def _owned(request, pk: int) -> Deck:
+    qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
+    return get_object_or_404(qs, pk=pk)
+
+
+def _version(deck: Deck, number: int | None) -> DeckVersion | None:
+    if number is None or (deck.current_version and deck.current_version.number == number):
+        return deck.current_version
+    return get_object_or_404(DeckVersion.objects.filter(deck=deck), number=number)
+
+
+def _int_param(request, name: str) -> int | None:
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
+def _deck_urls(deck: Deck, token: str | None) -> dict[str, str]:
+    """Links of the deck's read pages, by id or through the share link."""
+    if token is not None:
+        return {
+            "detail": reverse("decks:shared", args=[token]),
+            "export_text": reverse("decks:shared-export", args=[token, "text"]),
+            "export_json": reverse("decks:shared-export", args=[token, "json"]),
+            "print": reverse("decks:shared-export", args=[token, "print"]),
+            "diff": reverse("decks:shared-diff", args=[token]),
+            "clone": reverse("decks:shared-clone", args=[token]),
+        }
+    return {
+        "detail": reverse("decks:detail", args=[deck.pk]),
+        "export_text": reverse("decks:export", args=[deck.pk, "text"]),
+        "export_json": reverse("decks:export", args=[deck.pk, "json"]),
+        "print": reverse("decks:export", args=[deck.pk, "print"]),
+        "diff": reverse("decks:diff", args=[deck.pk]),
+        "clone": reverse("decks:clone", args=[deck.pk]),
+    }
+
+
+# --- Lists of decks -----------------------------------------------------------------------
+
+
+@login_required
+def my_decks(request):
+    """The user's decks with the current verdict of each (a constant number of queries)."""
+    decks = services.deck_list_for_owner(owner=request.user)
+    return render(request, "decks/mine.html", {"decks": decks})
+
+
+def public_decks(request, game: str | None = None):
+    """Public decks, per game, searchable by name."""
+    games = list(Game.objects.all())
+    current = None
+    if game is not None:
+        current = next((g for g in games if g.slug == game), None)
+        if current is None:
+            raise Http404(f"no game {game!r}")
+    q = request.GET.get("q", "").strip()[:100]
+    page = Paginator(
+        services.deck_public_list(game_slug=game, query=q), 50, allow_empty_first_page=True
+    ).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "decks/public.html",
+        {"games": games, "game": current, "q": q, "page": page, "decks": page.object_list},
+    )
+
+
+# --- Creating ------------------------------------------------------------------------------
+
+
+def _new(request, *, list_required: bool):
+    form = DeckNewForm(
+        request.POST or None,
+        request.FILES or None,
+        list_required=list_required,
+        initial={"game_format": request.GET.get("f", "redline/standard")},
+    )
+    context = {"form": form, "importing": list_required}
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        game_slug, fmt = form.split()
+        try:
+            deck = services.deck_create(
+                owner=request.user,
+                game_slug=game_slug,
+                format=fmt,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data.get("description", ""),
+                visibility=form.cleaned_data["visibility"],
+                text=form.list_text(),
+                options=form.options(),
+            )
+        except ListInvalid as exc:
+            context["line_errors"] = exc.errors
+            status = 400
+        except services.DeckInvalid as exc:
+            for field, errs in exc.errors.items():
+                form.add_error("game_format" if field in {"game", "format"} else None, errs)
+            status = 400
+        else:
+            messages.success(request, f"Deck “{deck.name}” created.")
+            return redirect(deck)
+    return render(request, "decks/new.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_new(request):
+    return _new(request, list_required=False)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_import(request):
+    return _new(request, list_required=True)
+
+
+# --- One deck -----------------------------------------------------------------------------
+
+
+def _detail(request, deck: Deck, *, token: str | None, number: int | None = None):
+    version = _version(deck, number)
+    game = deck.game.definition
+    sections = services.version_sections(deck=deck, version=version) if version else []
+    is_current = version is not None and version.pk == deck.current_version_id
+    report = deck.report if is_current else (version.report if version else {})
+    versions = list(
+        DeckVersion.objects.filter(deck=deck)
+        .select_related("author")
+        .defer("list_text", "entries", "options")
+        .order_by("-number")
+    )
+    user = request.user
+    missing = None
+    if user.is_authenticated and version is not None:
+        if CollectionEntry.objects.filter(owner=user, card__game_id=deck.game_id).exists():
+            missing = services.collection_missing(owner=user, deck=deck, version=version)
+    return render(
+        request,
+        "decks/detail.html",
+        {
+            "deck": deck,
+            "game": game,
+            "version": version,
+            "is_current": is_current,
+            "sections": sections,
+            "report": report,
+            "versions": versions,
+            "is_owner": user.is_authenticated and deck.owner_id == user.pk,
+            "token": token,
+            "urls": _deck_urls(deck, token),
+            "share_url": request.build_absolute_uri(deck.get_share_url()),
+            "missing": missing,
+            "diff_a": versions[1].number if len(versions) > 1 else None,
+            "diff_b": versions[0].number if versions else None,
+        },
+    )
+
+
+def deck_detail(request, pk: int):
+    return _detail(request, _readable(request, pk=pk), token=None, number=_int_param(request, "v"))
+
+
+def deck_version(request, pk: int, number: int):
+    return _detail(request, _readable(request, pk=pk), token=None, number=number)
+
+
+def deck_shared(request, token: str):
+    deck = _readable(request, token=token)
+    return _detail(request, deck, token=token, number=_int_param(request, "v"))
+
+
+def _diff(request, deck: Deck, token: str | None):
+    a = _int_param(request, "a")
+    b = _int_param(request, "b")
+    versions = {
+        v.number: v for v in DeckVersion.objects.filter(deck=deck, number__in=[a or 0, b or 0])
+    }
+    if a not in versions or b not in versions:
+        raise Http404("no such versions")
+    for v in versions.values():
+        v.deck = deck
+    diff = services.deck_diff(version_a=versions[a], version_b=versions[b])
+    context = {"deck": deck, "a": a, "b": b, "diff": diff, "urls": _deck_urls(deck, token)}
+    template = "decks/_diff.html" if request.htmx else "decks/diff.html"
+    return render(request, template, context)
+
+
+def deck_diff(request, pk: int):
+    return _diff(request, _readable(request, pk=pk), None)
+
+
+def deck_shared_diff(request, token: str):
+    return _diff(request, _readable(request, token=token), token)
+
+
+def _export(request, deck: Deck, kind: str):
+    version = _version(deck, _int_param(request, "v"))
+    if version is None:
+        raise Http404("this deck has no saved list yet")
+    filename = f"{deck.game.slug}-{deck.pk}-v{version.number}"
+    if kind == "text":
+        response = HttpResponse(version.list_text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
+        return response
+    if kind == "json":
+        data = services.deck_export(deck=deck, version=version, as_="json")
+        response = HttpResponse(
+            json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"
+        )
+        response["Content-Disposition"] = f'inline; filename="{filename}.json"'
+        return response
+    if kind == "print":
+        report = deck.report if version.pk == deck.current_version_id else version.report
+        return render(
+            request,
+            "decks/print.html",
+            {
+                "deck": deck,
+                "version": version,
+                "game": deck.game.definition,
+                "sections": services.version_sections(deck=deck, version=version),
+                "report": report,
+            },
+        )
+    raise Http404("unknown export format")
+
+
+def deck_export(request, pk: int, kind: str):
+    return _export(request, _readable(request, pk=pk), kind)
+
+
+def deck_shared_export(request, token: str, kind: str):
+    return _export(request, _readable(request, token=token), kind)
+
+
+@login_required
+@require_POST
+def deck_clone(request, pk: int):
+    source = _readable(request, pk=pk)
+    clone = services.deck_clone(deck=source, owner=request.user)
+    messages.success(request, f"Cloned into your decks as “{clone.name}”.")
+    return redirect(clone)
+
+
+@login_required
+@require_POST
+def deck_shared_clone(request, token: str):
+    source = _readable(request, token=token)
+    clone = services.deck_clone(deck=source, owner=request.user)
+    messages.success(request, f"Cloned into your decks as “{clone.name}”.")
+    return redirect(clone)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_edit(request, pk: int):
+    """The list as text; saving adds a version, refused when the deck was saved since."""
+    deck = _owned(request, pk)
+    current = deck.current_version
+    initial = {
+        "list": current.list_text if current else "",
+        "base_version": current.number if current else None,
+        "points": (current.options.get("points") if current else None),
+    }
+    form = DeckEditForm(request.POST or None, initial=initial)
+    context: dict = {"deck": deck, "form": form, "game": deck.game.definition}
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = services.deck_save_version(
+                deck=deck,
+                author=request.user,
+                text=form.cleaned_data["list"],
+                options=form.options(),
+                based_on=form.cleaned_data.get("base_version"),
+            )
+        except services.VersionConflict as exc:
+            context["conflict"] = CONFLICT_MESSAGE.format(n=exc.current_number)
+            status = 409
+        except ListInvalid as exc:
+            context["line_errors"] = exc.errors
+            status = 400
+        else:
+            messages.success(request, f"Saved version {version.number}.")
+            return redirect(deck)
+    return render(request, "decks/edit.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_settings(request, pk: int):
+    deck = _owned(request, pk)
+    form = DeckSettingsForm(request.POST or None, instance=deck)
+    if request.method == "POST" and form.is_valid():
+        services.deck_update(
+            deck=deck,
+            name=form.cleaned_data["name"],
+            description=form.cleaned_data["description"],
+            visibility=form.cleaned_data["visibility"],
+        )
+        messages.success(request, "Saved.")
+        return redirect(deck)
+    return render(request, "decks/settings.html", {"deck": deck, "form": form})
+
+
+@login_required
+@require_POST
+def deck_delete(request, pk: int):
+    deck = _owned(request, pk)
+    name = deck.name
+    services.deck_delete(deck=deck)
+    messages.success(request, f"Deck “{name}” deleted.")
+    return redirect("decks:mine")
+
+
+# --- Collection ---------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def collection(request):
+    """The cards the user owns, and a form to import a list into the collection."""
+    form = CollectionImportForm(request.POST or None, request.FILES or None)
+    context: dict = {"form": form}
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            n = services.collection_import(
+                owner=request.user,
+                game_slug=form.cleaned_data["game"],
+                text=form.cleaned_data["list"],
+                replace=form.cleaned_data["replace"],
+            )
+        except ListInvalid as exc:
+            context["line_errors"] = exc.errors
+            status = 400
+        else:
+            messages.success(request, f"{n} card{'s' if n != 1 else ''} imported.")
+            return redirect("decks:collection")
+    context["entries"] = list(
+        CollectionEntry.objects.filter(owner=request.user)
+        .select_related("card__game")
+        .order_by("card__game__position", "card__name")
+    )
+    return render(request, "decks/collection.html", context, status=status)

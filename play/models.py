@@ -1,0 +1,144 @@
+"""Tactical Assault campaigns (rulebook Part VII, the game spec §2).
+
+A campaign belongs to the user who runs it (`owner`); each player keeps one force, a
+Tactical Assault deck of the owner's, for the whole campaign. After each game the result
+earns campaign points (win 9, loss 6, draw 3); points are spent on promotion awards (3 each)
+or on swapping units (1 per unit point swapped). Every change of points is written to the
+ledger (`CampaignSpend` for spending, `CampaignGameResult` for earning).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+STANDARD_POINTS = 36
+
+
+class CampaignQuerySet(models.QuerySet):
+    def owned_by(self, user) -> CampaignQuerySet:
+        """Every read and write of a campaign goes through this scope (others get a 404)."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(owner=user)
+
+
+class Campaign(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaigns"
+    )
+    name = models.CharField(max_length=200)
+    points_total = models.PositiveIntegerField(
+        default=STANDARD_POINTS, help_text="The unit points every force must total."
+    )
+    notes = models.TextField(blank=True, max_length=5000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = CampaignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"], name="campaign_owner_updated")]
+        constraints = [
+            models.CheckConstraint(condition=Q(points_total__gte=1), name="campaign_points_pos")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:campaign", args=[self.pk])
+
+
+class CampaignPlayer(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    force = models.ForeignKey("decks.Deck", on_delete=models.PROTECT, related_name="+")
+    campaign_points = models.PositiveIntegerField(default=0)
+    promotions = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["campaign", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="campaign_player_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GameResult(models.TextChoices):
+    WIN = "win", "Win"
+    LOSS = "loss", "Loss"
+    DRAW = "draw", "Draw"
+
+
+class CampaignGame(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="games")
+    date = models.DateField()
+    number = models.PositiveIntegerField(help_text="1, 2, 3… within the campaign")
+    players = models.ManyToManyField(
+        CampaignPlayer, through="CampaignGameResult", related_name="games"
+    )
+    notes = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="campaign_game_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} game {self.number}"
+
+
+class CampaignGameResult(models.Model):
+    game = models.ForeignKey(CampaignGame, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(CampaignPlayer, on_delete=models.CASCADE, related_name="results")
+    result = models.CharField(max_length=4, choices=GameResult.choices)
+    points = models.PositiveIntegerField(help_text="Campaign points earned")
+
+    class Meta:
+        ordering = ["game", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="campaign_result_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.result}"
+
+
+class SpendKind(models.TextChoices):
+    PROMOTION = "promotion", "Promotion award"
+    SWAP = "swap", "Unit swap"
+
+
+class CampaignSpend(models.Model):
+    """Campaign points spent by a player: promotion awards or a unit swap (the units out
+    and in, and the force version it produced)."""
+
+    player = models.ForeignKey(CampaignPlayer, on_delete=models.CASCADE, related_name="spends")
+    kind = models.CharField(max_length=10, choices=SpendKind.choices)
+    points = models.PositiveIntegerField()
+    promotions = models.PositiveIntegerField(default=0)
+    removed = models.JSONField(default=dict, blank=True)
+    added = models.JSONField(default=dict, blank=True)
+    force_version = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.kind} for {self.points}"

@@ -1,0 +1,337 @@
+"""Simulation API: start a run on a deck, read one's own runs, exact odds."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import generics, serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from decks.models import Deck, DeckVersion
+
+from . import kinds, services
+from .models import SimulationRun
+
+
+class SimulationRunSerializer(serializers.ModelSerializer):
+    progress = serializers.FloatField(read_only=True)
+    deck = serializers.SerializerMethodField()
+    version = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SimulationRun
+        fields = (
+            "id",
+            "url",
+            "kind",
+            "label",
+            "deck",
+            "version",
+            "status",
+            "progress",
+            "chunks_done",
+            "n_chunks",
+            "params",
+            "seed",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        )
+        read_only_fields = fields
+
+    def get_deck(self, run) -> int | None:
+        return run.deck_version.deck_id if run.deck_version_id else None
+
+    def get_version(self, run) -> int | None:
+        return run.deck_version.number if run.deck_version_id else None
+
+    def get_url(self, run) -> str:
+        return run.get_absolute_url()
+
+
+class SimulationRunDetailSerializer(SimulationRunSerializer):
+    summary = serializers.SerializerMethodField()
+    stats = serializers.SerializerMethodField()
+
+    class Meta(SimulationRunSerializer.Meta):
+        fields = (*SimulationRunSerializer.Meta.fields, "timings", "summary", "stats")
+        read_only_fields = fields
+
+    def get_summary(self, run) -> dict | None:
+        return (run.results or {}).get("summary")
+
+    def get_stats(self, run) -> dict | None:
+        """The merged sufficient statistics (counts), from which the summary is derived."""
+        return (run.results or {}).get("stats")
+
+
+class StartSerializer(serializers.Serializer):
+    kind = serializers.CharField(
+        required=False, help_text="A simulation kind of the deck's game (default: its first)."
+    )
+    version = serializers.IntegerField(
+        required=False, min_value=1, help_text="Version number (default: the current one)."
+    )
+    params = serializers.DictField(required=False, default=dict)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
+    token = serializers.CharField(required=False, help_text="Share token of an unlisted deck.")
+
+
+class DecklessStartSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    params = serializers.DictField(required=False, default=dict)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
+
+
+ErrorsSerializer = inline_serializer(
+    "SimulationErrors",
+    {
+        "detail": serializers.CharField(help_text="Every problem in one sentence."),
+        "code": serializers.CharField(required=False, help_text="params, too_many_active…"),
+        "errors": serializers.DictField(
+            child=serializers.CharField(), required=False, help_text="One message per field."
+        ),
+    },
+)
+
+
+def _flatten(detail) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
+    if isinstance(detail, list | tuple):
+        return " ".join(_flatten(v) for v in detail)
+    return str(detail)
+
+
+def _body(serializer_class, data) -> dict:
+    """The validated request body, or SimulationError in the API's error shape."""
+    body = serializer_class(data=data)
+    if not body.is_valid():
+        raise services.SimulationError({k: _flatten(v) for k, v in body.errors.items()})
+    return body.validated_data
+
+
+def _error(exc: services.SimulationError) -> Response:
+    code = (
+        status.HTTP_429_TOO_MANY_REQUESTS
+        if isinstance(exc, services.TooManyActiveRuns)
+        else status.HTTP_400_BAD_REQUEST
+    )
+    return Response({"detail": str(exc), "code": exc.code, "errors": exc.errors}, status=code)
+
+
+class DeckSimulationStartView(APIView):
+    """Start a simulation of a deck the user may read; the user owns the run."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "simulate"
+
+    @extend_schema(
+        request=StartSerializer,
+        responses={
+            202: SimulationRunSerializer,
+            400: ErrorsSerializer,
+            404: None,
+            429: ErrorsSerializer,
+        },
+        summary="Start a goldfish simulation of a deck",
+    )
+    def post(self, request, deck_pk: int):
+        try:
+            data = _body(StartSerializer, request.data)
+        except services.SimulationError as exc:
+            return _error(exc)
+        deck = (
+            Deck.objects.visible_to(request.user, share_token=data.get("token"))
+            .select_related("game")
+            .filter(pk=deck_pk)
+            .first()
+        )
+        if deck is None:
+            raise Http404
+        versions = DeckVersion.objects.filter(deck=deck)
+        version = (
+            versions.filter(number=data["version"]).first()
+            if "version" in data
+            else versions.order_by("-number").first()
+        )
+        if version is None:
+            raise Http404
+        version.deck = deck
+        slug = data.get("kind")
+        if slug is None:
+            game_kinds = kinds.for_game(deck.game.slug)
+            if not game_kinds:
+                return _error(services.SimulationError({"kind": "no simulation for this game"}))
+            slug = game_kinds[0].slug
+        try:
+            run = services.simulation_start(
+                owner=request.user,
+                kind=slug,
+                params=data.get("params"),
+                deck_version=version,
+                seed=data.get("seed"),
+            )
+        except services.SimulationError as exc:
+            return _error(exc)
+        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class SimulationListView(generics.ListAPIView):
+    """The signed-in user's runs, newest first. POST starts a run of a kind that needs no
+    deck (its inputs come from its parameters)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = SimulationRunSerializer
+    throttle_scope = "simulate"
+
+    def get_throttles(self):
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+
+    def get_queryset(self):
+        return (
+            SimulationRun.objects.owned_by(self.request.user)
+            .select_related("deck_version")
+            .defer("results", "chunk_results", "inputs")
+        )
+
+    @extend_schema(
+        request=DecklessStartSerializer,
+        responses={202: SimulationRunSerializer, 400: ErrorsSerializer, 429: ErrorsSerializer},
+        summary="Start a simulation that needs no deck",
+    )
+    def post(self, request):
+        try:
+            data = _body(DecklessStartSerializer, request.data)
+        except services.SimulationError as exc:
+            return _error(exc)
+        try:
+            kind = kinds.get(data["kind"])
+        except kinds.UnknownKind:
+            return _error(
+                services.SimulationError({"kind": f"no simulation kind {data['kind']!r}"})
+            )
+        if kind.needs_deck or kind.inputs_from_params is None:
+            return _error(
+                services.SimulationError(
+                    {"kind": f"{kind.label} needs a deck: POST /api/decks/<id>/simulations/"}
+                )
+            )
+        try:
+            run = services.simulation_start(
+                owner=request.user, kind=kind, params=data.get("params"), seed=data.get("seed")
+            )
+        except services.SimulationError as exc:
+            return _error(exc)
+        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class SimulationDetailView(generics.RetrieveAPIView):
+    """One run: status, progress and (when done) results. Owner or staff; 404 otherwise."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = SimulationRunDetailSerializer
+
+    def get_queryset(self):
+        return SimulationRun.objects.readable_by(self.request.user).select_related("deck_version")
+
+    def get_object(self):
+        run = super().get_object()
+        services.simulation_check(run)
+        return run
+
+
+class SimulationKindsView(APIView):
+    """The simulation kinds and their parameters."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "SimulationKind",
+                {
+                    "slug": serializers.CharField(),
+                    "label": serializers.CharField(),
+                    "game": serializers.CharField(),
+                    "needs_deck": serializers.BooleanField(),
+                    "default_params": serializers.DictField(),
+                    "params": serializers.ListField(child=serializers.DictField()),
+                },
+                many=True,
+            )
+        }
+    )
+    def get(self, request):
+        return Response([k.as_dict() for k in kinds.all_kinds()])
+
+
+OddsSerializer = inline_serializer(
+    "Odds",
+    {
+        "deck_size": serializers.IntegerField(),
+        "group": serializers.IntegerField(),
+        "k": serializers.IntegerField(),
+        "turns": serializers.IntegerField(),
+        "opening": serializers.IntegerField(),
+        "on_the_play": serializers.BooleanField(),
+        "draws_per_turn": serializers.IntegerField(),
+        "first_player_draws": serializers.BooleanField(),
+        "opening_hand": inline_serializer(
+            "OddsOpening",
+            {"cards_seen": serializers.IntegerField(), "p": serializers.FloatField()},
+        ),
+        "by_turn": inline_serializer(
+            "OddsTurn",
+            {
+                "turn": serializers.IntegerField(),
+                "cards_seen": serializers.IntegerField(),
+                "p": serializers.FloatField(),
+            },
+        ).__class__(many=True),
+    },
+)
+
+
+class OddsView(APIView):
+    """Exact P(at least k of a group of cards in hand) by turn (hypergeometric)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("deck_size", int, required=True),
+            OpenApiParameter("group", int, required=True, description="cards in the group"),
+            OpenApiParameter("k", int, description="at least this many (default 1)"),
+            OpenApiParameter("turns", int, description="turns 1..turns (default 5)"),
+            OpenApiParameter("opening", int, description="opening hand size (default 7)"),
+            OpenApiParameter("on_the_play", int, description="1 on the play, 0 on the draw"),
+            OpenApiParameter("draws_per_turn", int, description="default 1"),
+            OpenApiParameter(
+                "first_player_draws", int, description="1 if the first player draws on turn 1"
+            ),
+        ],
+        responses={200: OddsSerializer, 400: ErrorsSerializer},
+    )
+    def get(self, request):
+        q = request.query_params
+        try:
+            result = services.odds_at_least(
+                deck_size=q.get("deck_size"),
+                group=q.get("group"),
+                k=q.get("k"),
+                turns=q.get("turns"),
+                opening=q.get("opening"),
+                on_the_play=q.get("on_the_play"),
+                draws_per_turn=q.get("draws_per_turn"),
+                first_player_draws=q.get("first_player_draws"),
+            )
+        except services.OddsInvalid as exc:
+            return _error(exc)
+        return Response(result)

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path(
+        "decks/<int:deck_pk>/simulations/",
+        api.DeckSimulationStartView.as_view(),
+        name="api-deck-simulations",
+    ),
+    path("simulations/", api.SimulationListView.as_view(), name="api-simulation-list"),
+    path("simulations/kinds/", api.SimulationKindsView.as_view(), name="api-simulation-kinds"),
+    path("simulations/<int:pk>/", api.SimulationDetailView.as_view(), name="api-simulation-detail"),
+    path("odds/", api.OddsView.as_view(), name="api-odds"),
+]

@@ -1,0 +1,309 @@
+"""Small SVG charts drawn on the server.
+
+A chart is described by a *spec*, a plain JSON-serialisable dict, so that a simulation kind
+can say what to draw without knowing how (``SimulationKind.charts(summary)`` returns specs)::
+
+    {"type": "xy", "id": "win-turn", "title": "…", "desc": "…",
+     "x_label": "Turn", "y_label": "Share of games", "y_format": "percent",
+     "categories": [1, 2, 3, "never"],
+     "series": [{"name": "Tactical", "values": [0.0, 0.1, …], "style": "bar"},
+                {"name": "Exact", "values": […], "style": "line"}]}
+
+``style`` is ``bar`` (series drawn as grouped bars), ``stacked`` (bars stacked on each other)
+or ``line`` (points joined by a line, over the bars). ``None`` values are left out.
+``{"type": "table", "title", "columns": [...], "rows": [[...], ...]}`` renders a small table.
+
+The helpers ``bar_chart``, ``histogram``, ``grouped_bars``, ``line_chart`` and
+``cumulative_curve`` build specs; ``render(spec)`` turns one into markup (an ``<svg>`` with
+``<title>`` and ``<desc>`` for screen readers, and a ``<title>`` tooltip on every bar and
+point).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+WIDTH = 560
+HEIGHT = 300
+MARGIN = {"left": 58, "right": 16, "top": 44, "bottom": 52}
+PALETTE = ("#2f6fdb", "#e0792b", "#2e9e6a", "#c0392b", "#8e44ad", "#7f8c8d")
+
+
+# --- spec builders ----------------------------------------------------------------------
+
+
+def _series(name: str, values: Sequence[float | None], style: str = "bar") -> dict[str, Any]:
+    return {"name": name, "values": list(values), "style": style}
+
+
+def _xy(
+    chart_id: str,
+    title: str,
+    categories: Sequence[Any],
+    series: list[dict[str, Any]],
+    *,
+    desc: str = "",
+    x_label: str = "",
+    y_label: str = "",
+    y_format: str = "percent",
+) -> dict[str, Any]:
+    return {
+        "type": "xy",
+        "id": chart_id,
+        "title": title,
+        "desc": desc,
+        "x_label": x_label,
+        "y_label": y_label,
+        "y_format": y_format,
+        "categories": [str(c) for c in categories],
+        "series": series,
+    }
+
+
+def bar_chart(chart_id: str, title: str, categories, values, *, name: str = "", **kw):
+    """One series of bars over categories."""
+    return _xy(chart_id, title, categories, [_series(name or title, values)], **kw)
+
+
+def histogram(chart_id: str, title: str, probabilities, *, start: int = 0, **kw):
+    """Bars over the values ``start``, ``start+1``, … (probabilities or counts)."""
+    cats = list(range(start, start + len(probabilities)))
+    return bar_chart(chart_id, title, cats, probabilities, **kw)
+
+
+def grouped_bars(chart_id: str, title: str, categories, named_values: Mapping, **kw):
+    """Several series of bars side by side over the same categories."""
+    series = [_series(n, v) for n, v in named_values.items()]
+    return _xy(chart_id, title, categories, series, **kw)
+
+
+def line_chart(chart_id: str, title: str, categories, named_values: Mapping, **kw):
+    """One line per series over the categories."""
+    series = [_series(n, v, "line") for n, v in named_values.items()]
+    return _xy(chart_id, title, categories, series, **kw)
+
+
+def cumulative_curve(chart_id: str, title: str, categories, cumulative, *, name="", **kw):
+    """A cumulative probability curve (P(event by x))."""
+    return _xy(
+        chart_id, title, categories, [_series(name or "Cumulative", cumulative, "line")], **kw
+    )
+
+
+def table(chart_id: str, title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]):
+    return {
+        "type": "table",
+        "id": chart_id,
+        "title": title,
+        "columns": list(columns),
+        "rows": [list(r) for r in rows],
+    }
+
+
+# --- rendering --------------------------------------------------------------------------
+
+
+def _nice_step(span: float, ticks: int = 5) -> float:
+    raw = span / max(ticks, 1)
+    mag = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
+    for m in (1, 2, 2.5, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+def _fmt(value: float, y_format: str) -> str:
+    if y_format == "percent":
+        pct = value * 100
+        return f"{pct:.0f}%" if abs(pct - round(pct)) < 1e-9 or pct >= 10 else f"{pct:.1f}%"
+    if abs(value - round(value)) < 1e-9:
+        return f"{value:.0f}"
+    return f"{value:.2f}"
+
+
+def _fmt_exact(value: float, y_format: str) -> str:
+    return f"{value * 100:.2f}%" if y_format == "percent" else f"{value:.3f}"
+
+
+def render(spec: Mapping[str, Any], *, prefix: str = "") -> SafeString:
+    """The markup of a chart spec; ``prefix`` keeps element ids unique when several runs'
+    charts share a page."""
+    if prefix:
+        spec = {**spec, "id": f"{prefix}{spec.get('id', 'chart')}"}
+    if spec.get("type") == "table":
+        return _render_table(spec)
+    return _render_xy(spec)
+
+
+def _render_table(spec: Mapping[str, Any]) -> SafeString:
+    head = "".join(f"<th>{escape(c)}</th>" for c in spec["columns"])
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(_cell(v))}</td>" for v in row) + "</tr>"
+        for row in spec["rows"]
+    )
+    return mark_safe(  # noqa: S308 - every piece is escaped above
+        f'<table class="sim-table" id="chart-{escape(spec.get("id", ""))}">'
+        f"<caption>{escape(spec['title'])}</caption><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _render_xy(spec: Mapping[str, Any]) -> SafeString:
+    chart_id = escape(spec.get("id", "chart"))
+    title = escape(spec.get("title", ""))
+    desc = escape(spec.get("desc", "") or spec.get("title", ""))
+    y_format = spec.get("y_format", "number")
+    cats = [str(c) for c in spec.get("categories", [])]
+    series = spec.get("series", [])
+    left, right, top, bottom = (MARGIN[k] for k in ("left", "right", "top", "bottom"))
+    pw, ph = WIDTH - left - right, HEIGHT - top - bottom
+    n = max(len(cats), 1)
+
+    stacked = [s for s in series if s.get("style") == "stacked"]
+    bars = [s for s in series if s.get("style", "bar") == "bar"]
+    lines = [s for s in series if s.get("style") == "line"]
+    values = [v for s in bars + lines for v in s["values"] if v is not None]
+    if stacked:
+        for i in range(n):
+            values.append(sum((s["values"][i] or 0) for s in stacked if i < len(s["values"])))
+    y_max = float(spec.get("y_max") or max(values, default=0) or 1)
+    step = _nice_step(y_max)
+    y_top = step * math.ceil(y_max / step - 1e-9)
+    if y_top <= 0:
+        y_top = 1.0
+
+    def y(v: float) -> float:
+        return top + ph - (v / y_top) * ph
+
+    band = pw / n
+    out: list[str] = [
+        f'<svg class="chart" id="chart-{chart_id}" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
+        f'aria-labelledby="chart-{chart_id}-title chart-{chart_id}-desc" '
+        f'style="max-width:{WIDTH}px;font:11px sans-serif">',
+        f'<title id="chart-{chart_id}-title">{title}</title>',
+        f'<desc id="chart-{chart_id}-desc">{desc}</desc>',
+        f'<text x="{WIDTH / 2:.0f}" y="16" text-anchor="middle" '
+        f'style="font-weight:bold;font-size:13px">{title}</text>',
+    ]
+    # grid and y axis
+    tick = 0.0
+    while tick <= y_top + 1e-9:
+        yy = y(tick)
+        out.append(
+            f'<line x1="{left}" x2="{left + pw}" y1="{yy:.1f}" y2="{yy:.1f}" '
+            f'stroke="#e3e6ec" stroke-width="1"/>'
+            f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#5d6577">'
+            f"{escape(_fmt(tick, y_format))}</text>"
+        )
+        tick += step
+    out.append(
+        f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + ph}" stroke="#5d6577"/>'
+        f'<line x1="{left}" x2="{left + pw}" y1="{top + ph}" y2="{top + ph}" stroke="#5d6577"/>'
+    )
+    # x labels (thinned when crowded; rotated when long)
+    every = max(1, math.ceil(n / 24))
+    rotate = max((len(c) for c in cats), default=0) > 4 and n > 6
+    for i, cat in enumerate(cats):
+        if i % every:
+            continue
+        cx = left + band * (i + 0.5)
+        ty = top + ph + 14
+        if rotate:
+            out.append(
+                f'<text x="{cx:.1f}" y="{ty}" text-anchor="end" fill="#5d6577" '
+                f'transform="rotate(-35 {cx:.1f} {ty})">{escape(cat[:18])}</text>'
+            )
+        else:
+            out.append(
+                f'<text x="{cx:.1f}" y="{ty}" text-anchor="middle" fill="#5d6577">'
+                f"{escape(cat)}</text>"
+            )
+    if spec.get("x_label"):
+        out.append(
+            f'<text x="{left + pw / 2:.0f}" y="{HEIGHT - 6}" text-anchor="middle">'
+            f"{escape(spec['x_label'])}</text>"
+        )
+    if spec.get("y_label"):
+        out.append(
+            f'<text x="12" y="{top + ph / 2:.0f}" text-anchor="middle" '
+            f'transform="rotate(-90 12 {top + ph / 2:.0f})">{escape(spec["y_label"])}</text>'
+        )
+    colour = {s["name"]: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    # grouped bars
+    if bars:
+        inner = band * 0.8
+        bw = inner / len(bars)
+        for j, s in enumerate(bars):
+            for i, v in enumerate(s["values"][:n]):
+                if v is None:
+                    continue
+                x0 = left + band * i + band * 0.1 + bw * j
+                y0 = y(v)
+                out.append(
+                    f'<rect class="bar" x="{x0:.1f}" y="{y0:.1f}" width="{max(bw - 1, 1):.1f}" '
+                    f'height="{max(top + ph - y0, 0):.1f}" fill="{colour[s["name"]]}">'
+                    f"<title>{escape(s['name'])}, {escape(cats[i] if i < len(cats) else i)}: "
+                    f"{escape(_fmt_exact(v, y_format))}</title></rect>"
+                )
+    # stacked bars
+    if stacked:
+        base = [0.0] * n
+        for s in stacked:
+            for i, v in enumerate(s["values"][:n]):
+                if not v:
+                    continue
+                y1, y0 = y(base[i]), y(base[i] + v)
+                base[i] += v
+                out.append(
+                    f'<rect class="bar" x="{left + band * i + band * 0.1:.1f}" y="{y0:.1f}" '
+                    f'width="{band * 0.8:.1f}" height="{max(y1 - y0, 0):.1f}" '
+                    f'fill="{colour[s["name"]]}"><title>{escape(s["name"])}, '
+                    f"{escape(cats[i])}: {escape(_fmt_exact(v, y_format))}</title></rect>"
+                )
+    # lines
+    for s in lines:
+        pts = [
+            (left + band * (i + 0.5), y(v), i, v)
+            for i, v in enumerate(s["values"][:n])
+            if v is not None
+        ]
+        if not pts:
+            continue
+        c = colour[s["name"]]
+        path = " ".join(f"{x:.1f},{yy:.1f}" for x, yy, _, _ in pts)
+        out.append(
+            f'<polyline class="line" points="{path}" fill="none" stroke="{c}" stroke-width="2"/>'
+        )
+        for x, yy, i, v in pts:
+            out.append(
+                f'<circle cx="{x:.1f}" cy="{yy:.1f}" r="3" fill="{c}"><title>'
+                f"{escape(s['name'])}, {escape(cats[i])}: {escape(_fmt_exact(v, y_format))}"
+                "</title></circle>"
+            )
+    # legend
+    if len(series) > 1 or (series and series[0]["name"] != spec.get("title")):
+        lx = left + 4
+        for s in series:
+            c = colour[s["name"]]
+            label = escape(s["name"])
+            out.append(
+                f'<rect x="{lx}" y="26" width="10" height="10" fill="{c}"/>'
+                f'<text x="{lx + 14}" y="35">{label}</text>'
+            )
+            lx += 24 + 6.2 * len(s["name"])
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - every text piece is escaped above

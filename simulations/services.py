@@ -1,0 +1,578 @@
+"""Simulation services: start a run, play one chunk of it, reap runs whose worker was lost,
+and the exact odds calculator.
+
+How a run moves (see docs/architecture.md, "Simulations app"):
+
+1. ``simulation_start`` validates the parameters against the kind's specs, reads the deck's
+   plain facts once (``kind.build_inputs``), checks them with a dry run of zero games, refuses
+   a fourth active run of the same user, creates the run (status ``queued``) and, once the
+   transaction commits, sends one Celery task per chunk.
+2. ``simulation_run_chunk`` (the task's body) plays chunk ``i``; it stamps
+   ``chunk_started[i]`` first and writes its statistics into ``chunk_results[i]`` under a row
+   lock. The call that fills the last slot merges the chunks, summarises them and marks the
+   run ``done``. A chunk whose slot is filled, or of a run that is no longer active, is a
+   no-op, so a redelivered message (``acks_late``) does no harm.
+3. ``simulation_reap`` finds chunks whose worker was lost — started longer ago than the task
+   time limit allows, or never started while the run made no progress for longer than the
+   broker's visibility timeout — and sends them again (at most ``SIMULATIONS_MAX_REAPS``
+   times; then the run fails with the reason "worker lost…"). The run page and the API call
+   the cheap per-run check ``simulation_check`` on every poll; ``manage.py simulations_reap``
+   sweeps every active run (e.g. from cron).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from validation.sim import odds
+
+from . import kinds
+from .models import SimulationRun, Status
+
+MAX_SEED = 2**63 - 1
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def chunk_games() -> int:
+    """Games per chunk (one Celery task each)."""
+    return int(_setting("SIMULATIONS_CHUNK_GAMES", 50_000))
+
+
+def max_active_runs() -> int:
+    return int(_setting("SIMULATIONS_MAX_ACTIVE", 3))
+
+
+def chunk_lost_after() -> float:
+    """Seconds after which a started chunk without a result is lost: a chunk cannot run
+    longer than the task's hard time limit."""
+    default = int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 900)) + 60
+    return float(_setting("SIMULATIONS_CHUNK_LOST_SECONDS", default))
+
+
+def queue_lost_after() -> float:
+    """Seconds without any progress after which a chunk never started is lost (a message
+    reserved by a worker that died); beyond the visibility timeout Redis would have
+    redelivered it already."""
+    default = int(getattr(settings, "CELERY_VISIBILITY_TIMEOUT", 3600)) + 300
+    return float(_setting("SIMULATIONS_QUEUE_LOST_SECONDS", default))
+
+
+def max_reaps() -> int:
+    return int(_setting("SIMULATIONS_MAX_REAPS", 3))
+
+
+# --- errors ------------------------------------------------------------------------------
+
+
+class SimulationError(ValueError):
+    """A run cannot start; ``errors`` maps a field (or ``__all__``) to a message."""
+
+    code = "invalid"
+
+    def __init__(self, errors: Mapping[str, str] | str):
+        self.errors = {"__all__": errors} if isinstance(errors, str) else dict(errors)
+        super().__init__(
+            "; ".join(f"{k}: {v}" if k != "__all__" else v for k, v in self.errors.items())
+        )
+
+
+class ParamsInvalid(SimulationError):
+    code = "params"
+
+
+class TooManyActiveRuns(SimulationError):
+    code = "too_many_active"
+
+
+class OddsInvalid(SimulationError):
+    code = "odds"
+
+
+# --- parameters ----------------------------------------------------------------------------
+
+
+def _parse(spec: kinds.ParamSpec, raw: Any) -> Any:
+    if spec.type == "int":
+        if isinstance(raw, bool):
+            raise ValueError(f"{spec.label} must be a whole number")
+        try:
+            value = int(str(raw).strip().replace(",", "").replace("_", ""))
+        except ValueError:
+            raise ValueError(f"{spec.label} must be a whole number, not {raw!r}") from None
+        if (spec.min is not None and value < spec.min) or (
+            spec.max is not None and value > spec.max
+        ):
+            raise ValueError(
+                f"{spec.label} must be between {spec.min:,} and {spec.max:,}; got {value:,}"
+            )
+        return value
+    if spec.type == "bool":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ValueError(f"{spec.label} must be yes or no, not {raw!r}")
+    if spec.type == "choice":
+        allowed = [v for v, _ in spec.choice_list()]
+        if str(raw) not in allowed:
+            raise ValueError(f"{spec.label} must be one of {', '.join(allowed)}; got {raw!r}")
+        return str(raw)
+    text = str(raw).strip()
+    if len(text) > 200:
+        raise ValueError(f"{spec.label} is too long (at most 200 characters)")
+    return text
+
+
+def params_validate(
+    kind: kinds.SimulationKind, raw: Mapping[str, Any] | None, *, allow_unknown: bool = False
+) -> dict[str, Any]:
+    """Clean parameters: every spec's value parsed and bounded, defaults filled in.
+
+    Raises ParamsInvalid with one message per bad field (every error at once)."""
+    raw = dict(raw or {})
+    errors: dict[str, str] = {}
+    clean: dict[str, Any] = {}
+    names = {s.name for s in kind.param_specs}
+    if not allow_unknown:
+        for key in sorted(set(raw) - names):
+            errors[key] = f"{key!r} is not a parameter of {kind.label}"
+    for spec in kind.param_specs:
+        value = raw.get(spec.name)
+        if value is None or value == "":
+            if spec.name in kind.default_params:
+                value = kind.default_params[spec.name]
+            else:
+                errors[spec.name] = f"{spec.label} is required"
+                continue
+        try:
+            clean[spec.name] = _parse(spec, value)
+        except ValueError as exc:
+            errors[spec.name] = str(exc)
+    if not errors:
+        errors.update(kind.check_params(clean))
+    if errors:
+        raise ParamsInvalid(errors)
+    return clean
+
+
+def _seed(seed: Any) -> int:
+    if seed is None or seed == "":
+        return secrets.randbelow(MAX_SEED)
+    try:
+        value = int(str(seed).strip())
+    except ValueError:
+        raise ParamsInvalid({"seed": f"the seed must be a whole number, not {seed!r}"}) from None
+    if not 0 <= value <= MAX_SEED:
+        raise ParamsInvalid({"seed": f"the seed must be between 0 and {MAX_SEED}; got {value}"})
+    return value
+
+
+# --- starting a run ------------------------------------------------------------------------
+
+
+def _kind(kind: kinds.SimulationKind | str) -> kinds.SimulationKind:
+    if isinstance(kind, kinds.SimulationKind):
+        return kind
+    try:
+        return kinds.get(kind)
+    except kinds.UnknownKind:
+        raise SimulationError({"kind": f"there is no simulation kind {kind!r}"}) from None
+
+
+def simulation_start(
+    *,
+    owner,
+    kind: kinds.SimulationKind | str,
+    params: Mapping[str, Any] | None,
+    deck_version=None,
+    inputs: Mapping[str, Any] | None = None,
+    seed: int | str | None = None,
+) -> SimulationRun:
+    """Create a run and enqueue its chunks once the transaction commits.
+
+    Kinds that need a deck read their inputs from ``deck_version`` (unless ``inputs`` is
+    given); the others take ``inputs`` or build them with ``kind.inputs_from_params``.
+    Raises SimulationError (ParamsInvalid, TooManyActiveRuns) with a clear message.
+    """
+    if not getattr(owner, "is_authenticated", False):
+        raise SimulationError("sign in to start a simulation")
+    k = _kind(kind)
+    clean = params_validate(k, params)
+    seed_value = _seed(seed)
+    label = k.label
+    if k.needs_deck:
+        if deck_version is None:
+            raise SimulationError({"deck": f"{k.label} needs a deck version"})
+        deck = deck_version.deck
+        if deck.game.slug != k.game_slug:
+            raise SimulationError(
+                {"kind": f"{k.label} simulates {k.game_slug} decks; this deck is {deck.game.slug}"}
+            )
+        label = f"{deck.name} v{deck_version.number}"
+    if inputs is None:
+        try:
+            if k.needs_deck or k.build_inputs is not None and deck_version is not None:
+                inputs = k.build_inputs(deck_version)
+            elif k.inputs_from_params is not None:
+                inputs = k.inputs_from_params(clean)
+            else:
+                raise SimulationError({"inputs": f"{k.label} needs its inputs"})
+        except SimulationError:
+            raise
+        except (ValueError, LookupError) as exc:
+            raise SimulationError({"deck": str(exc)}) from exc
+    inputs = dict(inputs)
+    try:  # the deck is checked now (zero games) rather than failing on a worker
+        k.run_chunk(inputs, {**clean, "games": 0}, seed_value, 0, 1)
+    except (ValueError, LookupError, TypeError) as exc:
+        raise SimulationError({"deck": f"this deck cannot be simulated: {exc}"}) from exc
+    n_chunks = max(1, math.ceil(clean["games"] / chunk_games())) if "games" in clean else 1
+
+    with transaction.atomic():
+        # One start at a time per user, so that two requests cannot both pass the limit.
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        active = SimulationRun.objects.owned_by(owner).active().count()
+        if active >= max_active_runs():
+            raise TooManyActiveRuns(
+                f"you have {active} simulations queued or running; at most "
+                f"{max_active_runs()} at a time — wait for one to finish"
+            )
+        run = SimulationRun.objects.create(
+            owner=owner,
+            kind=k.slug,
+            deck_version=deck_version,
+            label=label[:250],
+            params=clean,
+            inputs=inputs,
+            seed=seed_value,
+            n_chunks=n_chunks,
+        )
+        _enqueue_on_commit(run.pk, range(n_chunks))
+    return run
+
+
+def _enqueue_on_commit(run_id: int, chunk_indexes: Iterable[int]) -> None:
+    indexes = list(chunk_indexes)
+
+    def send() -> None:
+        from .tasks import run_chunk
+
+        for i in indexes:
+            run_chunk.delay(run_id, i)
+
+    transaction.on_commit(send)
+
+
+# --- playing a chunk ---------------------------------------------------------------------------
+
+
+def _locked(run_id: int) -> SimulationRun | None:
+    """The run, row-locked for the rest of the transaction. A no-op UPDATE comes first so
+    that SQLite (no row locks) takes its write lock before reading: two chunks finishing
+    together are serialised instead of overwriting each other's slot."""
+    SimulationRun.objects.filter(pk=run_id).update(reaps=F("reaps"))
+    return SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+
+
+def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> str:
+    """Play chunk ``chunk_index`` of a run and store it; finalise the run when it is the
+    last one. Idempotent. Returns what happened ("stored", "finished", "skipped")."""
+    run = SimulationRun.objects.filter(pk=run_id).first()
+    key = str(chunk_index)
+    if run is None or not run.is_active or key in run.chunk_results:
+        return "skipped"
+    if not 0 <= chunk_index < run.n_chunks:
+        raise ValueError(f"run {run_id} has no chunk {chunk_index}")
+    kind = kinds.get(run.kind)
+    now = timezone.now()
+    with transaction.atomic():
+        locked = _locked(run_id)
+        if locked is None or not locked.is_active or key in locked.chunk_results:
+            return "skipped"
+        locked.chunk_started[key] = now.isoformat()
+        fields = ["chunk_started", "heartbeat_at"]
+        if locked.status == Status.QUEUED:
+            locked.status = Status.RUNNING
+            locked.started_at = now
+            fields += ["status", "started_at"]
+        locked.heartbeat_at = now
+        locked.save(update_fields=fields)
+
+    t0 = time.perf_counter()
+    stats = kind.run_chunk(run.inputs, run.params, run.seed, chunk_index, run.n_chunks)
+    seconds = time.perf_counter() - t0
+
+    now = timezone.now()
+    with transaction.atomic():
+        locked = _locked(run_id)
+        if locked is None or not locked.is_active:
+            return "skipped"
+        locked.chunk_results[key] = stats
+        locked.chunks_done = len(locked.chunk_results)
+        locked.timings.setdefault("chunks", {})[key] = {
+            "seconds": round(seconds, 4),
+            "worker": worker,
+        }
+        locked.heartbeat_at = now
+        outcome = "stored"
+        if locked.chunks_done >= locked.n_chunks:
+            _finalise(locked, kind, now)
+            outcome = "finished"
+        locked.save()
+    return outcome
+
+
+def _finalise(run: SimulationRun, kind: kinds.SimulationKind, now: datetime) -> None:
+    parts = [run.chunk_results[str(i)] for i in range(run.n_chunks)]
+    merged = kind.merge(parts)
+    run.results = {"stats": merged, "summary": kind.summarise_with(merged, run.inputs)}
+    run.status = Status.DONE
+    run.finished_at = now
+    chunk_seconds = [c["seconds"] for c in run.timings.get("chunks", {}).values()]
+    run.timings["chunk_seconds_total"] = round(sum(chunk_seconds), 4)
+    run.timings["workers"] = sorted(
+        {c.get("worker", "") for c in run.timings.get("chunks", {}).values()} - {""}
+    )
+    if run.started_at:
+        run.timings["wall_seconds"] = round((now - run.started_at).total_seconds(), 4)
+
+
+def simulation_fail(*, run_id: int, reason: str) -> bool:
+    """Mark an active run failed with ``reason``; a finished run is left alone."""
+    now = timezone.now()
+    with transaction.atomic():
+        run = _locked(run_id)
+        if run is None or not run.is_active:
+            return False
+        run.status = Status.FAILED
+        run.error = reason[:5000]
+        run.finished_at = now
+        run.heartbeat_at = now
+        run.save(update_fields=["status", "error", "finished_at", "heartbeat_at"])
+    return True
+
+
+# --- reaping ----------------------------------------------------------------------------
+
+
+def _lost_chunks(run: SimulationRun, now: datetime) -> list[int]:
+    last = max(d for d in (run.heartbeat_at, run.created_at, run.started_at) if d)
+    chunk_limit = timedelta(seconds=chunk_lost_after())
+    queue_limit = timedelta(seconds=queue_lost_after())
+    lost = []
+    for i in range(run.n_chunks):
+        key = str(i)
+        if key in run.chunk_results:
+            continue
+        started = run.chunk_started.get(key)
+        if started:
+            if now - datetime.fromisoformat(started) > chunk_limit:
+                lost.append(i)
+        elif now - last > queue_limit:
+            lost.append(i)
+    return lost
+
+
+def simulation_check(run: SimulationRun, *, now: datetime | None = None) -> str | None:
+    """The cheap per-run check of the run page and the API: when chunks of an active run
+    look lost, send them again (or fail the run after too many tries). Touches the
+    database only when something is to be done. Returns "requeued", "failed" or None."""
+    if not run.is_active:
+        return None
+    now = now or timezone.now()
+    if not _lost_chunks(run, now):
+        return None
+    with transaction.atomic():
+        locked = _locked(run.pk)
+        if locked is None or not locked.is_active:
+            return None
+        lost = _lost_chunks(locked, now)
+        if not lost:
+            return None
+        listed = ", ".join(str(i) for i in lost)
+        if locked.reaps >= max_reaps():
+            locked.status = Status.FAILED
+            locked.finished_at = now
+            locked.heartbeat_at = now
+            locked.error = (
+                f"worker lost: chunk(s) {listed} of {locked.n_chunks} did not finish after "
+                f"{locked.reaps} re-deliveries"
+            )
+            locked.save()
+            outcome = "failed"
+        else:
+            locked.reaps += 1
+            for i in lost:
+                locked.chunk_started.pop(str(i), None)
+            locked.heartbeat_at = now
+            events = locked.timings.setdefault("reaped", [])
+            events.append({"at": now.isoformat(), "chunks": lost})
+            locked.save()
+            _enqueue_on_commit(locked.pk, lost)
+            outcome = "requeued"
+    for attr in ("status", "error", "reaps", "chunk_started", "heartbeat_at", "finished_at"):
+        setattr(run, attr, getattr(locked, attr))
+    return outcome
+
+
+def simulation_reap(*, now: datetime | None = None) -> dict[str, list[int]]:
+    """Check every active run; returns the ids of runs re-queued and failed."""
+    now = now or timezone.now()
+    out: dict[str, list[int]] = {"requeued": [], "failed": []}
+    for run in SimulationRun.objects.active().defer("results", "chunk_results"):
+        outcome = simulation_check(run, now=now)
+        if outcome:
+            out[outcome].append(run.pk)
+    return out
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def run_view(run: SimulationRun) -> dict[str, Any]:
+    """What the pages show of a run: its kind, key figures and rendered charts."""
+    from . import charts
+
+    try:
+        kind = kinds.get(run.kind)
+    except kinds.UnknownKind:
+        kind = None
+    summary = (run.results or {}).get("summary")
+    specs = kind.charts(summary) if kind and summary else []
+    return {
+        "run": run,
+        "kind": kind,
+        "summary": summary,
+        "figures": kind.key_figures(summary) if kind and summary else [],
+        "charts": [{"spec": s, "svg": charts.render(s, prefix=f"run{run.pk}-")} for s in specs],
+    }
+
+
+# --- exact odds ---------------------------------------------------------------------------
+
+
+def _int_arg(errors: dict[str, str], name: str, raw: Any, lo: int, hi: int, default=None):
+    if raw is None or raw == "":
+        if default is None:
+            errors[name] = f"{name} is required"
+            return None
+        return default
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        errors[name] = f"{name} must be a whole number, not {raw!r}"
+        return None
+    if not lo <= value <= hi:
+        errors[name] = f"{name} must be between {lo} and {hi}; got {value}"
+        return None
+    return value
+
+
+def _bool_arg(errors: dict[str, str], name: str, raw: Any, default: bool) -> bool:
+    if raw is None or raw == "":
+        return default
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    errors[name] = f"{name} must be 1 or 0, not {raw!r}"
+    return default
+
+
+def odds_at_least(
+    *,
+    deck_size: Any,
+    group: Any,
+    k: Any = 1,
+    turns: Any = 5,
+    opening: Any = 7,
+    on_the_play: Any = True,
+    draws_per_turn: Any = 1,
+    first_player_draws: Any = True,
+) -> dict[str, Any]:
+    """Exact P(at least ``k`` of a group of ``group`` cards in hand) in the opening hand
+    and by the end of each turn's draw 1..``turns`` (hypergeometric; no simulation).
+    Arguments may be strings (query parameters); raises OddsInvalid on bad values."""
+    errors: dict[str, str] = {}
+    n = _int_arg(errors, "deck_size", deck_size, 1, 1000)
+    g = _int_arg(errors, "group", group, 0, 1000)
+    kk = _int_arg(errors, "k", k, 0, 1000, 1)
+    t = _int_arg(errors, "turns", turns, 0, 100, 5)
+    o = _int_arg(errors, "opening", opening, 0, 1000, 7)
+    d = _int_arg(errors, "draws_per_turn", draws_per_turn, 0, 20, 1)
+    play = _bool_arg(errors, "on_the_play", on_the_play, True)
+    fpd = _bool_arg(errors, "first_player_draws", first_player_draws, True)
+    if n is not None:
+        if g is not None and g > n:
+            errors["group"] = f"the group ({g}) cannot be larger than the deck ({n})"
+        if o is not None and o > n:
+            errors["opening"] = f"the opening hand ({o}) cannot be larger than the deck ({n})"
+    if errors:
+        raise OddsInvalid(errors)
+    seen0 = o
+    rows = []
+    for turn in range(1, t + 1):
+        seen = odds.cards_seen_by_turn(turn, n, o, d, play, fpd)
+        rows.append({"turn": turn, "cards_seen": seen, "p": odds.p_at_least(kk, g, n, seen)})
+    return {
+        "deck_size": n,
+        "group": g,
+        "k": kk,
+        "turns": t,
+        "opening": o,
+        "on_the_play": play,
+        "draws_per_turn": d,
+        "first_player_draws": fpd,
+        "opening_hand": {"cards_seen": seen0, "p": odds.p_at_least(kk, g, n, seen0)},
+        "by_turn": rows,
+    }
+
+
+def odds_groups(*, deck_version, kind: kinds.SimulationKind) -> dict[str, Any]:
+    """The draw deck of a version for the odds calculator: its size and the groups a player
+    may pick (every card kind and every card name in the drawn section, with counts)."""
+    from catalogue.services import card_facts_by_names
+
+    section = kind.odds.get("section")
+    entries = [e for e in deck_version.entries if not section or e["section"] == section]
+    facts = card_facts_by_names(
+        game_slug=deck_version.deck.game.slug, names=[e["card"] for e in entries]
+    )
+    by_kind: dict[str, int] = {}
+    by_name: dict[str, int] = {}
+    for e in entries:
+        card = facts.get(e["card"].lower())
+        kind_name = card.kind if card else "unknown"
+        by_kind[kind_name] = by_kind.get(kind_name, 0) + int(e["count"])
+        by_name[e["card"]] = by_name.get(e["card"], 0) + int(e["count"])
+    groups = [(f"every {name.replace('_', ' ')}", n) for name, n in sorted(by_kind.items())]
+    groups += sorted(by_name.items(), key=lambda kv: (-kv[1], kv[0]))
+    return {
+        "deck_size": sum(by_name.values()),
+        "groups": [{"label": label, "count": n} for label, n in groups],
+        "opening": int(kind.odds.get("opening", 7)),
+        "draws_per_turn": int(kind.odds.get("draws_per_turn", 1)),
+        "first_player_draws": bool(kind.odds.get("first_player_draws", True)),
+    }

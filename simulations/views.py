@@ -1,0 +1,258 @@
+"""Simulation pages: the deck panel (start a run, exact odds), the user's runs, a run's
+progress and charts, and the comparison of two runs. Thin: parse, call a service, render."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from decks.models import Deck, DeckVersion
+
+from . import kinds, services
+from .models import SimulationRun
+
+LIST_FIELDS = (
+    "id",
+    "owner_id",
+    "kind",
+    "label",
+    "status",
+    "n_chunks",
+    "chunks_done",
+    "params",
+    "seed",
+    "created_at",
+    "finished_at",
+    "error",
+    "deck_version_id",
+)
+
+
+def _deck(request, pk: int, token: str | None) -> Deck:
+    deck = (
+        Deck.objects.visible_to(request.user, share_token=token or None)
+        .select_related("game")
+        .filter(pk=pk)
+        .first()
+    )
+    if deck is None:
+        raise Http404("no such deck")
+    return deck
+
+
+def _deck_version(deck: Deck, number) -> DeckVersion:
+    qs = DeckVersion.objects.filter(deck=deck)
+    try:
+        version = (
+            qs.filter(number=int(number)).first() if number else qs.order_by("-number").first()
+        )
+    except (TypeError, ValueError):
+        version = None
+    if version is None:
+        raise Http404("no such version")
+    version.deck = deck
+    return version
+
+
+def _panel_context(request, deck: Deck, version: DeckVersion, token: str | None, **extra):
+    game_kinds = kinds.for_game(deck.game.slug)
+    forms = []
+    for kind in game_kinds:
+        submitted = extra.get("submitted") if extra.get("kind") == kind.slug else None
+        values = dict(kind.default_params)
+        if submitted:
+            values.update({k: submitted.get(k) for k in submitted})
+        fields = []
+        for spec in kind.param_specs:
+            value = values.get(spec.name)
+            if spec.type == "bool" and isinstance(value, str):
+                value = value.lower() in ("1", "true", "yes", "on")
+            fields.append(
+                {
+                    "spec": spec,
+                    "name": spec.name,
+                    "id": f"sim-{kind.slug}-{spec.name}",
+                    "value": value,
+                    "choices": spec.choice_list() if spec.type == "choice" else [],
+                    "error": (extra.get("errors") or {}).get(spec.name)
+                    if extra.get("kind") == kind.slug
+                    else None,
+                }
+            )
+        forms.append(
+            {
+                "kind": kind,
+                "fields": fields,
+                "seed": (submitted or {}).get("seed", ""),
+                "errors": {
+                    k: v
+                    for k, v in (extra.get("errors") or {}).items()
+                    if extra.get("kind") == kind.slug and k not in kind.default_params
+                },
+            }
+        )
+    odds = None
+    if game_kinds:
+        odds = services.odds_groups(deck_version=version, kind=game_kinds[0])
+    runs = []
+    if request.user.is_authenticated:
+        runs = list(
+            SimulationRun.objects.owned_by(request.user)
+            .filter(deck_version__deck=deck)
+            .only(*LIST_FIELDS)[:5]
+        )
+    return {
+        "deck": deck,
+        "version": version,
+        "token": token or "",
+        "forms": forms,
+        "odds": odds,
+        "runs": runs,
+    }
+
+
+@require_GET
+def deck_panel(request, deck_pk: int):
+    """The simulations panel of a deck page (loaded by htmx; a page of its own otherwise)."""
+    token = request.GET.get("token")
+    deck = _deck(request, deck_pk, token)
+    version = _deck_version(deck, request.GET.get("v"))
+    context = _panel_context(request, deck, version, token)
+    template = (
+        "simulations/_deck_panel_body.html" if request.htmx else "simulations/deck_panel.html"
+    )
+    return render(request, template, context)
+
+
+@require_POST
+def start(request, deck_pk: int):
+    """Start a run from the panel's form; redirect to the run page."""
+    if not request.user.is_authenticated:
+        if request.htmx:
+            response = HttpResponse(status=401)
+            response["HX-Redirect"] = f"{reverse('login')}?next={request.path}"
+            return response
+        return redirect(f"{reverse('login')}?next={reverse('decks:detail', args=[deck_pk])}")
+    token = request.POST.get("token")
+    deck = _deck(request, deck_pk, token)
+    version = _deck_version(deck, request.POST.get("version"))
+    kind_slug = request.POST.get("kind", "")
+    try:
+        kind = kinds.get(kind_slug)
+        if kind.game_slug != deck.game.slug:
+            raise kinds.UnknownKind(kind_slug)
+    except kinds.UnknownKind:
+        raise Http404("no such simulation for this deck") from None
+    submitted = {s.name: request.POST.get(s.name, "") for s in kind.param_specs}
+    submitted["seed"] = request.POST.get("seed", "")
+    params = {k: v for k, v in submitted.items() if k != "seed"}
+    try:
+        run = services.simulation_start(
+            owner=request.user,
+            kind=kind,
+            params=params,
+            deck_version=version,
+            seed=submitted["seed"] or None,
+        )
+    except services.SimulationError as exc:
+        context = _panel_context(
+            request, deck, version, token, kind=kind.slug, submitted=submitted, errors=exc.errors
+        )
+        if request.htmx:
+            return render(request, "simulations/_deck_panel_body.html", context)
+        return render(request, "simulations/deck_panel.html", context, status=400)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = run.get_absolute_url()
+        return response
+    return redirect(run)
+
+
+@login_required
+@require_GET
+def run_list(request):
+    runs = SimulationRun.objects.owned_by(request.user).only(*LIST_FIELDS)
+    runs = list(runs.select_related("deck_version")[:200])
+    done = [r for r in runs if r.status == "done"]
+    return render(request, "simulations/list.html", {"runs": runs, "done": done})
+
+
+def _readable_run(request, pk: int) -> SimulationRun:
+    run = (
+        SimulationRun.objects.readable_by(request.user)
+        .select_related("deck_version__deck", "owner")
+        .filter(pk=pk)
+        .first()
+    )
+    if run is None:
+        raise Http404("no such simulation")
+    services.simulation_check(run)
+    return run
+
+
+@require_GET
+def run_detail(request, pk: int):
+    run = _readable_run(request, pk)
+    return render(request, "simulations/detail.html", services.run_view(run))
+
+
+@require_GET
+def run_progress(request, pk: int):
+    """The htmx poll of the run page: the progress bar while active, then the results (the
+    answer carries no trigger any more, so polling stops)."""
+    run = _readable_run(request, pk)
+    return render(request, "simulations/_run_body.html", services.run_view(run))
+
+
+@require_GET
+def compare(request):
+    ids = [request.GET.get("a"), request.GET.get("b")]
+    try:
+        ids = [int(i) for i in ids]
+    except (TypeError, ValueError):
+        choices = []
+        if request.user.is_authenticated:
+            choices = list(
+                SimulationRun.objects.owned_by(request.user)
+                .filter(status="done")
+                .only(*LIST_FIELDS)[:200]
+            )
+        return render(request, "simulations/compare.html", {"pick": True, "choices": choices})
+    views = [services.run_view(_readable_run(request, i)) for i in ids]
+    rows = []
+    labels_a = dict(views[0]["figures"])
+    labels_b = dict(views[1]["figures"])
+    for label in list(labels_a) + [k for k in labels_b if k not in labels_a]:
+        rows.append((label, labels_a.get(label, "—"), labels_b.get(label, "—")))
+    charts_b = {c["spec"].get("id"): c for c in views[1]["charts"]}
+    pairs = [(c, charts_b.pop(c["spec"].get("id"), None)) for c in views[0]["charts"]]
+    pairs += [(None, c) for c in charts_b.values()]
+    return render(
+        request,
+        "simulations/compare.html",
+        {"a": views[0], "b": views[1], "rows": rows, "pairs": pairs},
+    )
+
+
+@require_GET
+def odds_view(request):
+    """The exact odds table of the deck panel (htmx GET)."""
+    q = request.GET
+    group = q.get("custom_group") or q.get("group")
+    try:
+        result = services.odds_at_least(
+            deck_size=q.get("deck_size"),
+            group=group,
+            k=q.get("k"),
+            turns=q.get("turns"),
+            opening=q.get("opening"),
+            on_the_play=q.get("on_the_play"),
+            draws_per_turn=q.get("draws_per_turn"),
+            first_player_draws=q.get("first_player_draws"),
+        )
+    except services.OddsInvalid as exc:
+        return render(request, "simulations/_odds.html", {"errors": exc.errors}, status=200)
+    return render(request, "simulations/_odds.html", {"odds": result})

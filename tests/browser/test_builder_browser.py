@@ -1,0 +1,232 @@
+"""The deck builder in a real browser: Debian's Chromium, driven by Playwright, against the
+live test server. Sign up, build a legal REDLINE arsenal from the search panel, watch a
+violation come and go, share the deck, and place Hex Skirmish units by clicking hexes.
+
+Screenshots (desktop and phone-sized) are written under pytest's tmp_path, never the repo.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+DESKTOP = {"width": 1440, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def page(browser, live_server, live_catalogue):
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    context.set_default_timeout(15_000)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def sign_up(page) -> str:
+    username = f"builder{uuid.uuid4().hex[:8]}"
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", "a-long-pass-for-tests-123")
+    page.fill("#id_password2", "a-long-pass-for-tests-123")
+    page.click("form.panel button[type=submit]")
+    expect(page.locator("header.site")).to_contain_text(username)
+    return username
+
+
+def new_deck(page, game: str, fmt: str, name: str) -> None:
+    page.goto(f"/build/{game}/{fmt}/new/")
+    page.fill("#id_name", name)
+    page.click("form.panel button[type=submit]")
+    expect(page.locator("#builder-state")).to_be_visible()
+
+
+class Builder:
+    """Drives the builder page, waiting for each autosave before the next change."""
+
+    def __init__(self, page):
+        self.page = page
+        self.version = 0
+
+    def saved(self) -> None:
+        self.version += 1
+        expect(self.page.locator("#version-label")).to_have_text(
+            f"version {self.version}", timeout=15_000
+        )
+        # The new panels are swapped in: wait until htmx has settled them (and bound their
+        # triggers) before the next change, or a fast click can land on a node not yet live.
+        self.page.wait_for_function(
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')",
+            timeout=15_000,
+        )
+
+    def search(self, text: str) -> None:
+        self.page.fill("#search-q", text)
+        self.page.press("#search-q", "Enter")
+
+    def add_from_search(self, name: str, section: str) -> None:
+        self.search(name)
+        row = self.page.locator(f'tr.b-result[data-card="{name}"]')
+        row.locator(f'[data-section="{section}"] button').first.click()
+        self.saved()
+        expect(self.deck_row(name)).to_be_visible()
+
+    def deck_row(self, name: str):
+        return self.page.locator(f'#builder-state tr.b-row[data-card="{name}"]')
+
+    def set_count(self, name: str, count: int) -> None:
+        box = self.deck_row(name).locator("input.b-count")
+        box.fill(str(count))
+        box.press("Tab")
+        self.saved()
+        expect(self.deck_row(name).locator("input.b-count")).to_have_value(str(count))
+
+
+ARSENAL = [
+    ("Tigercat", 4),
+    ("Rabbit", 4),
+    ("Longbow", 4),
+    ("Kestrel", 4),
+    ("Pulse Laser", 4),
+    ("Hellfire Missile Pod", 4),
+    ("Ablative Plating", 2),
+    ("Full Salvo", 4),
+    ("Close Call", 4),
+    ("Dig In", 2),
+    ("Supply Drop", 24),
+]
+
+
+def screenshot(page, tmp_path, name: str) -> None:
+    """A full-page shot at desktop size and at phone size, under tmp_path."""
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(tmp_path / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    print(f"screenshots: {tmp_path}")
+
+
+def test_build_a_legal_redline_arsenal_and_share_it(browser, page, live_server, tmp_path):
+    sign_up(page)
+    new_deck(page, "redline", "standard", "UNE efreets")
+    b = Builder(page)
+    expect(page.locator("#verdict")).to_contain_text("Not legal")
+
+    b.search("kind:general faction:une")
+    b.add_from_search("General Jeffrey Moore", "general")
+    for name, count in ARSENAL:
+        b.add_from_search(name, "arsenal")
+        if count > 1:
+            b.set_count(name, count)
+    expect(page.locator("#verdict .verdict")).to_have_text("Legal")
+    expect(page.locator("#section-arsenal .b-counter")).to_have_text("60 / 60")
+
+    # A fifth Tigercat breaks the copy limit; the row is highlighted; one fewer mends it.
+    b.deck_row("Tigercat").get_by_role("button", name="One more Tigercat").click()
+    b.saved()
+    expect(page.locator('#violations [data-code="arsenal.copies"]')).to_contain_text("Tigercat")
+    expect(b.deck_row("Tigercat")).to_have_class("b-row involved")
+    expect(page.locator("#verdict")).to_contain_text("Not legal")
+    screenshot(page, tmp_path, "redline-violation")
+    b.deck_row("Tigercat").get_by_role("button", name="One fewer Tigercat").click()
+    b.saved()
+    expect(page.locator('#violations [data-code="arsenal.copies"]')).to_have_count(0)
+    expect(page.locator("#verdict .verdict")).to_have_text("Legal")
+    expect(page.locator(".b-curve rect")).to_have_count(8)
+
+    # Save the name and make the deck unlisted; the share link appears.
+    page.fill('#builder-meta input[name="name"]', "UNE efreets (final)")
+    page.select_option('#builder-meta select[name="visibility"]', "unlisted")
+    page.click("#builder-meta button[type=submit]")
+    expect(page.locator("#builder-meta .b-saved")).to_be_visible()
+    share = page.locator("#share-link").get_attribute("href")
+    assert "/decks/shared/" in share
+    screenshot(page, tmp_path, "redline-builder")
+
+    # Signed out, the share link shows the list read-only.
+    stranger = browser.new_context(viewport=DESKTOP)
+    try:
+        other = stranger.new_page()
+        other.goto(share)
+        expect(other.locator("h1")).to_have_text("UNE efreets (final)")
+        expect(other.locator("#deck-list")).to_contain_text("Tigercat")
+        expect(other.locator("#deck-list")).to_contain_text("24")
+        expect(other.locator("#verdict")).to_contain_text("Legal")
+        expect(other.locator("#builder-state")).to_have_count(0)
+        expect(other.get_by_role("link", name="Edit list")).to_have_count(0)
+    finally:
+        stranger.close()
+
+    from decks.models import Deck
+
+    deck = Deck.objects.get(name="UNE efreets (final)")
+    assert deck.legal and deck.visibility == "unlisted"
+    assert deck.current_version.number == b.version
+
+
+def test_place_hex_skirmish_units_by_clicking_hexes(page, live_server, tmp_path):
+    sign_up(page)
+    new_deck(page, "hex-skirmish", "standard", "Hex army")
+    b = Builder(page)
+    b.add_from_search("Lancers", "units")
+    b.add_from_search("Pikemen", "units")
+
+    def place(unit: str, c: int, r: int) -> None:
+        page.locator(f'[data-hex-unit][data-card="{unit}"]').click()
+        expect(page.locator("#hex-status")).to_contain_text("now click a free hex")
+        page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]').click()
+        b.saved()
+        expect(page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]')).to_have_attribute(
+            "data-occupant", unit
+        )
+
+    place("Lancers", 2, 3)
+    place("Pikemen", 5, 0)
+    expect(b.deck_row("Lancers")).to_contain_text("@2,3")
+
+    # An occupied hex is refused in the page: nothing is posted, the version stays.
+    page.locator('[data-hex-unit][data-card="Pikemen"]').click()
+    page.locator('.hexmap .hex[data-c="2"][data-r="3"]').click()
+    expect(page.locator("#hex-status")).to_contain_text("taken by Lancers")
+    expect(page.locator("#version-label")).to_have_text(f"version {b.version}")
+    expect(page.locator('#violations [data-code="army.deployment"]')).to_have_count(0)
+    screenshot(page, tmp_path, "hex-builder")
+
+    from decks.models import Deck
+
+    deck = Deck.objects.select_related("current_version").get(name="Hex army")
+    text = deck.current_version.list_text
+    assert "1 Lancers @2,3" in text and "1 Pikemen @5,0" in text
+    assert not [e for e in deck.report["errors"] if e["code"] == "army.deployment"]
+
+
+def test_red_code_match_setup_and_a_new_map_layout(page, live_server, tmp_path):
+    sign_up(page)
+    new_deck(page, "red-code", "war", "Convoy battle")
+    b = Builder(page)
+    page.locator('form[data-side="blue"] select').first.select_option("Barracuda")
+    b.saved()
+    page.locator('form[data-side="red"] select').first.select_option("Tempest")
+    b.saved()
+    page.fill('#match-setup input[name="seed"]', "2024")
+    page.click("#new-layout")
+    b.saved()
+    expect(page.locator("#map-seed")).to_have_text("2024")
+    expect(page.locator("#rc-map .map-card")).to_have_count(12)
+    expect(page.locator("#rc-map .map-card.start")).to_have_count(2)
+    expect(page.locator("#verdict .verdict")).to_have_text("Legal")
+    screenshot(page, tmp_path, "red-code-builder")
+
+    from decks.models import Deck
+
+    deck = Deck.objects.select_related("current_version").get(name="Convoy battle")
+    assert deck.current_version.options["map"]["seed"] == 2024
+    assert deck.legal

@@ -1,0 +1,185 @@
+"""Expansion import and export: all-or-nothing, every bad row reported, idempotent."""
+
+import copy
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from catalogue.importer import ImportFailed, expansion_export, expansion_import, read_expansion_file
+from catalogue.models import Card, Expansion, Printing
+from catalogue.services import sample_data_files
+
+pytestmark = pytest.mark.django_db
+
+REDLINE = next(p for p in sample_data_files() if p.parent.name == "redline")
+
+
+def redline_doc():
+    return read_expansion_file(REDLINE)
+
+
+def snapshot():
+    return (
+        sorted(Card.objects.values_list("game__slug", "name", "kind", "faction", "cost", "text")),
+        sorted(
+            (k, json.dumps(v, sort_keys=True))
+            for k, v in Card.objects.values_list("name", "attributes")
+        ),
+        sorted(Printing.objects.values_list("card__name", "expansion__code", "number", "rarity")),
+        sorted(Expansion.objects.values_list("game__slug", "code", "name")),
+    )
+
+
+def test_import_creates_cards_and_printings():
+    doc = redline_doc()
+    report = expansion_import(data=doc)
+    assert len(report.created) == len(doc["cards"])
+    assert Card.objects.filter(game__slug="redline").count() == len(doc["cards"])
+    tiger = Card.objects.get(name="Tigercat")
+    assert tiger.kind == "efreet" and tiger.faction == "une"
+    assert tiger.attributes["speed"] == 6
+    assert tiger.printings.get().expansion.code == "RL1"
+
+
+def test_importing_twice_gives_the_same_database():
+    expansion_import(data=redline_doc())
+    first = snapshot()
+    report = expansion_import(data=redline_doc())
+    assert report.created == [] and report.updated == []
+    assert len(report.unchanged) == len(redline_doc()["cards"])
+    assert snapshot() == first
+
+
+def test_a_bad_row_changes_nothing_and_every_bad_row_is_reported():
+    expansion_import(data=redline_doc())
+    before = snapshot()
+    doc = redline_doc()
+    doc["cards"][0]["text"] = "Changed text that must not be saved."
+    doc["cards"][3]["attributes"] = {**doc["cards"][3]["attributes"], "armor": "thick"}
+    doc["cards"][5]["kind"] = "dragon"
+    doc["cards"][7]["faction"] = "martians"
+    doc["cards"].append({"name": "New Card", "kind": "tactic", "faction": "une", "cost": "two"})
+    with pytest.raises(ImportFailed) as exc:
+        expansion_import(data=doc)
+    errors = {(e.index, e.field) for e in exc.value.report.errors}
+    last = len(doc["cards"]) - 1
+    assert (3, "attributes.armor") in errors
+    assert (5, "kind") in errors
+    assert (7, "faction") in errors
+    assert (last, "cost") in errors
+    assert snapshot() == before
+
+
+def test_error_messages_name_the_row_field_and_reason():
+    doc = redline_doc()
+    doc["cards"][2]["attributes"]["speed"] = (
+        "fast" if "speed" in doc["cards"][2]["attributes"] else 1
+    )
+    doc["cards"][2]["kind"] = "efreet"
+    with pytest.raises(ImportFailed) as exc:
+        expansion_import(data=doc)
+    text = "\n".join(str(e) for e in exc.value.report.errors)
+    assert f"card #2 ({doc['cards'][2]['name']})" in text
+
+
+def test_duplicate_names_and_unknown_game_are_reported():
+    doc = redline_doc()
+    doc["cards"].append(copy.deepcopy(doc["cards"][0]))
+    doc["cards"][-1]["number"] = "999"
+    with pytest.raises(ImportFailed) as exc:
+        expansion_import(data=doc)
+    assert any(
+        e.field == "name" and "the same name as card #0" in e.message
+        for e in exc.value.report.errors
+    )
+    with pytest.raises(ImportFailed) as exc:
+        expansion_import(data={**redline_doc(), "game": "chess"})
+    assert exc.value.report.errors[0].field == "game"
+    assert Card.objects.count() == 0
+
+
+def test_dry_run_reports_changes_and_writes_nothing():
+    report = expansion_import(data=redline_doc(), dry_run=True)
+    assert report.dry_run and len(report.created) == len(redline_doc()["cards"])
+    assert Card.objects.count() == 0 and Expansion.objects.count() == 0
+    expansion_import(data=redline_doc())
+    doc = redline_doc()
+    doc["cards"][0]["text"] = "A new text."
+    report = expansion_import(data=doc, dry_run=True)
+    assert report.updated == [doc["cards"][0]["name"]]
+    assert Card.objects.get(name=doc["cards"][0]["name"]).text != "A new text."
+
+
+def test_export_reimports_unchanged(tmp_path):
+    for path in sample_data_files():
+        expansion_import(data=read_expansion_file(path))
+    before = snapshot()
+    for path in sample_data_files():
+        doc = read_expansion_file(path)
+        exported = expansion_export(game_slug=doc["game"], code=doc["code"])
+        assert len(exported["cards"]) == len(doc["cards"])
+        report = expansion_import(data=json.loads(json.dumps(exported)))
+        assert report.created == [] and report.updated == [], path.name
+    assert snapshot() == before
+
+
+def test_commands_import_dry_run_and_export(tmp_path):
+    out = StringIO()
+    call_command("import_expansion", str(REDLINE), "--dry-run", stdout=out)
+    assert "would be created" in out.getvalue()
+    assert Card.objects.count() == 0
+    call_command("import_expansion", str(REDLINE), stdout=StringIO())
+    target = tmp_path / "rl1.json"
+    call_command("export_expansion", "redline", "RL1", "-o", str(target), stdout=StringIO())
+    assert json.loads(target.read_text())["code"] == "RL1"
+
+
+def test_command_lists_every_bad_row(tmp_path):
+    doc = redline_doc()
+    doc["cards"][1]["cost"] = "x"
+    doc["cards"][4]["kind"] = "nope"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    err = StringIO()
+    with pytest.raises(CommandError, match="2 error"):
+        call_command("import_expansion", str(bad), stderr=err, stdout=StringIO())
+    assert "card #1" in err.getvalue() and "card #4" in err.getvalue()
+    assert Card.objects.count() == 0
+
+
+def test_command_reports_json_syntax_errors_with_line(tmp_path):
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"game": "redline",\n "code": }')
+    with pytest.raises(CommandError, match="line 2"):
+        call_command("import_expansion", str(bad), stdout=StringIO())
+
+
+def test_load_sample_data_loads_all_five_games_with_the_required_contents(sample_catalogue):
+    from django.db.models import Count
+
+    counts = {
+        (r["game__slug"], r["kind"]): r["n"]
+        for r in Card.objects.values("game__slug", "kind").annotate(n=Count("id"))
+    }
+    assert counts[("redline", "efreet")] >= 12
+    assert counts[("redline", "equipment")] >= 8
+    assert counts[("redline", "tactic")] >= 8
+    assert counts[("redline", "strategy")] >= 3
+    assert counts[("redline", "mission")] >= 8
+    assert counts[("redline", "critical_hit")] >= 16
+    assert counts[("tactical-assault", "unit_type")] == 19
+    assert counts[("tactical-assault", "combat_card")] == 72
+    assert counts[("red-code", "ship")] == 6
+    assert counts[("red-code", "manoeuvre")] == 16
+    assert counts[("red-code", "map_card")] == 15
+    assert counts[("red-mittens", "unit")] >= 25
+    assert counts[("red-mittens", "item")] >= 25
+    assert counts[("red-mittens", "field")] >= 25
+    assert counts[("hex-skirmish", "unit")] >= 12
+    assert counts[("hex-skirmish", "command")] >= 40
+    orders = Card.objects.filter(game__slug="red-code", kind="order")
+    assert orders.count() == 9
+    assert sum(c.attributes["copies"] for c in orders) == 30
+    assert Expansion.objects.filter(sample=True).count() == 5

@@ -1,0 +1,678 @@
+"""The card search language: tokenizer and parser, every key family against the sample
+catalogue (on SQLite and PostgreSQL), problems for bad terms, the API, and generated queries
+that must never raise."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalogue.models import Card
+from catalogue.search import And, Not, Or, Term, Word, parse, search_cards, tokenize
+from validation.registry import registry
+
+# --------------------------------------------------------------------------------------------
+# helpers
+
+
+def run(query: str, game: str | None = "redline"):
+    qs = Card.objects.all() if game is None else Card.objects.filter(game__slug=game)
+    return search_cards(query=query, queryset=qs, game_slug=game)
+
+
+def names(query: str, game: str | None = "redline") -> set[str]:
+    return set(run(query, game).queryset.values_list("name", flat=True))
+
+
+def expected(game: str, predicate) -> set[str]:
+    return {c.name for c in Card.objects.filter(game__slug=game) if predicate(c)}
+
+
+def attr(card, key, default=None):
+    return card.attributes.get(key, default)
+
+
+def words(node) -> str:
+    """A compact rendering of an AST, for parser assertions."""
+    if isinstance(node, Word):
+        return f'"{node.text}"' if node.phrase else node.text
+    if isinstance(node, Term):
+        return f"{node.key}{node.op}{node.value}"
+    if isinstance(node, Not):
+        return f"-{words(node.child)}"
+    if isinstance(node, And):
+        return "[" + " & ".join(words(c) for c in node.children) + "]"
+    if isinstance(node, Or):
+        return "{" + " | ".join(words(c) for c in node.children) + "}"
+    return repr(node)
+
+
+# --------------------------------------------------------------------------------------------
+# tokenizer and parser (no database)
+
+
+@pytest.mark.parametrize(
+    ("query", "tree"),
+    [
+        ("a b", "[a & b]"),
+        ("a b or c", "{[a & b] | c}"),
+        ("a or b c", "{a | [b & c]}"),
+        ("a (b or c)", "[a & {b | c}]"),
+        ("(a or b) (c or d)", "[{a | b} & {c | d}]"),
+        ("a OR b Or c", "{a | b | c}"),
+        ("a and b", "[a & b]"),
+        ("-a b", "[-a & b]"),
+        ("-(a or b) c", "[-{a | b} & c]"),
+        ("not a", "-a"),
+        ("--a", "a"),
+        ("---a", "-a"),
+        ('"supply drop" x', '["supply drop" & x]'),
+        ('name:"supply drop"', "name:supply drop"),
+        (
+            "speed>=6 cost<3 kind:efreet faction!=cpm x=y",
+            "[speed>=6 & cost<3 & kind:efreet & faction!=cpm & x=y]",
+        ),
+        ("-kind:efreet", "-kind:efreet"),
+        ("x-wing", "x-wing"),
+        ("cost>=-1", "cost>=-1"),
+        ("((a))", "a"),
+    ],
+)
+def test_parser_precedence_quotes_negation_parens(query, tree):
+    node, problems = parse(query)
+    assert words(node) == tree
+    assert problems == []
+
+
+def test_tokens_keep_the_operator_and_quotedness():
+    tokens, problems = tokenize('speed>=6 name:"a b" (x)')
+    assert [(t.type, t.key, t.op, t.value, t.quoted) for t in tokens] == [
+        ("term", "speed", ">=", "6", False),
+        ("term", "name", ":", "a b", True),
+        ("(", "", "", "", False),
+        ("word", "", "", "x", False),
+        (")", "", "", "", False),
+    ]
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("query", "tree", "problem"),
+    [
+        ("(a or b", "{a | b}", "missing ')'"),
+        ("a) b", "[a & b]", "unbalanced ')'"),
+        ('"abc', '"abc"', "unbalanced quote"),
+        ('name:"abc', "name:abc", "unbalanced quote"),
+        ("or a", "a", "'or' with nothing before it"),
+        ("a or", "a", "'or' with nothing after it"),
+        ("a - b", "[a & b]", "'-' with nothing after it"),
+        ("a -", "a", "'-' with nothing after it"),
+        ("a () b", "[a & b]", "empty parentheses"),
+        ('a "" b', "[a & b]", "empty quotes"),
+        (">=3 a", "a", "an operator needs a key"),
+        ("a not", "a", "nothing after it"),
+    ],
+)
+def test_parser_recovers_and_reports(query, tree, problem):
+    node, problems = parse(query)
+    assert words(node) == tree
+    assert any(problem in p for p in problems), problems
+
+
+def test_parser_limits_depth_length_and_terms():
+    node, problems = parse("(" * 500 + "a" + ")" * 500)
+    assert any("nested deeper" in p for p in problems)
+    node, problems = parse("a " * 2000)
+    assert any("too long" in p for p in problems)
+    node, problems = parse(" ".join(f"w{i}" for i in range(100)))
+    assert isinstance(node, And) and len(node.children) == 40
+    assert any("too many terms" in p for p in problems)
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=500, deadline=None)
+def test_parse_never_raises_on_random_text(text):
+    parse(text)
+
+
+# --------------------------------------------------------------------------------------------
+# read_as and problems
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "read_as"),
+    [
+        ("kind:efreet speed>=6 -faction:cpm", "kind:efreet AND speed>=6 AND NOT faction:cpm"),
+        ("o:salvo", "text:salvo"),
+        ("KIND:Efreet speed:6", "kind:efreet AND speed=6"),
+        ("kind:efreet (speed>=6 or armor>=5)", "kind:efreet AND (speed>=6 OR armor>=5)"),
+        ("a or b c", "a OR b AND c"),
+        ("-(a or b)", "NOT (a OR b)"),
+        ('"supply drop" heroic:yes', '"supply drop" AND heroic:true'),
+        ("heroic!=true", "heroic:false"),
+        ("efreet_class>=MEDIUM", "efreet_class>=medium"),
+        ('name:"supply drop"', 'name:"supply drop"'),
+        ("set:RL1", "set:RL1"),
+        ("", ""),
+    ],
+)
+def test_read_as(query, read_as):
+    assert run(query).read_as == read_as
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("query", "game", "problem"),
+    [
+        ("sped>=6", "redline", "unknown key 'sped' — did you mean speed?"),
+        ("speed>=fast", "redline", "speed>=fast: expected a number"),
+        ("cost<=x", "redline", "cost<=x: expected a number"),
+        ("speed>=99999999999999999999", "redline", "out of range"),
+        ("kind:efreat", "redline", "did you mean efreet?"),
+        ("faction:unx", "redline", "did you mean une?"),
+        ("faction:blue", "tactical-assault", "has no factions"),
+        ("heroic:maybe", "redline", "expected true/false"),
+        ("heroic>true", "redline", "heroic takes : = or !="),
+        ("name>tiger", "redline", "name takes : = or !="),
+        ("slots:lazer", "redline", "did you mean laser?"),
+        ("firepower:huge", "tactical-assault", "not one of none, very_light"),
+        ("health>=3", "redline", "'health' is not a key of REDLINE"),
+        ("speed>=", "redline", "missing a value"),
+        ("edges:x", "hex-skirmish", "expected a number"),
+        ("game:nope", None, "no such game"),
+        ("zzz:1", None, "unknown key 'zzz'"),
+    ],
+)
+def test_problems_name_the_term_and_why(query, game, problem):
+    result = run(query, game)
+    assert any(problem in p for p in result.problems), result.problems
+    assert result.read_as == ""  # the bad term was dropped
+
+
+@pytest.mark.django_db
+def test_a_dropped_term_leaves_the_rest(sample_catalogue):
+    result = run("kind:efreet sped>=6 faction:une")
+    assert result.read_as == "kind:efreet AND faction:une"
+    assert len(result.problems) == 1
+    assert names("kind:efreet sped>=6 faction:une") == names("kind:efreet faction:une")
+
+
+@pytest.mark.django_db
+def test_unknown_game_slug_accepts_every_key(sample_catalogue):
+    result = search_cards(query="speed>=7", queryset=Card.objects.all(), game_slug="nope")
+    assert any("no game 'nope'" in p for p in result.problems)
+    assert "Rabbit" in {c.name for c in result.queryset}
+
+
+# --------------------------------------------------------------------------------------------
+# every key family, on the sample data (runs on the configured database: SQLite or PostgreSQL)
+
+
+@pytest.mark.django_db
+def test_the_documented_example(sample_catalogue):
+    got = names("kind:efreet speed>=6 faction:une")
+    assert "Tigercat" in got
+    assert got == expected(
+        "redline",
+        lambda c: c.kind == "efreet" and c.faction == "une" and attr(c, "speed", 0) >= 6,
+    )
+
+
+@pytest.mark.django_db
+def test_common_keys(sample_catalogue):
+    salvo = expected("redline", lambda c: "salvo" in c.text.lower())
+    assert len(salvo) == 8
+    assert names("o:salvo") == salvo == names("text:SALVO") == names("oracle:salvo")
+    assert names("name:tiger") == {"Tigercat"}
+    assert names("name:tigercat") == {"Tigercat"}
+    assert names("name=tigercat") == {"Tigercat"}
+    assert names("name=tiger") == set()
+    assert "Tigercat" not in names("name!=tigercat")
+    assert names("set:RL1") == expected("redline", lambda c: True)
+    assert names("set:rl1") == names("set:RL1")
+    assert names("set:XX9") == set()
+    assert names("-set:RL1") == set()
+    assert names("cost<=1") == expected("redline", lambda c: c.cost <= 1)
+    assert names("cost>5") == expected("redline", lambda c: c.cost > 5)
+    assert names("cost:3") == expected("redline", lambda c: c.cost == 3)
+    assert names("cost!=3") == expected("redline", lambda c: c.cost != 3)
+    assert names("kind:mission") == expected("redline", lambda c: c.kind == "mission")
+    assert names("faction:cpm") == expected("redline", lambda c: c.faction == "cpm")
+    assert names("-faction:cpm kind:efreet") == expected(
+        "redline", lambda c: c.faction != "cpm" and c.kind == "efreet"
+    )
+    assert names("game:redline", None) == expected("redline", lambda c: True)
+
+
+REDLINE_CASES = [
+    ("speed>=7", lambda c: attr(c, "speed", -1) >= 7),
+    ("speed>7", lambda c: attr(c, "speed", -1) > 7),
+    ("speed<4", lambda c: c.kind == "efreet" and attr(c, "speed") < 4),
+    ("speed<=4", lambda c: c.kind == "efreet" and attr(c, "speed") <= 4),
+    ("speed:6", lambda c: attr(c, "speed") == 6),
+    ("speed=6", lambda c: attr(c, "speed") == 6),
+    ("speed!=6", lambda c: c.kind == "efreet" and attr(c, "speed") != 6),
+    ("-speed:6", lambda c: attr(c, "speed") != 6),
+    ("armor>=9", lambda c: attr(c, "armor", -1) >= 9),
+    ("capture_cost>=3", lambda c: attr(c, "capture_cost", -1) >= 3),
+    ("heroic:true", lambda c: attr(c, "heroic") is True),
+    ("heroic:yes", lambda c: attr(c, "heroic") is True),
+    ("heroic:no", lambda c: attr(c, "heroic") is False),
+    ("-heroic:true", lambda c: attr(c, "heroic") is not True),
+    ("heroic!=true", lambda c: attr(c, "heroic") is False),
+    ("efreet_class:heavy", lambda c: attr(c, "efreet_class") == "heavy"),
+    ("efreet_class:HEAVY", lambda c: attr(c, "efreet_class") == "heavy"),
+    ("efreet_class!=heavy", lambda c: attr(c, "efreet_class") in ("light", "medium")),
+    ("efreet_class>=medium", lambda c: attr(c, "efreet_class") in ("medium", "heavy")),
+    ("efreet_class<medium", lambda c: attr(c, "efreet_class") == "light"),
+    ("slots:laser", lambda c: "laser" in attr(c, "slots", [])),
+    ("slots:open", lambda c: "open" in attr(c, "slots", [])),
+    (
+        "-slots:laser kind:efreet",
+        lambda c: c.kind == "efreet" and "laser" not in c.attributes["slots"],
+    ),
+    ("keywords:salvo", lambda c: "salvo" in [k.lower() for k in attr(c, "keywords", [])]),
+    ("keywords:Salvo", lambda c: "salvo" in [k.lower() for k in attr(c, "keywords", [])]),
+    ('keywords:"ambush 2"', lambda c: "Ambush 2" in attr(c, "keywords", [])),
+    ("keywords=boost", lambda c: "Boost" in attr(c, "keywords", [])),
+    ('abilities:"prepared ground"', lambda c: "Prepared Ground" in attr(c, "abilities", [])),
+    ("scorched_earth:true", lambda c: attr(c, "scorched_earth") is True),
+    ("control_bonus:recon", lambda c: "recon" in attr(c, "control_bonus", {})),
+    ("basic:true", lambda c: attr(c, "basic") is True),
+    ("provides>=1", lambda c: attr(c, "provides", -1) >= 1),
+    ("equipment_type:missile", lambda c: attr(c, "equipment_type") == "missile"),
+    ("permanent:true", lambda c: attr(c, "permanent") is True),
+    (
+        "kind:efreet (speed>=7 or armor>=9) -faction:cpm",
+        lambda c: (
+            c.kind == "efreet"
+            and (attr(c, "speed") >= 7 or attr(c, "armor") >= 9)
+            and c.faction != "cpm"
+        ),
+    ),
+    (
+        "keywords:salvo or keywords:scouting",
+        lambda c: {"salvo", "scouting"} & {k.lower() for k in attr(c, "keywords", [])},
+    ),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("query", "predicate"), REDLINE_CASES, ids=[q for q, _ in REDLINE_CASES])
+def test_redline_attribute_keys(sample_catalogue, query, predicate):
+    want = expected("redline", predicate)
+    result = run(query)
+    assert result.problems == []
+    assert set(result.queryset.values_list("name", flat=True)) == want
+    assert want, f"{query} should match something in the sample data"
+
+
+OTHER_GAMES = [
+    ("tactical-assault", "firepower:very_heavy", lambda c: attr(c, "firepower") == "very_heavy"),
+    ("tactical-assault", 'firepower:"very heavy"', lambda c: attr(c, "firepower") == "very_heavy"),
+    (
+        "tactical-assault",
+        "firepower>=heavy",
+        lambda c: attr(c, "firepower") in ("heavy", "very_heavy"),
+    ),
+    ("tactical-assault", "off_battlefield:true", lambda c: attr(c, "off_battlefield") is True),
+    ("tactical-assault", "number<=10", lambda c: attr(c, "number", 99) <= 10),
+    (
+        "tactical-assault",
+        "combat_result:eliminated",
+        lambda c: attr(c, "combat_result") == "eliminated",
+    ),
+    (
+        "tactical-assault",
+        "drift_direction:dead_on",
+        lambda c: attr(c, "drift_direction") == "dead_on",
+    ),
+    ("tactical-assault", "kind:unit_type cost>=4", lambda c: c.kind == "unit_type" and c.cost >= 4),
+    ("red-code", "ship_class:submarine", lambda c: attr(c, "ship_class") == "submarine"),
+    ("red-code", "faction:blue kind:ship", lambda c: c.faction == "blue" and c.kind == "ship"),
+    ("red-code", "boxes:island", lambda c: "island" in attr(c, "boxes", [])),
+    ("red-code", "start:true", lambda c: attr(c, "start") is True),
+    ("red-code", "distance>=2", lambda c: attr(c, "distance", -1) >= 2),
+    ("red-code", "respondable:false", lambda c: attr(c, "respondable") is False),
+    ("red-mittens", "atk>=3", lambda c: attr(c, "atk", -1) >= 3),
+    ("red-mittens", "def<2", lambda c: c.kind == "unit" and attr(c, "def") < 2),
+    ("red-mittens", "time:night", lambda c: attr(c, "time") == "night"),
+    ("red-mittens", "priority:yes", lambda c: attr(c, "priority") is True),
+    ("hex-skirmish", "unit_class:ranged", lambda c: attr(c, "unit_class") == "ranged"),
+    ("hex-skirmish", "range>=3", lambda c: attr(c, "range", -1) >= 3),
+    ("hex-skirmish", "edges:4", lambda c: 4 in attr(c, "edges", [])),
+    (
+        "hex-skirmish",
+        "movement>2 health<=5",
+        lambda c: attr(c, "movement", -1) > 2 and attr(c, "health", 99) <= 5,
+    ),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "query", "predicate"), OTHER_GAMES, ids=[q for _, q, _ in OTHER_GAMES]
+)
+def test_other_games_attribute_keys(sample_catalogue, game, query, predicate):
+    want = expected(game, predicate)
+    result = run(query, game)
+    assert result.problems == []
+    assert set(result.queryset.values_list("name", flat=True)) == want
+    assert want, f"{query} should match something in the sample data"
+
+
+@pytest.mark.django_db
+def test_text_valued_attributes(sample_catalogue):
+    # Strings contain (any case), = is exact; dict lists match their text.
+    for game, key in (
+        ("red-mittens", "unit_type"),
+        ("red-mittens", "realm"),
+        ("red-code", "manoeuvres"),
+    ):
+        sample = next(
+            (c for c in Card.objects.filter(game__slug=game) if c.attributes.get(key)), None
+        )
+        assert sample is not None, key
+        value = sample.attributes[key]
+        probe = value if isinstance(value, str) else value[0]["name"]
+        word = probe.split()[0].lower()
+        got = names(f'{key}:"{word}"', game)
+        assert sample.name in got
+        assert got == expected(
+            game,
+            lambda c, k=key, w=word: (
+                w in str(c.attributes.get(k, "")).lower()
+                if isinstance(c.attributes.get(k), str)
+                else w in json.dumps(c.attributes.get(k, "")).lower()
+            ),
+        )
+        if isinstance(value, str):
+            assert sample.name in names(f'{key}="{value.upper()}"', game)
+
+
+@pytest.mark.django_db
+def test_without_a_game_keys_of_every_game_are_accepted(sample_catalogue):
+    result = run("speed>=7", None)
+    assert result.problems == []
+    assert {c.game.slug for c in result.queryset.select_related("game")} == {"redline"}
+    result = run("armor>=1 kind:unit", None)
+    assert result.problems == []
+    got = {(c.game.slug, c.name) for c in result.queryset.select_related("game")}
+    assert got and {g for g, _ in got} == {"hex-skirmish"}
+    assert names("kind:unit", None) >= expected("red-mittens", lambda c: c.kind == "unit")
+
+
+@pytest.mark.django_db
+def test_bare_words_and_phrases(sample_catalogue):
+    assert "Tigercat" in names("tiger")
+    assert "Tigercat" in names("TIGERCAT")
+    assert "Supply Drop" in names('"supply drop"')
+    got = names("salvo")
+    assert expected("redline", lambda c: "salvo" in c.text.lower()) <= got
+    assert "Tigercat" not in names("-tigercat")
+    assert "Tigercat" in names("tigercat kind:efreet")
+    assert names("tigercat kind:mission") & {"Tigercat"} == set()
+
+
+@pytest.mark.django_db
+def test_typos_are_forgiven_on_postgresql_only(sample_catalogue):
+    got = names("tigrecat")
+    if connection.vendor == "postgresql":
+        # Trigram similarity over the name: a transposition still finds the card.
+        assert "Tigercat" in got
+        assert "Tigercat" in names("tigercatt")
+        # Ranked: the best name match comes first when the caller does not re-order.
+        first = run("tigercat").queryset.first()
+        assert first.name == "Tigercat"
+    else:
+        # SQLite falls back to a plain substring search: no typo forgiveness.
+        assert connection.vendor == "sqlite"
+        assert "Tigercat" not in got
+        assert got == set()
+
+
+@pytest.mark.django_db
+def test_postgresql_uses_the_search_indexes(sample_catalogue):
+    """The SQL the search builds must match the expressions migration 0002 indexes."""
+    if connection.vendor != "postgresql":
+        # Nothing to index on SQLite; the migration is a no-op there.
+        from django.db.migrations.recorder import MigrationRecorder
+
+        assert MigrationRecorder.Migration.objects.filter(
+            app="catalogue", name="0002_search_indexes"
+        ).exists()
+        return
+    cases = {
+        "tigercat": {"card_search_document", "card_name_trgm"},
+        '"supply drop"': {"card_search_document"},
+        "o:salvo": {"card_text_trgm"},
+        "name:tiger": {"card_name_trgm"},
+        "slots:pilot": {"card_attributes_path"},
+        "keywords:salvo": {"card_attributes_path"},
+    }
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        try:
+            for query, indexes in cases.items():
+                qs = search_cards(query=query, queryset=Card.objects.all(), game_slug=None).queryset
+                plan = qs.explain()
+                for index in indexes:
+                    assert index in plan, f"{query}: {index} not used\n{plan}"
+        finally:
+            cursor.execute("RESET enable_seqscan")
+
+
+# --------------------------------------------------------------------------------------------
+# through the API and the pages
+
+
+@pytest.mark.django_db
+def test_api_search(client, sample_catalogue):
+    response = client.get(
+        "/api/cards/", {"game": "redline", "q": "kind:efreet speed>=6 faction:une"}
+    )
+    assert response.status_code == 200
+    data = response.json()
+    got = {c["name"] for c in data["results"]}
+    assert got == expected(
+        "redline",
+        lambda c: c.kind == "efreet" and c.faction == "une" and c.attributes["speed"] >= 6,
+    )
+    assert data["count"] == len(got)
+    assert data["problems"] == []
+    assert data["read_as"] == "kind:efreet AND speed>=6 AND faction:une"
+
+    data = client.get("/api/cards/", {"game": "redline", "q": "o:salvo sped>=6"}).json()
+    assert data["count"] == 8
+    assert data["problems"] == ["unknown key 'sped' — did you mean speed?"]
+
+    data = client.get("/api/cards/", {"game": "redline", "q": "tiger"}).json()
+    assert data["results"][0]["name"] == "Tigercat"
+
+    # The set filter makes the queryset DISTINCT; ranking must still work.
+    data = client.get(
+        "/api/cards/", {"game": "redline", "set": "RL1", "q": "tiger or salvo"}
+    ).json()
+    assert "Tigercat" in {c["name"] for c in data["results"]}
+
+    data = client.get("/api/cards/", {"game": "redline", "q": '(((speed>="'}).json()
+    assert data["problems"]
+
+
+@pytest.mark.django_db
+def test_game_page_search(client, sample_catalogue):
+    response = client.get("/cards/redline/", {"q": "kind:efreet speed>=7 sped:1", "per": 96})
+    assert response.status_code == 200
+    cards = response.context["cards"]
+    assert {c.name for c in cards} == expected(
+        "redline", lambda c: c.kind == "efreet" and c.attributes["speed"] >= 7
+    )
+    body = response.content.decode()
+    assert "did you mean speed?" in body
+    response = client.get("/cards/redline/", {"q": "tiger", "set": "RL1", "sort": "cost"})
+    assert response.status_code == 200
+    assert "Tigercat" in {c.name for c in response.context["cards"]}
+
+
+# --------------------------------------------------------------------------------------------
+# generated queries never raise, parsing or running
+
+
+def _all_keys() -> list[str]:
+    keys = {"name", "text", "o", "kind", "faction", "cost", "set", "game", "sped", "x", "nope"}
+    for g in registry.all():
+        for schema in g.kinds.values():
+            keys.update(a.key for a in schema.attrs)
+    return sorted(keys)
+
+
+_values = st.one_of(
+    st.integers(-5, 12).map(str),
+    st.sampled_from(
+        [
+            "true",
+            "no",
+            "maybe",
+            "laser",
+            "salvo",
+            "efreet",
+            "une",
+            "cpm",
+            "heavy",
+            "very_heavy",
+            "RL1",
+            "redline",
+            "island",
+            "night",
+            "ranged",
+            "99999999999999999999",
+            "",
+            "-",
+            "1.5",
+            "'",
+            "\\",
+            "%",
+            "_",
+            "*",
+            "&",
+            "|",
+            "!",
+            ":*",
+            "<->",
+            "$",
+            "@",
+            "?",
+            "(",
+            ")",
+        ]
+    ),
+    st.text(max_size=8),
+).map(lambda v: v if v.isprintable() else v.encode("unicode_escape").decode())
+
+_terms = st.one_of(
+    st.builds(
+        lambda k, o, v: f"{k}{o}{v}",
+        st.sampled_from(_all_keys()),
+        st.sampled_from([":", "=", "!=", "<", "<=", ">", ">="]),
+        _values,
+    ),
+    st.builds(
+        lambda k, o, v: f'{k}{o}"{v}"',
+        st.sampled_from(_all_keys()),
+        st.sampled_from([":", "="]),
+        _values,
+    ),
+    st.sampled_from(
+        [
+            "tiger",
+            "tigrecat",
+            "salvo",
+            '"supply drop"',
+            "or",
+            "OR",
+            "and",
+            "not",
+            "-",
+            "(",
+            ")",
+            '"',
+            "()",
+            "-(",
+            "the",
+            "a",
+            "'",
+            "é",
+            "Ω",
+            "\\",
+            "\x00",
+        ]
+    ),
+    st.text(min_size=1, max_size=6),
+)
+_queries = st.one_of(
+    st.lists(_terms, max_size=12).map(" ".join),
+    st.lists(_terms, max_size=12).map("".join),
+    st.text(max_size=60),
+)
+
+
+@given(_queries)
+@settings(max_examples=300, deadline=None)
+def test_token_combinations_never_raise_in_the_parser(query):
+    node, problems = parse(query)
+    assert isinstance(problems, list)
+
+
+@pytest.mark.django_db
+@given(
+    query=_queries,
+    game=st.sampled_from(
+        [None, "redline", "tactical-assault", "red-code", "red-mittens", "hex-skirmish", "nope"]
+    ),
+)
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_generated_queries_never_raise_against_the_database(sample_catalogue, query, game):
+    qs = Card.objects.all() if game in (None, "nope") else Card.objects.filter(game__slug=game)
+    result = search_cards(query=query, queryset=qs, game_slug=game)
+    assert isinstance(result.read_as, str)
+    assert all(isinstance(p, str) for p in result.problems)
+    result.queryset.count()
+    list(result.queryset[:5])
+    # the API path too: ordered, paginated, with the set filter's DISTINCT
+    distinct = search_cards(
+        query=query, queryset=qs.order_by("name", "id").distinct(), game_slug=game
+    )
+    list(distinct.queryset[:3])
+
+
+@pytest.mark.django_db
+@given(query=_queries)
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_generated_queries_through_the_api(client, sample_catalogue, query):
+    response = client.get("/api/cards/", {"game": "redline", "q": query})
+    assert response.status_code == 200
+    assert isinstance(response.json().get("problems", []), list)
+
+
+@pytest.mark.django_db
+def test_special_characters_are_literal_in_contains(sample_catalogue):
+    assert names('name:"counter-battery"') == {"Counter-Battery Fire"}
+    assert names("name:counter-battery") == {"Counter-Battery Fire"}
+    assert names('"counter-battery fire"') >= {"Counter-Battery Fire"}
+    for odd in ("name:.*", "o:[", 'o:"a+b"', "name:\\", "o:%", "name:_", "o:(", "o:^$"):
+        run(odd).queryset.count()  # literal text: no regex or LIKE error
+    assert names("name:.*") == set()
+    assert names("name:%") == set()

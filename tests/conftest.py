@@ -1,0 +1,211 @@
+"""Shared fixtures: the sample catalogue, users, a live Celery worker."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Throttle counters live in the cache: each test starts with none. (The rules core's
+    tests also run without Django, with `-p no:django`: then there is no cache.)"""
+    if settings.configured:
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    """Tests sign users in thousands of times: a fast hasher keeps that cheap. (Production
+    keeps Django's default PBKDF2.)"""
+    if settings.configured:
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher"
+        ]
+    yield
+
+
+@pytest.fixture
+def sample_catalogue(db):
+    """The shipped sample data of all five games, loaded through the importer."""
+    from django.core.management import call_command
+
+    call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
+
+
+@pytest.fixture(scope="session")
+def sample_catalogue_session(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        from django.core.management import call_command
+
+        call_command("load_sample_data", stdout=open(os.devnull, "w"))
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("alice", "alice@example.com", "a-long-pass-123")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user("bob", "bob@example.com", "a-long-pass-456")
+
+
+@pytest.fixture
+def staff_user(django_user_model):
+    return django_user_model.objects.create_user(
+        "staff", "staff@example.com", "a-long-pass-789", is_staff=True, is_superuser=True
+    )
+
+
+def reset_broker_connections(app) -> None:
+    """Forget pooled broker connections and producers made with other settings, after a
+    test changed the queue or the broker's folders."""
+    from kombu import pools
+
+    if app._pool is not None:
+        app._pool.force_close_all()
+    app._pool = None
+    app.amqp._producer_pool = None
+    pools.reset()
+
+
+def _database_url_for_test_db() -> str:
+    """The URL of the test database the suite is using, for a worker in another process."""
+    from django.db import connection
+
+    from cardsite.dburl import database_url
+
+    return database_url(connection)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, tmp_path_factory):
+    """A real Celery worker, in its own process, on the broker in use (Redis/RabbitMQ when
+    CELERY_BROKER_URL is set, the filesystem broker otherwise), on a queue of its own and
+    against the test database."""
+    from cardsite.celery import app, ensure_broker_folders
+
+    queue = f"test-{uuid.uuid4().hex[:10]}"
+    env = dict(os.environ)
+    env["DATABASE_URL"] = _database_url_for_test_db()
+    env["CELERY_QUEUE"] = queue
+    env["AXES_ENABLED"] = "0"
+    if settings.CELERY_BROKER_URL.startswith("filesystem"):
+        data_dir = tmp_path_factory.mktemp("celery-data")
+        env["CARDSITE_DATA_DIR"] = str(data_dir)
+        broker_dir = data_dir / "broker"
+        app.conf.broker_transport_options = {
+            "data_folder_in": str(broker_dir / "queue"),
+            "data_folder_out": str(broker_dir / "queue"),
+            "control_folder": str(broker_dir / "control"),
+            "polling_interval": 0.2,
+        }
+        for sub in ("queue", "control"):
+            (broker_dir / sub).mkdir(parents=True, exist_ok=True)
+    else:
+        ensure_broker_folders()
+    app.conf.task_default_queue = queue
+    # Forget any pooled connection made with the old settings.
+    reset_broker_connections(app)
+    log = tmp_path_factory.mktemp("celery-log") / "worker.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "cardsite",
+                "worker",
+                "-Q",
+                queue,
+                "--concurrency=2",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if "ready." in log.read_text():
+            break
+        if proc.poll() is not None:
+            raise RuntimeError(f"the Celery worker exited early:\n{log.read_text()[-3000:]}")
+        time.sleep(0.2)
+    else:
+        proc.terminate()
+        raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()[-3000:]}")
+    proc.log_path = log  # type: ignore[attr-defined]
+    proc.queue = queue  # type: ignore[attr-defined]
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def wait_for(predicate, timeout: float = 30.0, interval: float = 0.2):
+    """Poll `predicate` until it returns a true value; fail with a clear message."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout} s")
+
+
+# --- Browser tests -------------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's Chromium; `make test` installs it when missing
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread; the tests' own ORM calls are
+    # plain synchronous calls, which Django would otherwise refuse next to a loop.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def live_catalogue(transactional_db):
+    """The sample data, committed, for a live server in another thread."""
+    from django.core.management import call_command
+
+    call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))

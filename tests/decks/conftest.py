@@ -1,0 +1,60 @@
+"""Deck test helpers: a tiny REDLINE catalogue (fast, for the permission matrix), the
+shipped example lists, and a deck factory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SAMPLE_DATA = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
+
+MINI_CARDS = ("General Jeffrey Moore", "Tigercat", "Rabbit", "Supply Drop")
+MINI_LIST = "General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercat\n20 Supply Drop\n"
+MINI_LIST_2 = "General:\n1 General Jeffrey Moore\nArsenal:\n3 Tigercat\n2 Rabbit\n20 Supply Drop\n"
+
+
+def sample_list(game: str, fmt: str) -> str:
+    """A shipped example list: legal in its format against the sample catalogue."""
+    return (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text()
+
+
+def sample_expansion(game: str, code: str) -> dict:
+    return json.loads((SAMPLE_DATA / game / f"{code}.json").read_text())
+
+
+@pytest.fixture
+def mini_catalogue(db):
+    """Four REDLINE cards imported through the importer: enough to save lists quickly."""
+    from catalogue.importer import expansion_import
+
+    data = sample_expansion("redline", "RL1")
+    data["cards"] = [c for c in data["cards"] if c["name"] in MINI_CARDS]
+    expansion_import(data=data)
+
+
+@pytest.fixture
+def make_deck():
+    """make_deck(owner, visibility="private", text=MINI_LIST, game="redline", ...)."""
+    from decks.services import deck_create
+
+    def make(
+        owner, visibility="private", *, text=MINI_LIST, game="redline", fmt="standard", name="Deck"
+    ):
+        return deck_create(
+            owner=owner,
+            game_slug=game,
+            format=fmt,
+            name=name,
+            visibility=visibility,
+            text=text,
+        )
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """Users are created in nearly every test here; a slow hasher would dominate the run."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,173 @@
+"""Tactical Assault combat odds and the close combat Monte Carlo, through the services and
+the API, against fractions counted by hand from the sample combat cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from play import services
+
+pytestmark = pytest.mark.django_db
+
+# The printed combat results of the 72 sample combat cards (TA1), counted by hand.
+PRINTED = {"eliminated": 8, "out_of_action": 10, "shaken": 14, "fall_back": 16, "no_effect": 24}
+ODDS_URL = "/api/play/tactical-assault/combat-odds/"
+CLOSE_URL = "/api/play/tactical-assault/close-combat/"
+
+
+def fractions(result) -> dict[str, Fraction]:
+    return {k: Fraction(v["fraction"]) for k, v in result["results"].items()}
+
+
+def test_the_sample_deck_is_the_hand_count(sample_catalogue):
+    from catalogue.models import Card
+
+    cards = Card.objects.filter(game__slug="tactical-assault", kind="combat_card")
+    assert Counter(c.attributes["combat_result"] for c in cards) == PRINTED
+
+
+def test_infantry_fires_on_armored_one_column_down(sample_catalogue):
+    # Infantry's light firepower against Armored's heavy protection: down one (Table 4).
+    # Each printed result moves one step towards no effect: 8 eliminated become out of
+    # action, ..., the 16 fall back join the 24 no effect.
+    result = services.combat_odds_for(
+        attacker="Infantry", target="Armored", modifiers={"attack": "firepower"}
+    )
+    assert result["net_shift"] == -1
+    assert fractions(result) == {
+        "eliminated": Fraction(0),
+        "out_of_action": Fraction(8, 72),
+        "shaken": Fraction(10, 72),
+        "fall_back": Fraction(14, 72),
+        "no_effect": Fraction(16 + 24, 72),
+    }
+
+
+def test_infantry_close_combat_on_shaken_armored_two_columns_up(sample_catalogue):
+    # Close combat (Table 5): very heavy close combat beats heavy protection (up one), the
+    # target is Shaken (up one): 8+10+14 eliminated, 16 out of action, 24 shaken.
+    result = services.combat_odds_for(
+        attacker="infantry",
+        target="ARMORED",
+        modifiers={"attack": "close_combat", "target_shaken": True},
+    )
+    assert result["net_shift"] == 2
+    assert fractions(result) == {
+        "eliminated": Fraction(32, 72),
+        "out_of_action": Fraction(16, 72),
+        "shaken": Fraction(24, 72),
+        "fall_back": Fraction(0),
+        "no_effect": Fraction(0),
+    }
+
+
+def test_api_table_with_modifiers(client, sample_catalogue):
+    # Armored (heavy firepower) on Recon (moderate protection): up one; Extreme Range and
+    # In Cover: down two; net down one — the same table as Infantry on Armored.
+    response = client.get(
+        ODDS_URL,
+        {"attacker": "Armored", "target": "Recon", "range": "extreme", "in_cover": "true"},
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["net_shift"] == -1
+    assert [r["row"] for r in body["rows"]] == [
+        "rating_higher",
+        "extreme_range",
+        "obstructed_or_in_cover",
+    ]
+    assert fractions(body)["no_effect"] == Fraction(40, 72)
+    assert sum(v["count"] for v in body["results"].values()) == 72
+
+
+def test_api_obstructed_and_in_cover_shift_once(client, sample_catalogue):
+    both = client.get(
+        ODDS_URL,
+        {"attacker": "Armored", "target": "Recon", "obstructed": "1", "in_cover": "1"},
+    ).json()
+    assert both["net_shift"] == 0
+
+
+def test_api_refuses_what_the_table_does_not_list(client, sample_catalogue):
+    response = client.get(
+        ODDS_URL,
+        {"attacker": "Infantry", "target": "Armored", "attack": "close_combat", "obstructed": "1"},
+    )
+    assert response.status_code == 400
+    assert "does not apply" in response.json()["detail"]
+    response = client.get(ODDS_URL, {"attacker": "Infantry", "target": "Armored", "foo": "1"})
+    assert response.status_code == 400
+    response = client.get(ODDS_URL, {"attacker": "Tank", "target": "Armored"})
+    assert response.status_code == 400
+    assert response.json()["field"] == "attacker"
+    assert "Infantry" in response.json()["detail"]
+
+
+def test_no_attack_without_a_rating(client, sample_catalogue):
+    body = client.get(ODDS_URL, {"attacker": "Bunker", "target": "Infantry"}).json()
+    assert body["possible"] is False
+    assert all(v["count"] == 0 for v in body["results"].values())
+
+
+def test_close_combat_inline_is_the_kernel_and_reproducible(client, sample_catalogue):
+    payload = {"unit_a": "Infantry", "unit_b": "Armored", "games": 3000, "seed": 7}
+    first = client.post(CLOSE_URL, payload, content_type="application/json")
+    assert first.status_code == 200, first.content
+    body = first.json()
+    assert sum(body["outcomes"].values()) == 3000
+    assert body["shift_a_on_b"] == 1  # very heavy close combat against heavy protection
+    assert body["shift_b_on_a"] == 1  # heavy close combat against Infantry's none
+    again = client.post(CLOSE_URL, payload, content_type="application/json").json()
+    assert again == body
+    inputs = services.close_combat_inputs(unit_a="Infantry", unit_b="Armored")
+    direct = services.close_combat_compute(inputs, games=3000, seed=7, max_rounds=20)
+    assert direct["outcomes"] == body["outcomes"]
+
+
+def test_close_combat_large_runs_need_a_user_and_start_a_run(client, user, sample_catalogue):
+    payload = {"unit_a": "Infantry", "unit_b": "Armored", "games": 50_000, "seed": 3}
+    response = client.post(CLOSE_URL, payload, content_type="application/json")
+    assert response.status_code == 403
+    client.force_login(user)
+    response = client.post(CLOSE_URL, payload, content_type="application/json")
+    assert response.status_code == 202, response.content
+    run_info = response.json()["run"]
+    from simulations.models import SimulationRun
+
+    run = SimulationRun.objects.get(pk=run_info["id"])
+    assert run.kind == "tactical-assault-close-combat"
+    assert run.owner == user
+    assert run.params["games"] == 50_000
+    assert run.inputs["unit_a"]["name"] == "Infantry"
+    assert run_info["url"].endswith(run.get_absolute_url())
+
+
+def test_close_combat_kind_chunks_merge_to_the_run(user, sample_catalogue):
+    """The registered kind plays a run in chunks on a worker; here the chunks are played
+    in-process and merged, as the worker would."""
+    from simulations import kinds
+    from simulations.services import simulation_run_chunk, simulation_start
+
+    kind = kinds.get("tactical-assault-close-combat")
+    assert kind.needs_deck is False
+    run = simulation_start(
+        owner=user,
+        kind=kind.slug,
+        params={"games": 4000, "unit_a": "Swarm", "unit_b": "Creature", "max_rounds": 10},
+        seed=11,
+    )
+    for i in range(run.n_chunks):
+        simulation_run_chunk(run_id=run.pk, chunk_index=i)
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    summary = run.results["summary"]
+    assert summary["games"] == 4000
+    assert sum(summary["outcomes"].values()) == 4000
+    assert abs(sum(summary["frequencies"].values()) - 1) < 1e-9
+    assert [c["id"] for c in kind.charts(summary)] == [
+        "ta-close-combat-outcome",
+        "ta-close-combat-rounds",
+    ]

@@ -1,0 +1,85 @@
+"""Red Code crew economy and visual field through the services and the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from play import services
+
+pytestmark = pytest.mark.django_db
+CREW_URL = "/api/play/red-code/crew/"
+VF_URL = "/api/play/red-code/visual-field/"
+
+
+def test_barracuda_sinks_stingray_at_distance_two_in_four_turns(sample_catalogue):
+    """Worked by hand. Barracuda (6 crew) at distance 2 can crew Torpedo (1 crew, 1 damage),
+    Countermeasure (2 crew, 1) and Heavy torpedo (3 crew, 2); Floating mine reaches only 1.
+    Stingray sinks after 3 + 2 x 3 = 9 repair damage.
+
+    Turn 1: all three, 6 crew, 4 damage. From then on 2 crew come back a turn, so turns
+    2..t place at most 2(t-1) crew; Torpedo (1 damage a crew) is usable once a turn and the
+    others give at most 2/3 damage a crew. Turns 2-3 give at most 3 (7 in all), turns 2-4
+    give 5 (Torpedo, Torpedo, Torpedo + Heavy torpedo): sunk on turn 4. In the long run a
+    3-turn cycle of 3 Torpedoes and 1 Heavy torpedo uses the 6 crew returned for 5 damage:
+    5/3 a turn."""
+    result = services.crew_economy(ship="Barracuda", distance=2, target="Stingray")
+    m = result["matchup"]
+    assert m["target_hit_points"] == 9
+    assert {u["name"] for u in m["useful_manoeuvres"]} == {
+        "Torpedo",
+        "Countermeasure",
+        "Heavy torpedo",
+    }
+    assert "Floating mine" in {u["name"] for u in m["unused_manoeuvres"]}
+    assert m["turns_to_sink"] == 4
+    assert m["schedule"][0]["damage"] == 4
+    assert m["schedule"][0]["crew_used"] == 6
+    assert m["schedule"][-1]["cumulative_damage"] >= 9
+    assert m["schedule"][-1]["target"]["sunk"] is True
+    for turn in m["schedule"]:
+        assert turn["crew_used"] <= turn["crew_available"]
+    assert m["sustained_damage_fraction"] == "5/3"
+    # The table has one row per red ship, in class order.
+    assert [r["target"] for r in result["table"]] == ["Stingray", "Tempest", "Leviathan"]
+    assert [r["hit_points"] for r in result["table"]] == [9, 12, 15]
+    assert result["table"][0]["turns_to_sink"] == 4
+
+
+def test_crew_api(client, sample_catalogue):
+    body = client.get(CREW_URL, {"ship": "barracuda", "distance": 2}).json()
+    assert body["ship"] == "Barracuda"
+    assert body["matchup"]["target"] == "Stingray"
+    assert body["matchup"]["turns_to_sink"] == 4
+    assert client.get(CREW_URL, {"ship": "Barracuda", "distance": 9}).status_code == 400
+    bad = client.get(CREW_URL, {"ship": "Nautilus", "distance": 2})
+    assert bad.status_code == 400 and bad.json()["field"] == "ship"
+    bad = client.get(CREW_URL, {"ship": "Barracuda", "distance": 2, "target": "Vigilant"})
+    assert bad.status_code == 400 and "not an enemy ship" in bad.json()["detail"]
+
+
+def test_visual_field_is_reproducible_and_blocked(client, sample_catalogue):
+    first = client.get(VF_URL, {"seed": 42}).json()
+    again = client.get(VF_URL, {"seed": 42}).json()
+    assert first["layout"] == again["layout"]
+    assert first["field"] is None
+    grid = first["grid"]
+    sea = [(x, y) for y in range(6) for x in range(8) if grid[y][x] != "island"]
+    x, y = sea[0]
+    body = client.get(VF_URL, {"seed": 42, "x": x, "y": y}).json()
+    assert body["origin"] == [x, y]
+    targets = {tuple(b) for d, boxes in body["field"]["boxes_at_distance"].items() for b in boxes}
+    assert (x, y) in targets
+    assert all(grid[b[1]][b[0]] != "island" for b in targets)
+    # A ship right beside the origin, east, blocks the boxes behind it.
+    if x + 2 < 8 and grid[y][x + 1] != "island" and grid[y][x + 2] != "island":
+        blocked = client.get(VF_URL, {"seed": 42, "x": x, "y": y, "ships": f"{x + 1},{y}"}).json()
+        east = {tuple(b) for bs in blocked["field"]["boxes_at_distance"].values() for b in bs}
+        assert (x + 1, y) in east and (x + 2, y) not in east
+        assert blocked["field"]["ships_in_view"] == {"ship 1": 1}
+
+
+def test_visual_field_errors(client, sample_catalogue):
+    assert client.get(VF_URL).status_code == 400
+    assert client.get(VF_URL, {"seed": "x"}).status_code == 400
+    assert client.get(VF_URL, {"seed": 1, "x": 9, "y": 0}).status_code == 400
+    assert client.get(VF_URL, {"seed": 1, "x": 0, "y": 0, "ships": "a,b"}).status_code == 400

@@ -1,0 +1,91 @@
+"""Red Mittens goldfish: a deck whose result is known, through the kind, a simulation run
+and the page."""
+
+from __future__ import annotations
+
+import pytest
+
+from play import services, sim_kinds
+
+from .conftest import giant_units_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def test_units_of_atk_20_kill_on_turn_one(user, sample_catalogue):
+    """Every unit has 20 atk and items add 0 or more: the unit flipped ACTIVE at setup
+    attacks for at least 20 on turn 1, the opponent's 20 LP. The hand holds 6 cards, so the
+    Cardinal Rule plays exactly one (a field, the cheapest), and the dice is never rolled."""
+    deck = giant_units_deck(user)
+    inputs = services.red_mittens_inputs(deck.current_version)
+    assert len(inputs["units"]) == 20 and len(inputs["items"]) == 20
+    chunks = [
+        sim_kinds.goldfish_run_chunk(inputs, {"games": 300, "max_turns": 10}, 5, i, 3)
+        for i in range(3)
+    ]
+    assert [c["games"] for c in chunks] == [100, 100, 100]
+    summary = sim_kinds.goldfish_summarise(sim_kinds.goldfish_merge(chunks))
+    assert summary["games"] == 300
+    assert summary["dead_on_turn"] == [300]
+    assert summary["p_dead_by_turn"] == [1.0]
+    assert summary["mean_dead_turn"] == 1.0
+    assert summary["mean_cards_played_per_turn"] == 1.0
+    assert summary["dice_rolls"] == 0
+    # Chunks merge into exactly the unsplit run.
+    whole = services.goldfish_compute(inputs, games=300, seed=5, max_turns=10)
+    assert sim_kinds.goldfish_summarise(whole) == summary
+
+
+def test_goldfish_run_through_the_simulations_app(user, sample_catalogue):
+    from simulations import kinds
+    from simulations.services import simulation_run_chunk, simulation_start
+
+    kind = kinds.get("red-mittens-goldfish")
+    assert kind.needs_deck and kind in kinds.for_game("red-mittens")
+    deck = giant_units_deck(user)
+    run = simulation_start(
+        owner=user, kind=kind.slug, params={"games": 200}, deck_version=deck.current_version
+    )
+    for i in range(run.n_chunks):
+        simulation_run_chunk(run_id=run.pk, chunk_index=i)
+    run.refresh_from_db()
+    assert run.status == "done", run.error
+    summary = run.results["summary"]
+    assert summary["p_dead_by_turn"] == [1.0]
+    assert [c["id"] for c in kind.charts(summary)] == ["rm-dead-turn", "rm-cards-played", "rm-dice"]
+    figures = dict(kind.key_figures(summary))
+    assert figures["Mean turn the opponent reaches 0 LP"] == "1.00"
+
+
+def test_weak_units_take_longer(user, sample_catalogue):
+    deck = giant_units_deck(user, atk=1)
+    inputs = services.red_mittens_inputs(deck.current_version)
+    summary = sim_kinds.goldfish_summarise(
+        services.goldfish_compute(inputs, games=50, seed=1, max_turns=40)
+    )
+    assert summary["mean_dead_turn"] is None or summary["mean_dead_turn"] > 1
+
+
+def test_goldfish_page(client, user, sample_catalogue):
+    deck = giant_units_deck(user)
+    client.force_login(user)
+    page = client.get("/play/red-mittens/goldfish/", {"deck": deck.pk})
+    assert page.status_code == 200
+    assert f'value="{deck.pk}" selected' in page.content.decode()
+    response = client.post(
+        "/play/red-mittens/goldfish/",
+        {"deck": deck.pk, "games": 100, "seed": 3, "max_turns": 10},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Mean turn the opponent reaches 0 LP" in html and "1.00" in html
+    assert "<svg" in html
+    # Other users do not see a private deck.
+    from django.contrib.auth import get_user_model
+
+    bob = get_user_model().objects.create_user("carol", "c@example.com", "a-long-pass-000")
+    client.force_login(bob)
+    response = client.post(
+        "/play/red-mittens/goldfish/", {"deck": deck.pk, "games": 10, "max_turns": 10}
+    )
+    assert "Giants" not in response.content.decode()

@@ -1,0 +1,133 @@
+"""The play tools in a real browser: Debian's Chromium, driven by Playwright, against the
+live test server. Each tool is opened from its game page's link, used, and shows a result.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import giant_units_deck, make_force
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def page(browser, live_server, live_catalogue):
+    context = browser.new_context(base_url=live_server.url)
+    context.set_default_timeout(15_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def sign_in(page, live_server, user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies["sessionid"]
+    page.context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
+
+
+def open_tool(page, game: str, label: str) -> None:
+    page.goto(f"/cards/{game}/")
+    page.get_by_role("link", name=label, exact=True).click()
+
+
+def test_combat_odds_and_close_combat(page):
+    open_tool(page, "tactical-assault", "Combat odds")
+    expect(page).to_have_url(re.compile(r"/play/tactical-assault/combat/$"))
+    page.select_option("#id_attacker", "Infantry")
+    page.select_option("#id_target", "Armored")  # htmx recomputes on change
+    table = page.locator("#odds-table")
+    expect(table).to_be_visible()
+    expect(table.locator('tr[data-result="no_effect"]')).to_contain_text("5/9")
+    expect(page.locator("#odds svg")).to_be_visible()
+    page.select_option("#id_attack", "close_combat")
+    page.check("#id_target_shaken")
+    expect(page.locator('#odds-table tr[data-result="eliminated"]')).to_contain_text("4/9")
+    expect(page.locator("#net-shift")).to_have_text("2")
+    page.select_option("#id_unit_a", "Infantry")
+    page.select_option("#id_unit_b", "Armored")
+    page.fill("#id_games", "2000")
+    page.fill("#id_seed", "5")
+    page.get_by_role("button", name="Fight").click()
+    expect(page.locator("#close-combat-table")).to_contain_text("Armored eliminated")
+    expect(page.locator("#close-combat-result svg").first).to_be_visible()
+
+
+def test_crew_economy(page):
+    open_tool(page, "red-code", "Crew economy")
+    page.select_option("#id_ship", "Barracuda")
+    page.fill("#id_distance", "2")
+    page.get_by_role("button", name="Show the crew table").click()
+    expect(page.locator("#turns-to-sink")).to_have_text("4")
+    expect(page.locator("#crew-table")).to_contain_text("Leviathan")
+    expect(page.locator("#crew-result svg")).to_be_visible()
+
+
+def test_visual_field(page):
+    open_tool(page, "red-code", "Visual field")
+    expect(page.locator("#sea-map")).to_be_visible()
+    seed = page.url.split("seed=")[1]
+    page.locator("#sea-map a.box.sea").first.click()
+    expect(page.locator("#vf-table")).to_be_visible()
+    assert f"seed={seed}" in page.url
+    assert page.locator("#sea-map a.target").count() > 0
+    page.get_by_role("link", name="New layout").click()
+    expect(page.locator("#sea-map")).to_be_visible()
+
+
+def test_goldfish(page, live_server, user):
+    giant_units_deck(user)
+    sign_in(page, live_server, user)
+    open_tool(page, "red-mittens", "Goldfish a deck")
+    page.fill("#id_games", "200")
+    page.get_by_role("button", name="Goldfish").click()
+    figures = page.locator("#goldfish-figures")
+    expect(figures).to_contain_text("Mean turn the opponent reaches 0 LP")
+    expect(figures).to_contain_text("1.00")
+    expect(page.locator("#goldfish-result svg").first).to_be_visible()
+
+
+def test_campaign_tracker(page, live_server, user):
+    make_force(user, "Ann's force")
+    make_force(user, "Ben's force")
+    sign_in(page, live_server, user)
+    open_tool(page, "tactical-assault", "Campaign tracker")
+    page.get_by_role("link", name="New campaign").click()
+    page.fill("#id_name", "Ridgeline")
+    page.get_by_role("button", name="Create").click()
+    for name, force in (("Ann", "Ann's force"), ("Ben", "Ben's force")):
+        page.fill("#id_name", name)
+        page.select_option("#id_force", label=force)
+        page.get_by_role("button", name="Add").click()
+        expect(page.locator(".messages")).to_contain_text(f"{name} joins")
+    page.get_by_role("link", name="Record a game").click()
+    page.get_by_label("Ann").select_option("win")
+    page.get_by_label("Ben").select_option("loss")
+    page.get_by_role("button", name="Record").click()
+    expect(page.locator(".messages")).to_contain_text("Ann +9")
+    page.get_by_role("link", name="Spend campaign points").click()
+    page.select_option("#id_player", label="Ben (6 campaign points)")
+    page.check("input[name=kind][value=swap]")
+    page.fill("#id_remove", "1 Armored")
+    page.fill("#id_add", "1 Behemoth")
+    page.get_by_role("button", name="Spend").click()
+    expect(page.locator("#spend-errors")).to_contain_text("exactly 36")
+    page.fill("#id_add", "1 Mechanized, 1 Swarm")
+    page.get_by_role("button", name="Spend").click()
+    expect(page.locator(".messages")).to_contain_text("swapped units")
+    expect(page.locator("#standings")).to_contain_text("Ann")
+    rows = page.locator("#standings tbody tr")
+    expect(rows.nth(0)).to_contain_text("Ann")
+    expect(rows.nth(1)).to_contain_text("Ben")

@@ -1,0 +1,277 @@
+"""Simulation services: parameters, limits, chunking, seeds, idempotency, reaping."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from simulations import kinds, services
+from simulations.models import SimulationRun
+from simulations.tasks import run_chunk
+from tests.simulations.conftest import play_inline
+from validation.sim.kernel import chunk_games, merge_all, new_stats
+from validation.sim.odds import distribution
+
+pytestmark = pytest.mark.django_db
+
+
+def start(deck, owner=None, kind="redline-goldfish", seed=7, **params):
+    return services.simulation_start(
+        owner=owner or deck.owner,
+        kind=kind,
+        params={"games": 4_000, "turns": 6, **params},
+        deck_version=deck.current_version,
+        seed=seed,
+    )
+
+
+def test_opening_hand_distribution_matches_hypergeometric_through_the_service(
+    redline_deck, settings
+):
+    settings.SIMULATIONS_CHUNK_GAMES = 10_000
+    games = 40_000
+    run = start(redline_deck, games=games, turns=3, mulligan_lo=0, mulligan_hi=7)
+    assert run.n_chunks == 4
+    play_inline(run)
+    assert run.status == "done"
+    hist = run.results["stats"]["counts"]["open_resources_hist"]
+    summary = run.results["summary"]
+    deck = summary["deck"]
+    assert (deck["arsenal"], deck["resources"]) == (60, 24)
+    expected = distribution(24, 60, 7)
+    assert summary["expected_open_resources"] == pytest.approx(expected)
+    assert sum(hist) == games
+    for k, p in enumerate(expected):
+        se = math.sqrt(p * (1 - p) / games)
+        assert abs(hist[k] / games - p) <= 4 * se + 1 / games, (k, hist[k] / games, p)
+
+
+def test_same_seed_gives_the_same_results(redline_deck, settings):
+    settings.SIMULATIONS_CHUNK_GAMES = 1_500
+    a, b = start(redline_deck, seed=99), start(redline_deck, seed=99)
+    play_inline(a)
+    play_inline(b)
+    assert a.n_chunks == 3
+    assert a.results == b.results
+    c = start(redline_deck, seed=100)
+    play_inline(c)
+    assert c.results["stats"] != a.results["stats"]
+
+
+def test_a_chunked_run_agrees_with_an_unchunked_one(redline_deck, settings):
+    settings.SIMULATIONS_CHUNK_GAMES = 100_000
+    whole = start(redline_deck, games=20_000, turns=8, seed=1)
+    settings.SIMULATIONS_CHUNK_GAMES = 5_000
+    chunked = start(redline_deck, games=20_000, turns=8, seed=2)
+    assert (whole.n_chunks, chunked.n_chunks) == (1, 4)
+    play_inline(whole)
+    play_inline(chunked)
+    fw = whole.results["summary"]["figures"]
+    fc = chunked.results["summary"]["figures"]
+    assert chunked.results["stats"]["games"] == whole.results["stats"]["games"] == 20_000
+    # proportions agree within 4 standard errors of their difference
+    for key in ("resource_deployed_by_turn", "win_tactical_by_turn"):
+        for pw, pc in zip(fw[key], fc[key], strict=True):
+            p = (pw + pc) / 2
+            se = math.sqrt(2 * p * (1 - p) / 20_000)
+            assert abs(pw - pc) <= 4 * se + 1e-4, (key, pw, pc)
+    for key in ("first_efreet_turn_hist", "win_turn_hist"):
+        mw, mc = fw[key]["mean_turn"], fc[key]["mean_turn"]
+        sd = max(fw[key]["sd_turn"], fc[key]["sd_turn"])
+        assert abs(mw - mc) <= 4 * sd * math.sqrt(2 / 20_000) + 1e-9, (key, mw, mc)
+
+
+def test_hex_skirmish_goldfish_reports_the_command_deck_figures(hex_deck):
+    run = start(hex_deck, kind="hex-skirmish-goldfish", games=3_000, turns=10)
+    play_inline(run)
+    assert run.status == "done"
+    figures = run.results["summary"]["figures"]
+    assert len(figures["played_mean_by_turn"]) == 10
+    assert "March" in figures["first_playable_turn_hist"]
+    assert run.results["summary"]["deck"]["command_cards"] == 31
+    specs = kinds.get("hex-skirmish-goldfish").charts(run.results["summary"])
+    assert {s["id"] for s in specs} >= {"played", "deck-out", "first-playable"}
+
+
+def test_a_redelivered_chunk_changes_nothing(redline_deck, settings):
+    settings.SIMULATIONS_CHUNK_GAMES = 2_000
+    run = start(redline_deck)
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=0) == "stored"
+    run.refresh_from_db()
+    slot = run.chunk_results["0"]
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=0) == "skipped"
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=1) == "finished"
+    run.refresh_from_db()
+    assert run.status == "done" and run.chunks_done == 2 and run.chunk_results["0"] == slot
+    results = run.results
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=1) == "skipped"
+    run.refresh_from_db()
+    assert run.results == results
+
+
+def test_params_are_validated_with_clear_messages(redline_deck):
+    with pytest.raises(services.ParamsInvalid) as exc:
+        start(redline_deck, games=0, turns="many", mulligan_lo=9)
+    errors = exc.value.errors
+    assert errors["games"] == "Games must be between 1 and 2,000,000; got 0"
+    assert "whole number" in errors["turns"]
+    assert "between 0 and 7" in errors["mulligan_lo"]
+    with pytest.raises(services.ParamsInvalid) as exc:
+        start(redline_deck, mulligan_lo=5, mulligan_hi=3)
+    assert "mulligan band 5–3 is empty" in exc.value.errors["mulligan_hi"]
+    with pytest.raises(services.ParamsInvalid) as exc:
+        start(redline_deck, speed=3)
+    assert "not a parameter" in exc.value.errors["speed"]
+    with pytest.raises(services.ParamsInvalid) as exc:
+        start(redline_deck, seed=-1)
+    assert "seed" in exc.value.errors
+    assert not SimulationRun.objects.exists()
+
+
+def test_a_deck_of_another_game_or_an_unknown_kind_is_refused(redline_deck):
+    with pytest.raises(services.SimulationError) as exc:
+        start(redline_deck, kind="hex-skirmish-goldfish")
+    assert "simulates hex-skirmish decks" in str(exc.value)
+    with pytest.raises(services.SimulationError) as exc:
+        start(redline_deck, kind="no-such-kind")
+    assert "no simulation kind" in str(exc.value)
+
+
+def test_at_most_three_active_runs_per_user(redline_deck, other_user, make_deck):
+    runs = [start(redline_deck) for _ in range(3)]
+    with pytest.raises(services.TooManyActiveRuns) as exc:
+        start(redline_deck)
+    assert "3 simulations queued or running; at most 3" in str(exc.value)
+    start(make_deck(other_user))  # another user is not limited by them
+    play_inline(runs[0])
+    start(redline_deck)  # a slot is free again
+
+
+def test_a_random_seed_is_chosen_when_none_is_given(redline_deck):
+    a = start(redline_deck, seed=None)
+    b = start(redline_deck, seed=None)
+    assert a.seed != b.seed and 0 <= a.seed < 2**63
+
+
+def test_a_failing_chunk_marks_the_run_failed_with_the_reason(redline_deck):
+    def boom(inputs, params, seed, i, n):
+        if params["games"]:
+            raise RuntimeError("the kernel broke")
+        return {}
+
+    kind = kinds.get("redline-goldfish")
+    broken = kinds.SimulationKind(**{**kind.__dict__, "slug": "broken", "run_chunk": boom})
+    with kinds.temporarily(broken):
+        run = start(redline_deck, kind="broken")
+        run_chunk.apply(args=(run.pk, 0))
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert run.error == "chunk 0 failed: RuntimeError: the kernel broke"
+
+
+def _duel_kind():
+    def play(inputs, params, seed, i, n):
+        games = chunk_games(params["games"], i, n)
+        return new_stats("duel", 1, games, {"wins": games if inputs["a"] > inputs["b"] else 0})
+
+    return kinds.SimulationKind(
+        slug="test-duel",
+        label="Duel",
+        game_slug="tactical-assault",
+        needs_deck=False,
+        default_params={"games": 10},
+        param_specs=(kinds.ParamSpec("games", "Games", "int", 1, 100),),
+        run_chunk=play,
+        merge=merge_all,
+        summarise=lambda stats: {"games": stats["games"], "wins": stats["counts"]["wins"]},
+    )
+
+
+def test_a_deckless_kind_takes_its_inputs_from_the_caller(user):
+    with kinds.temporarily(_duel_kind()):
+        run = services.simulation_start(
+            owner=user, kind="test-duel", params={"games": 30}, inputs={"a": 5, "b": 3}
+        )
+        play_inline(run)
+    assert run.status == "done" and run.deck_version is None
+    assert run.results["summary"] == {"games": 30, "wins": 30}
+
+
+def test_kinds_registry():
+    assert {k.slug for k in kinds.for_game("redline")} >= {"redline-goldfish"}
+    assert [k.slug for k in kinds.for_game("hex-skirmish")] == ["hex-skirmish-goldfish"]
+    kind = _duel_kind()
+    with kinds.temporarily(kind):
+        assert kinds.get("test-duel") is kind
+        assert kinds.register(kind) is kind  # the same object again: harmless
+        with pytest.raises(ValueError, match="already registered"):
+            kinds.register(kinds.SimulationKind(**{**kind.__dict__, "label": "Other"}))
+    with pytest.raises(kinds.UnknownKind):
+        kinds.get("test-duel")
+
+
+def test_reaper_requeues_a_chunk_whose_worker_was_lost_then_gives_up(
+    redline_deck, settings, django_capture_on_commit_callbacks, monkeypatch
+):
+    settings.SIMULATIONS_CHUNK_GAMES = 2_000
+    settings.SIMULATIONS_CHUNK_LOST_SECONDS = 60
+    settings.SIMULATIONS_MAX_REAPS = 1
+    sent = []
+    monkeypatch.setattr(run_chunk, "delay", lambda *args: sent.append(args))
+    run = start(redline_deck)
+    services.simulation_run_chunk(run_id=run.pk, chunk_index=0)
+    # chunk 1 was started by a worker that then died
+    long_ago = timezone.now() - timedelta(minutes=5)
+    run.refresh_from_db()
+    run.chunk_started["1"] = long_ago.isoformat()
+    run.save()
+    assert services.simulation_check(run, now=long_ago + timedelta(seconds=30)) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        out = services.simulation_reap()
+    assert out == {"requeued": [run.pk], "failed": []}
+    assert sent == [(run.pk, 1)]
+    run.refresh_from_db()
+    assert run.reaps == 1 and "1" not in run.chunk_started and run.status == "running"
+    # lost again: the run fails with the reason instead of staying "running"
+    run.chunk_started["1"] = long_ago.isoformat()
+    run.save()
+    assert services.simulation_check(run) == "failed"
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert run.error.startswith("worker lost: chunk(s) 1 of 2 did not finish")
+    # the lost chunk's worker comes back after all: nothing changes
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=1) == "skipped"
+
+
+def test_reaper_requeues_chunks_never_started_after_the_queue_timeout(redline_deck, settings):
+    settings.SIMULATIONS_QUEUE_LOST_SECONDS = 100
+    run = start(redline_deck)
+    assert services.simulation_check(run) is None
+    later = timezone.now() + timedelta(seconds=101)
+    assert services.simulation_check(run, now=later) == "requeued"
+    run.refresh_from_db()
+    assert run.reaps == 1 and run.status == "queued"
+    # the reap counts as activity: not lost again straight away
+    assert services.simulation_check(run, now=later + timedelta(seconds=50)) is None
+
+
+def test_the_reap_command_reports(db, capsys):
+    from django.core.management import call_command
+
+    call_command("simulations_reap")
+    assert "re-queued 0 run(s); failed 0 run(s)" in capsys.readouterr().out
+
+
+def test_exact_odds():
+    out = services.odds_at_least(deck_size="60", group="24", k="2", turns="5", opening="7")
+    assert out["opening_hand"]["p"] == pytest.approx(1 - sum(distribution(24, 60, 7)[:2]))
+    assert [r["cards_seen"] for r in out["by_turn"]] == [8, 9, 10, 11, 12]
+    draw = services.odds_at_least(deck_size=60, group=24, first_player_draws=0, turns=1)
+    assert draw["by_turn"][0]["cards_seen"] == 7
+    with pytest.raises(services.OddsInvalid) as exc:
+        services.odds_at_least(deck_size=60, group=61, k="x")
+    assert "cannot be larger than the deck" in exc.value.errors["group"]
+    assert "whole number" in exc.value.errors["k"]

@@ -1,0 +1,130 @@
+"""The runner: reports, totals, sections the format does not use."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.validation import pools as p
+from validation.registry import registry
+from validation.rules import CopyLimit, ExactSize, RuleContext
+from validation.runner import SECTION_CODE, Report, validate
+from validation.types import Deck, Violation
+
+
+def test_report_as_dict_is_json_ready():
+    arsenal = p.replace(p.redline_sections()["arsenal"], "Ambush", ("Ambush", 5))
+    report = validate("redline", "standard", p.redline_deck(arsenal=arsenal))
+    data = json.loads(json.dumps(report.as_dict()))
+    assert set(data) == {"legal", "errors", "warnings", "totals"}
+    assert data["legal"] is False
+    assert {e["code"] for e in data["errors"]} == {"arsenal.size", "arsenal.copies"}
+    assert set(data["errors"][0]) == {"code", "severity", "message", "section", "cards"}
+
+
+def test_warnings_do_not_make_a_deck_illegal():
+    report = Report(legal=True, warnings=[Violation("x", "y", "warning")])
+    assert report.legal and report.codes() == {"x"}
+
+
+def test_redline_totals():
+    totals = validate("redline", "standard", p.redline_deck()).totals
+    assert totals["sections"] == {"general": 1, "arsenal": 60, "missions": 21, "critical_hits": 16}
+    assert (totals["resources"], totals["efreets"], totals["equipment"], totals["tactics"]) == (
+        24,
+        16,
+        10,
+        10,
+    )
+    assert totals["general"] == "General Jeffrey Moore" and totals["faction"] == "une"
+
+
+def test_section_counts_are_always_there_even_for_absent_sections():
+    totals = validate("redline", "scenario", Deck()).totals
+    assert totals["sections"] == dict.fromkeys(
+        ["general", "arsenal", "red_line", "missions", "critical_hits"], 0
+    )
+
+
+def test_tactical_assault_totals_show_the_elimination_threshold():
+    totals = validate("tactical-assault", "standard", p.ta_deck()).totals
+    assert (totals["points"], totals["limit"], totals["elimination_threshold"]) == (36, 36, 18)
+    force = p.TA_FORCE + [("Behemoth", 1), ("Mechanized", 2)]
+    totals = validate("tactical-assault", "custom", p.ta_deck(force=force, points=50)).totals
+    assert (totals["points"], totals["limit"], totals["elimination_threshold"]) == (50, 50, 25)
+    totals = validate("tactical-assault", "standard", p.ta_deck(force=[("Recon", 1)])).totals
+    assert totals["elimination_threshold"] == 1.5
+
+
+def test_hex_skirmish_totals():
+    totals = validate("hex-skirmish", "standard", p.hs_deck()).totals
+    assert totals["points"] == 35 and totals["limit"] == 50
+    assert totals["command_cards"] == 30 and totals["units"] == 3
+
+
+def test_red_code_totals():
+    totals = validate("red-code", "arena", p.rc_deck()).totals
+    assert (totals["blue"], totals["red"], totals["players"]) == (2, 2, 4)
+
+
+def test_a_section_the_format_does_not_use_is_an_error():
+    deck = p.redline_deck(red_line=[(m, 1) for m in p.MISSIONS[:5]])
+    report = validate("redline", "standard", deck)
+    assert report.codes() == {SECTION_CODE}
+    assert "does not use a red_line section" in report.errors[0].message
+
+
+def test_a_section_the_game_does_not_have_is_an_error():
+    deck = p.redline_deck()
+    deck.sections["sideboard"] = list(deck.sections["missions"][:1])
+    report = validate("redline", "standard", deck)
+    assert report.codes() == {SECTION_CODE}
+    assert report.errors[0].cards == ("Hardened Bunker",)
+
+
+def test_a_card_of_the_wrong_kind_in_the_force_gives_section_kind():
+    force = p.TA_FORCE + [(p.combat_card_name(1), 1)]
+    report = validate("tactical-assault", "standard", p.ta_deck(force=force))
+    assert report.codes() == {"section.kind"}
+
+
+def test_validate_accepts_a_game_definition_or_a_slug():
+    deck = p.redline_deck()
+    assert (
+        validate(registry.get("redline"), "standard", deck).as_dict()
+        == validate("redline", "standard", deck).as_dict()
+    )
+
+
+def test_an_unknown_game_is_a_key_error():
+    with pytest.raises(KeyError):
+        validate("chess", "standard", Deck())
+
+
+def test_validate_does_not_change_the_deck():
+    deck = p.hs_deck(collection={"Spearman": 1})
+    before = (repr(deck.sections), repr(deck.options))
+    validate("hex-skirmish", "standard", deck)
+    assert (repr(deck.sections), repr(deck.options)) == before
+
+
+def _ctx() -> RuleContext:
+    game = registry.get("redline")
+    return RuleContext(game, game.format("standard"), {})
+
+
+def test_copy_limit_counts_one_card_across_lines_and_sections():
+    deck = p.build(
+        p.REDLINE_CARDS,
+        {"arsenal": [("Tigercat", 3), ("Tigercat", 2)], "missions": [("Tigercat", 1)]},
+    )
+    rule = CopyLimit(("arsenal", "missions"), 4, code="x")
+    assert [v.message for v in rule.check(deck, _ctx())] == ["6 copies of Tigercat; at most 4"]
+
+
+def test_exact_size_with_kinds_reports_strays_under_its_own_code():
+    deck = p.build(p.REDLINE_CARDS, {"arsenal": [("Tigercat", 3), ("Bridge", 1)]})
+    rule = ExactSize("arsenal", 3, kinds=("efreet",), code="x")
+    violations = rule.check(deck, _ctx())
+    assert [v.cards for v in violations] == [("Bridge",)]

@@ -1,0 +1,390 @@
+"""The deck-list text format (import and export, every game), and its JSON twin.
+
+    # REDLINE standard — comment lines start with # or //
+    General:
+    1 General Jeffrey Moore
+    Arsenal:
+    4 Tigercat
+    24x Supply Drop
+    Missions:
+    3 Hardened Bunker (RL1)
+
+A section header is `Name:`, matched case-insensitively with spaces, underscores or hyphens
+against the game's sections (or their labels); a card line is `N Name` or `Nx Name`,
+optionally followed by an expansion code in brackets and, in a section that places units
+(Hex Skirmish `units`), by `@column,row`.
+
+Reading a list takes two steps: `parse` (text -> `ListLine`s, syntax errors) and `resolve`
+(lines -> a `Deck` of `CardFacts`, unknown or ambiguous names). `parse_sections` turns the
+JSON form into the same lines. Nothing is ever dropped silently: every line that is not
+read gives a `LineError`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from validation.types import CardFacts, Deck, Entry
+
+if TYPE_CHECKING:
+    from validation.registry import GameDef
+
+MAX_COUNT = 9999
+
+_COMMENT = re.compile(r"^\s*(#|//)")
+_TRAILING_COMMENT = re.compile(r"\s+(#|//).*$")
+_HEADER = re.compile(r"^([^\d\s:][^:]*):\s*$")
+_COUNT = re.compile(r"^(-?\d+)\s*[xX]?$")
+_CODE = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
+_PLACEMENT = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ListLine:
+    """One card line of a list: `count` copies of the card called `name` in `section`, as
+    written (not yet resolved to a card). `set_code` is the optional expansion code in
+    brackets; `placement` the (column, row) hex of a placed unit."""
+
+    line_no: int
+    section: str
+    count: int
+    name: str
+    set_code: str = ""
+    placement: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LineError:
+    """A line that could not be read: its number (1-based for text, the item's index for
+    JSON), what is wrong, and the closest valid names when there are any."""
+
+    line: int
+    message: str
+    suggestions: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "message": self.message, "suggestions": list(self.suggestions)}
+
+
+@dataclass(slots=True)
+class ParseResult:
+    """What `parse` read: the card lines in order, and every line it could not read."""
+
+    lines: list[ListLine] = field(default_factory=list)
+    errors: list[LineError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def normalise_section(name: str) -> str:
+    """'Critical hits' -> 'critical_hits'."""
+    return "_".join(re.split(r"[\s_\-]+", name.strip().lower())).strip("_")
+
+
+def section_aliases(game: GameDef) -> dict[str, str]:
+    """Every accepted header (normalised) -> section: the section names and their labels."""
+    aliases = {normalise_section(game.section_label(s)): s for s in game.sections}
+    aliases.update({s: s for s in game.sections})
+    return aliases
+
+
+def _suggest(word: str, options: Iterable[str], n: int = 3) -> tuple[str, ...]:
+    return tuple(difflib.get_close_matches(word, list(options), n=n, cutoff=0.5))
+
+
+def _section_error(line: int, written: str, game: GameDef) -> LineError:
+    key = normalise_section(written)
+    suggestions = _suggest(key, game.sections)
+    if not suggestions:
+        aliases = section_aliases(game)
+        suggestions = tuple(dict.fromkeys(aliases[a] for a in _suggest(key, aliases)))
+    return LineError(
+        line,
+        f"line {line}: unknown section {written!r}; {game.name} has {', '.join(game.sections)}",
+        suggestions,
+    )
+
+
+def _parse_count(token: str) -> tuple[int | None, str | None]:
+    m = _COUNT.match(token)
+    if not m:
+        return None, f"bad count {token!r}; a card line starts with a number"
+    n = int(m.group(1))
+    if n < 1:
+        return None, f"bad count {n}; at least 1"
+    if n > MAX_COUNT:
+        return None, f"bad count {n}; at most {MAX_COUNT}"
+    return n, None
+
+
+def parse(text: str, game: GameDef) -> ParseResult:
+    """Read a deck list. Every line that is neither blank, a comment, a header nor a valid
+    card line gives a `LineError`; so does a card line before any header or under an unknown
+    header, and a placement outside the game's placement sections."""
+    result = ParseResult()
+    aliases = section_aliases(game)
+    section: str | None = None
+    unknown_section = False
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or _COMMENT.match(raw):
+            continue
+        line = _TRAILING_COMMENT.sub("", raw).strip()
+        header = _HEADER.match(line)
+        if header:
+            key = normalise_section(header.group(1))
+            if key in aliases:
+                section, unknown_section = aliases[key], False
+            else:
+                result.errors.append(_section_error(line_no, header.group(1).strip(), game))
+                section, unknown_section = None, True
+            continue
+        error = _card_line(result, line_no, line, section, game)
+        if error:
+            result.errors.append(error)
+        elif section is None:
+            why = (
+                "it is under an unknown section"
+                if unknown_section
+                else "it comes before any section header"
+            )
+            result.lines.pop()
+            result.errors.append(
+                LineError(
+                    line_no,
+                    f"line {line_no}: {line!r} is not read: {why}; start a section with one "
+                    f"of {', '.join(_header(s, game) for s in game.sections)}",
+                    tuple(game.sections),
+                )
+            )
+    return result
+
+
+def _card_line(
+    result: ParseResult, line_no: int, line: str, section: str | None, game: GameDef
+) -> LineError | None:
+    """Read one card line into `result.lines` (section may be None: the caller reports it)."""
+    parts = line.split(None, 1)
+    count, problem = _parse_count(parts[0])
+    if problem or count is None:
+        if len(parts) == 1 and not _COUNT.match(parts[0]):
+            problem = f"{line!r} has no count; write '1 {line}'"
+        return LineError(line_no, f"line {line_no}: {problem}")
+    rest = parts[1].strip() if len(parts) > 1 else ""
+    if rest[:2].lower() == "x " and re.match(r"^\d+$", parts[0]):  # "4 x Tigercat"
+        rest = rest[2:].strip()
+    placement = None
+    if "@" in rest:
+        rest, _, where = rest.rpartition("@")
+        rest = rest.strip()
+        m = _PLACEMENT.match(where)
+        if not m:
+            return LineError(
+                line_no,
+                f"line {line_no}: malformed placement '@{where.strip()}'; write @column,row",
+            )
+        if section is not None and section not in game.placement_sections:
+            where_ok = (
+                f"only in {', '.join(game.placement_sections)}"
+                if game.placement_sections
+                else f"not in {game.name}"
+            )
+            return LineError(
+                line_no, f"line {line_no}: a placement (@column,row) is used {where_ok}"
+            )
+        placement = (int(m.group(1)), int(m.group(2)))
+    set_code = ""
+    m = _CODE.match(rest)
+    if m and m.group(1):
+        rest, set_code = m.group(1).strip(), m.group(2).strip()
+    if not rest:
+        return LineError(line_no, f"line {line_no}: no card name after the count")
+    result.lines.append(
+        ListLine(line_no, section or "", count, " ".join(rest.split()), set_code, placement)
+    )
+    return None
+
+
+def parse_sections(data: Mapping[str, Any], game: GameDef) -> ParseResult:
+    """Read the JSON form {"section": [{"card": name, "count": n, "hex": [c, r]}]} into the
+    same lines as `parse` (`line_no` is the item's index within its section)."""
+    result = ParseResult()
+    if not isinstance(data, Mapping):
+        result.errors.append(LineError(0, "expected an object of sections"))
+        return result
+    aliases = section_aliases(game)
+    for written, items in data.items():
+        section = aliases.get(normalise_section(str(written)))
+        if section is None:
+            result.errors.append(_section_error(0, str(written), game))
+            continue
+        if not isinstance(items, list | tuple):
+            result.errors.append(LineError(0, f"{section}: expected a list of cards"))
+            continue
+        for i, item in enumerate(items):
+            where = f"{section}[{i}]"
+            if not isinstance(item, Mapping):
+                result.errors.append(
+                    LineError(i, f"{where}: expected {{'card': name, 'count': n}}")
+                )
+                continue
+            name = item.get("card")
+            if not isinstance(name, str) or not name.strip():
+                result.errors.append(LineError(i, f"{where}: no card name"))
+                continue
+            count = item.get("count", 1)
+            if not isinstance(count, int) or isinstance(count, bool):
+                result.errors.append(LineError(i, f"{where}: bad count {count!r}; a whole number"))
+                continue
+            if count < 1 or count > MAX_COUNT:
+                limit = "at least 1" if count < 1 else f"at most {MAX_COUNT}"
+                result.errors.append(LineError(i, f"{where}: bad count {count}; {limit}"))
+                continue
+            placement = None
+            hex_ = item.get("hex")
+            if hex_ is not None:
+                if (
+                    not isinstance(hex_, list | tuple)
+                    or len(hex_) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in hex_)
+                ):
+                    result.errors.append(
+                        LineError(i, f"{where}: malformed hex {hex_!r}; write [column, row]")
+                    )
+                    continue
+                if section not in game.placement_sections:
+                    result.errors.append(
+                        LineError(i, f"{where}: a hex is not used in the {section} section")
+                    )
+                    continue
+                placement = (hex_[0], hex_[1])
+            set_code = item.get("set", "")
+            result.lines.append(
+                ListLine(
+                    i,
+                    section,
+                    count,
+                    " ".join(name.split()),
+                    set_code if isinstance(set_code, str) else "",
+                    placement,
+                )
+            )
+    return result
+
+
+def normalise_name(name: str) -> str:
+    """Lower case, letters and digits only: 'General  J. Moore' -> 'generaljmoore'."""
+    return _NON_ALNUM.sub("", name.lower())
+
+
+class _Index:
+    """Lookups over a card pool: exact (case-insensitive), normalised, normalised prefix."""
+
+    __slots__ = ("exact", "norm", "names")
+
+    def __init__(self, cards: Mapping[str, CardFacts]) -> None:
+        self.exact = {k.lower(): v for k, v in cards.items()}
+        self.norm: dict[str, list[CardFacts]] = {}
+        for card in self.exact.values():
+            self.norm.setdefault(normalise_name(card.name), []).append(card)
+        self.names = {c.name.lower(): c.name for c in self.exact.values()}
+
+    def find(self, name: str) -> tuple[CardFacts | None, list[CardFacts]]:
+        """The card called `name`, or None and the candidates (several = ambiguous)."""
+        card = self.exact.get(name.lower())
+        if card is not None:
+            return card, []
+        key = normalise_name(name)
+        if not key:
+            return None, []
+        same = self.norm.get(key, [])
+        if len(same) == 1:
+            return same[0], []
+        if same:
+            return None, same
+        prefixed = [c for k, cs in self.norm.items() if k.startswith(key) for c in cs]
+        if len(prefixed) == 1:
+            return prefixed[0], []
+        return None, prefixed
+
+    def suggest(self, name: str) -> tuple[str, ...]:
+        close = difflib.get_close_matches(name.lower(), list(self.names), n=3, cutoff=0.6)
+        return tuple(self.names[c] for c in close)
+
+
+def resolve(
+    lines: Iterable[ListLine], cards: Mapping[str, CardFacts]
+) -> tuple[Deck, list[LineError]]:
+    """Turn parsed lines into a `Deck`, given the game's cards (lower-cased name ->
+    CardFacts). Names match case-insensitively, then ignoring spaces and punctuation, then
+    as a unique prefix; an unknown name is an error suggesting the closest names, a name
+    matching several cards an error listing them. Lines for the same card (and hex) in one
+    section are merged, in the order first seen."""
+    index = _Index(cards)
+    errors: list[LineError] = []
+    merged: dict[str, dict[tuple[str, tuple[int, int] | None], list[Any]]] = {}
+    for line in lines:
+        card, candidates = index.find(line.name)
+        if card is None and line.set_code:
+            # a card whose name itself ends in brackets: "Bunker (Large)"
+            card, candidates = index.find(f"{line.name} ({line.set_code})")
+        if card is None:
+            if candidates:
+                names = tuple(sorted(c.name for c in candidates))
+                shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
+                errors.append(
+                    LineError(
+                        line.line_no,
+                        f"line {line.line_no}: {line.name!r} matches several cards: {shown}",
+                        names[:10],
+                    )
+                )
+            else:
+                suggestions = index.suggest(line.name)
+                hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+                errors.append(
+                    LineError(
+                        line.line_no,
+                        f"line {line.line_no}: unknown card {line.name!r}{hint}",
+                        suggestions,
+                    )
+                )
+            continue
+        section = merged.setdefault(line.section, {})
+        key = (card.name, line.placement)
+        if key in section:
+            section[key][1] += line.count
+        else:
+            section[key] = [card, line.count, line.placement]
+    deck = Deck(
+        sections={
+            s: [Entry(card, count, placement) for card, count, placement in entries.values()]
+            for s, entries in merged.items()
+        }
+    )
+    return deck, errors
+
+
+def _header(section: str, game: GameDef) -> str:
+    return section.replace("_", " ").capitalize() + ":"
+
+
+def export(deck: Deck, game: GameDef) -> str:
+    """Write `deck` as a deck list: the game's sections in display order (then any others),
+    a header and `N Name` lines, `@c,r` for placed units. Parsing and resolving the result
+    gives the same deck."""
+    out = [f"# {game.name}"]
+    order = [s for s in game.sections if deck.sections.get(s)]
+    order += [s for s in deck.sections if s not in game.sections and deck.sections[s]]
+    for section in order:
+        out.append(_header(section, game))
+        for e in deck.sections[section]:
+            where = f" @{e.placement[0]},{e.placement[1]}" if e.placement else ""
+            out.append(f"{e.count} {e.card.name}{where}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,37 @@
+"""Red Code — WWII ships manoeuvre on a map of cards; blue and red sides of 1 to 3 players
+manage their crews to sink each other (rules/red-code.txt)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validation.games.red_code.formats import FORMATS
+from validation.games.red_code.kinds import KINDS
+from validation.games.red_code.layout import generate_layout
+from validation.registry import GameDef, MapLayout
+from validation.rules import RuleContext
+from validation.types import Deck
+
+__all__ = ["GAME", "generate_layout"]
+
+
+def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
+    """Players per side and the order deck's size."""
+    blue, red = deck.count("blue"), deck.count("red")
+    return {"blue": blue, "red": red, "players": blue + red, "orders": deck.count("orders")}
+
+
+GAME = GameDef(
+    slug="red-code",
+    name="Red Code",
+    description="WWII ships of the blue and red sides manoeuvre on a map of cards, spending "
+    "crew to sink each other.",
+    factions={"blue": "Blue", "red": "Red"},
+    kinds=KINDS,
+    formats=FORMATS,
+    sections=("blue", "red", "orders"),
+    section_labels={"blue": "Blue side", "red": "Red side", "orders": "Order deck"},
+    totals=totals,
+    python_name="red_code",
+    map_layout=MapLayout(option="map", kind="map_card", generate=generate_layout),
+)

@@ -1,0 +1,21 @@
+"""Red Mittens — a card game of units, items and fields played from three core decks
+(rules/red-mittens.txt)."""
+
+from __future__ import annotations
+
+from validation.games.red_mittens.formats import FORMATS
+from validation.games.red_mittens.kinds import KINDS
+from validation.registry import GameDef
+
+GAME = GameDef(
+    slug="red-mittens",
+    name="Red Mittens",
+    description="Units, items and fields from three core decks battle under day and night "
+    "until one player's life points run out.",
+    factions={},
+    kinds=KINDS,
+    formats=FORMATS,
+    sections=("units", "items", "fields"),
+    section_labels={"units": "Unit deck", "items": "Item deck", "fields": "Field deck"},
+    python_name="red_mittens",
+)

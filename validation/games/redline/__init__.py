@@ -1,0 +1,58 @@
+"""REDLINE: Tactical Card Combat — efreet squads led by a faction general fight over a red
+line of five missions (rules/redline.txt)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validation.games.redline.formats import FORMATS
+from validation.games.redline.kinds import KINDS
+from validation.registry import GameDef
+from validation.rules import RuleContext, leader_of
+from validation.types import Deck
+
+_COUNTED = {
+    "resource": "resources",
+    "efreet": "efreets",
+    "equipment": "equipment",
+    "tactic": "tactics",
+    "strategy": "strategies",
+}
+
+
+def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
+    """Arsenal counts by kind, the general and its faction."""
+    out: dict[str, Any] = dict.fromkeys(_COUNTED.values(), 0)
+    for e in deck.sections.get("arsenal", ()):
+        key = _COUNTED.get(e.card.kind)
+        if key:
+            out[key] += e.count
+    general = leader_of(deck, "general", "general")
+    out["general"] = general.name if general else None
+    out["faction"] = general.faction if general else None
+    return out
+
+
+GAME = GameDef(
+    slug="redline",
+    name="REDLINE: Tactical Card Combat",
+    description="Lead a squad of efreets from your arsenal to capture the missions of the "
+    "red line.",
+    factions={
+        "cpm": "Crimson Pact of Mars",
+        "une": "United Nations of Earth",
+        "neutral": "Neutral",
+    },
+    kinds=KINDS,
+    formats=FORMATS,
+    sections=("general", "arsenal", "missions", "critical_hits", "red_line"),
+    section_labels={
+        "general": "General",
+        "arsenal": "Arsenal",
+        "missions": "Mission deck",
+        "critical_hits": "Critical hit deck",
+        "red_line": "Red line",
+    },
+    totals=totals,
+    python_name="redline",
+)

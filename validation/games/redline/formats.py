@@ -1,0 +1,211 @@
+"""REDLINE formats and construction rules (the game spec §1, rulebook "Arsenal Construction")."""
+
+from __future__ import annotations
+
+from validation.registry import FormatDef
+from validation.rules import (
+    CopyLimit,
+    CountBand,
+    ExactlyOne,
+    ExactSize,
+    KindForbidden,
+    LeaderFaction,
+    MinSize,
+    Rule,
+    RuleContext,
+    plural,
+)
+from validation.types import CardFacts, Deck, Violation
+
+ARSENAL_SIZE = 60
+MAX_COPIES = 4
+MISSION_DECK_MIN = 20
+MISSION_COPIES = 3
+CRITICAL_HIT_DECK_SIZE = 16
+RED_LINE_SIZE = 5
+RESOURCE_BAND = (22, 24)
+
+#: The typical arsenal of the rulebook: 24 resources, 16 efreets, 10 equipment, 10 tactics.
+TYPICAL_MIX = {"resource": 24, "efreet": 16, "equipment": 10, "tactic": 10}
+#: decision: "far from typical" means an efreet, equipment or tactic count more than this
+#: far from the typical one (resources have their own warning, arsenal.resources).
+MIX_TOLERANCE = 5
+
+
+def is_basic_resource(card: CardFacts) -> bool:
+    """A basic supply drop: a resource with `basic` true, exempt from the copy limit."""
+    return card.kind == "resource" and card.attributes.get("basic") is True
+
+
+_NOUNS = {
+    "efreet": ("efreet", "efreets"),
+    "equipment": ("equipment", "equipment"),
+    "tactic": ("tactic", "tactics"),
+    "resource": ("resource", "resources"),
+}
+
+
+class MixWarning(Rule):
+    """Warns when the arsenal is far from the rulebook's typical mix of efreets, equipment
+    and tactics (resources have their own band)."""
+
+    __slots__ = ("section", "typical", "tolerance")
+
+    def __init__(
+        self,
+        section: str = "arsenal",
+        *,
+        typical: dict[str, int] | None = None,
+        tolerance: int = MIX_TOLERANCE,
+        code: str = "arsenal.mix",
+        **kw,
+    ) -> None:
+        kw.setdefault("severity", "warning")
+        super().__init__(code=code, **kw)
+        self.section = section
+        self.typical = {k: v for k, v in (typical or TYPICAL_MIX).items() if k != "resource"}
+        self.tolerance = tolerance
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        counts = dict.fromkeys(self.typical, 0)
+        for e in deck.sections.get(self.section, ()):
+            if e.card.kind in counts:
+                counts[e.card.kind] += e.count
+        far = [k for k, n in counts.items() if abs(n - self.typical[k]) > self.tolerance]
+        if not far:
+            return []
+        parts = ", ".join(
+            f"{plural(counts[k], *_NOUNS.get(k, (k, k + 's')))} (typically {self.typical[k]})"
+            for k in far
+        )
+        return [
+            self.violation(
+                f"{parts} {ctx.where(self.section)}; more than {self.tolerance} from the typical "
+                "24 resources / 16 efreets / 10 equipment / 10 tactics",
+                self.section,
+            )
+        ]
+
+
+ARSENAL_RULES: tuple[Rule, ...] = (
+    ExactSize(
+        "arsenal",
+        ARSENAL_SIZE,
+        code="arsenal.size",
+        description="the arsenal holds exactly 60 cards; the general is not counted",
+    ),
+    ExactlyOne(
+        "general",
+        "general",
+        code="arsenal.general",
+        where="leading the arsenal",
+        description="exactly one general leads it",
+    ),
+    LeaderFaction(
+        "general",
+        "general",
+        "arsenal",
+        code="arsenal.faction",
+        description="every card is neutral or of the general's faction",
+    ),
+    CopyLimit(
+        "arsenal",
+        MAX_COPIES,
+        exempt=is_basic_resource,
+        code="arsenal.copies",
+        description="at most 4 copies of one card, except basic supply drops",
+    ),
+    KindForbidden(
+        "arsenal",
+        ("general", "mission", "critical_hit"),
+        code="arsenal.kind",
+        description="no general, mission or critical hit inside the arsenal",
+    ),
+    MinSize(
+        "missions",
+        MISSION_DECK_MIN,
+        kinds=("mission",),
+        noun=("mission", "missions"),
+        code="missions.size",
+        when_present="missions",
+        description="a mission deck holds at least 20 mission cards",
+    ),
+    CopyLimit(
+        "missions",
+        MISSION_COPIES,
+        code="missions.copies",
+        when_present="missions",
+        description="at most 3 copies of one mission",
+    ),
+    ExactSize(
+        "critical_hits",
+        CRITICAL_HIT_DECK_SIZE,
+        kinds=("critical_hit",),
+        noun=("critical hit", "critical hits"),
+        code="critical_hits.size",
+        when_present="critical_hits",
+        description="a critical hit deck holds exactly 16 critical hit cards",
+    ),
+    CountBand(
+        "arsenal",
+        *RESOURCE_BAND,
+        kinds=("resource",),
+        noun=("resource", "resources"),
+        code="arsenal.resources",
+        description="usually 22 to 24 resource cards",
+    ),
+    MixWarning(description="close to the typical 24 / 16 / 10 / 10 mix"),
+)
+
+RED_LINE_RULES: tuple[Rule, ...] = (
+    ExactSize(
+        "red_line",
+        RED_LINE_SIZE,
+        kinds=("mission",),
+        noun=("mission", "missions"),
+        code="scenario.red_line",
+        description="exactly 5 missions chosen for positions 1–5",
+    ),
+    CopyLimit(
+        "red_line",
+        1,
+        code="scenario.red_line",
+        description="five different missions",
+    ),
+)
+
+_SECTIONS = ("general", "arsenal")
+_OPTIONAL = ("missions", "critical_hits")
+
+FORMATS: dict[str, FormatDef] = {
+    f.slug: f
+    for f in (
+        FormatDef(
+            "standard",
+            "Standard",
+            "One player against another, each with an arsenal led by a general.",
+            options={"players": 2},
+            rules=ARSENAL_RULES,
+            required_sections=_SECTIONS,
+            optional_sections=_OPTIONAL,
+        ),
+        FormatDef(
+            "scramble",
+            "Scramble",
+            "Three players race to 25 scramble points.",
+            options={"players": 3, "scramble_points": 25},
+            rules=ARSENAL_RULES,
+            required_sections=_SECTIONS,
+            optional_sections=_OPTIONAL,
+        ),
+        FormatDef(
+            "scenario",
+            "Scenario",
+            "A pre-determined red line of 5 missions, in positions 1 to 5.",
+            options={"players": 2, "red_line": RED_LINE_SIZE},
+            rules=ARSENAL_RULES + RED_LINE_RULES,
+            required_sections=(*_SECTIONS, "red_line"),
+            optional_sections=_OPTIONAL,
+        ),
+    )
+}

@@ -1,0 +1,209 @@
+"""The games the site knows, and their formats.
+
+A `GameDef` describes one game: its factions, card kinds (with attribute schemas), the
+sections of its deck lists and its formats. A `FormatDef` is one way of playing a game
+(REDLINE `standard`, Tactical Assault `custom`) with the construction rules a deck must
+follow. Every game lives in its own package under `validation/games/` and is registered in
+`registry`; importing this module registers all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from validation.schema import KindSchema
+
+if TYPE_CHECKING:
+    from validation.rules import Rule, RuleContext
+    from validation.types import Deck
+
+
+class UnknownFormat(ValueError):
+    """A format slug the game does not have."""
+
+
+@dataclass(frozen=True)
+class FormatDef:
+    """One format of a game: a name, its parameters and its construction rules.
+
+    `options` are the format's parameters with their defaults ({"points": 36}); a deck may
+    override only the keys in `adjustable` through `Deck.options` (Tactical Assault `custom`
+    takes {"points": 50}). `required_sections` must be in every list of the format;
+    `optional_sections` may be left out, and their rules run only when they are present.
+    """
+
+    slug: str
+    name: str
+    description: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    rules: tuple[Rule, ...] = ()
+    required_sections: tuple[str, ...] = ()
+    optional_sections: tuple[str, ...] = ()
+    adjustable: frozenset[str] = frozenset()
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """Every section a list of this format may hold."""
+        return self.required_sections + self.optional_sections
+
+    def codes(self) -> tuple[str, ...]:
+        """The rule codes this format checks, in rule order, without repeats."""
+        return tuple(dict.fromkeys(r.code for r in self.rules))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "description": self.description,
+            "options": dict(self.options),
+            "required_sections": list(self.required_sections),
+            "optional_sections": list(self.optional_sections),
+            "rules": [
+                {"code": r.code, "severity": r.severity, "description": r.describe()}
+                for r in self.rules
+            ],
+        }
+
+
+TotalsFn = Callable[["Deck", "RuleContext"], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """A game whose match deals a map from its cards (Red Code): the deck option the layout
+    is stored under (read by its rules), the card kind of the map cards, and the dealer
+    `generate(map_cards, seed) -> layout`, reproducible from its seed."""
+
+    option: str
+    kind: str
+    generate: Callable[..., dict[str, Any]]
+
+
+def _no_totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """One game the site catalogues and builds decks for.
+
+    `factions` maps faction slug to label (empty when the game has none); `kinds` maps card
+    kind to its attribute schema; `sections` are the deck-list sections in display order;
+    `placement_sections` are the sections whose lines may carry a hex (`@c,r`);
+    `totals` computes the game's totals shown beside a deck (beyond section counts).
+    """
+
+    slug: str
+    name: str
+    description: str
+    factions: dict[str, str]
+    kinds: dict[str, KindSchema]
+    formats: dict[str, FormatDef]
+    sections: tuple[str, ...]
+    section_labels: dict[str, str]
+    placement_sections: tuple[str, ...] = ()
+    totals: TotalsFn = _no_totals
+    python_name: str = ""
+    map_layout: MapLayout | None = None
+
+    def format(self, slug: str) -> FormatDef:
+        """The format `slug`; `UnknownFormat` (a ValueError) naming the valid ones if none."""
+        try:
+            return self.formats[slug]
+        except (KeyError, TypeError):
+            valid = ", ".join(self.formats)
+            raise UnknownFormat(
+                f"{self.name} has no format {slug!r}; valid formats: {valid}"
+            ) from None
+
+    def kind(self, kind: str) -> KindSchema:
+        """The schema of card kind `kind`; KeyError naming the valid kinds if none."""
+        try:
+            return self.kinds[kind]
+        except KeyError:
+            raise KeyError(
+                f"{self.name} has no card kind {kind!r}; valid kinds: {', '.join(self.kinds)}"
+            ) from None
+
+    def section_label(self, section: str) -> str:
+        return self.section_labels.get(section, section.replace("_", " ").capitalize())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "description": self.description,
+            "factions": dict(self.factions),
+            "kinds": {k: s.as_dict() for k, s in self.kinds.items()},
+            "formats": {k: f.as_dict() for k, f in self.formats.items()},
+            "sections": list(self.sections),
+            "section_labels": {s: self.section_label(s) for s in self.sections},
+        }
+
+
+class GameRegistry:
+    """The registered games, in registration order."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, GameDef] = {}
+
+    def register(self, game: GameDef) -> GameDef:
+        """Add a game; ValueError when its slug is taken."""
+        if game.slug in self._games:
+            raise ValueError(f"a game with slug {game.slug!r} is already registered")
+        self._games[game.slug] = game
+        return game
+
+    def unregister(self, slug: str) -> None:
+        self._games.pop(slug, None)
+
+    def get(self, slug: str) -> GameDef:
+        """The game `slug`; KeyError naming the registered slugs if none."""
+        try:
+            return self._games[slug]
+        except (KeyError, TypeError):
+            raise KeyError(
+                f"no game {slug!r} is registered; registered games: {', '.join(self._games)}"
+            ) from None
+
+    def __contains__(self, slug: object) -> bool:
+        return slug in self._games
+
+    def __iter__(self) -> Iterator[GameDef]:
+        return iter(list(self._games.values()))
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def all(self) -> list[GameDef]:
+        """Every game, in registration order."""
+        return list(self._games.values())
+
+    def slugs(self) -> list[str]:
+        return list(self._games)
+
+    def choices(self) -> list[tuple[str, str]]:
+        """(slug, name) pairs, e.g. for a Django `choices=`."""
+        return [(g.slug, g.name) for g in self._games.values()]
+
+    @contextmanager
+    def temporarily(self, game: GameDef) -> Iterator[GameDef]:
+        """Register `game` only inside the `with` block (for tests); a game already registered
+        under the same slug is hidden meanwhile and restored afterwards."""
+        previous = dict(self._games)
+        self._games[game.slug] = game
+        try:
+            yield game
+        finally:
+            self._games.clear()
+            self._games.update(previous)
+
+
+registry = GameRegistry()
+
+# Registering the games last avoids an import cycle: the game packages import the classes
+# above from this (by now initialised) module.
+import validation.games  # noqa: E402, F401

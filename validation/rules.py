@@ -1,0 +1,638 @@
+"""Construction rules: small composable checks, configured per format.
+
+In the spirit of `django.contrib.auth.password_validation`: each rule is a small object
+with a stable `code` and a `severity`, and `check(deck, ctx)` returns every `Violation` it
+finds (an empty list when the deck follows it). A format is a tuple of rules; the runner
+(`validation.runner.validate`) runs them all and collects every violation.
+
+A rule with `when_present` set runs only when that section of the deck is non-empty: this
+is how optional sections are checked only when a list includes them (a REDLINE mission deck).
+Messages state the limit and the gap: "5 copies of Tigercat; at most 4".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from validation.types import CardFacts, Deck, Entry, Severity, Violation
+
+if TYPE_CHECKING:
+    from validation.registry import FormatDef, GameDef
+
+NEUTRAL_FACTIONS: frozenset[str] = frozenset({"neutral", ""})
+
+
+@dataclass(frozen=True, slots=True)
+class RuleContext:
+    """What a rule may know besides the deck: the game, the format, the format's options
+    (defaults overlaid with the deck's adjustable options) and, when the caller supplies it,
+    the game's card pool (lower-cased name -> CardFacts) for rules that name cards outside
+    the deck's sections (the Red Code map layout)."""
+
+    game: GameDef
+    format: FormatDef
+    options: Mapping[str, Any]
+    cards: Mapping[str, CardFacts] | None = None
+
+    def where(self, section: str) -> str:
+        """'in the arsenal' for section 'arsenal'."""
+        return f"in the {self.game.section_label(section).lower()}"
+
+    def kind_label(self, kind: str) -> str:
+        schema = self.game.kinds.get(kind)
+        return schema.label.lower() if schema else kind
+
+
+def a(noun: str) -> str:
+    """'an efreet', 'a general'."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """'1 card', '61 cards'."""
+    if count == 1:
+        return f"{count} {singular}"
+    return f"{count} {plural_form or singular + 's'}"
+
+
+def _names(entries: Iterable[Entry]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(e.card.name for e in entries))
+
+
+class Rule:
+    """Base of every construction rule.
+
+    `code` is the stable code of the game spec, `severity` "error" (the deck is illegal) or
+    "warning" (shown, but the deck stays legal), `when_present` a section whose absence
+    skips the rule, `description` the rule in words for the builder page.
+    """
+
+    __slots__ = ("code", "severity", "when_present", "description", "where")
+
+    def __init__(
+        self,
+        *,
+        code: str,
+        severity: Severity = "error",
+        when_present: str | None = None,
+        description: str = "",
+        where: str | None = None,
+    ) -> None:
+        self.code = code
+        self.severity = severity
+        self.when_present = when_present
+        self.description = description
+        self.where = where
+
+    def place(self, ctx: RuleContext, section: str) -> str:
+        """Where a section is, in messages: the rule's `where` or 'in the <label>'."""
+        return self.where or ctx.where(section)
+
+    def applies(self, deck: Deck) -> bool:
+        return self.when_present is None or bool(deck.sections.get(self.when_present))
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.description or self.code
+
+    def violation(self, message: str, section: str = "", cards: Iterable[str] = ()) -> Violation:
+        return Violation(
+            code=self.code,
+            message=message,
+            severity=self.severity,
+            section=section,
+            cards=tuple(cards),
+        )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.code}>"
+
+
+class _SectionCount(Rule):
+    """Shared by the size rules: counts the cards of a section, optionally only those of some
+    kinds, and (with `strays`) reports cards of other kinds under the same code."""
+
+    __slots__ = ("section", "kinds", "noun", "strays")
+
+    def __init__(
+        self,
+        section: str,
+        *,
+        code: str,
+        kinds: Collection[str] | None = None,
+        noun: tuple[str, str] = ("card", "cards"),
+        strays: bool = True,
+        **kw: Any,
+    ) -> None:
+        super().__init__(code=code, **kw)
+        self.section = section
+        self.kinds = frozenset(kinds) if kinds is not None else None
+        self.noun = noun
+        self.strays = strays
+
+    def _count(self, deck: Deck, ctx: RuleContext, out: list[Violation]) -> int:
+        entries = deck.sections.get(self.section, ())
+        kinds = self.kinds
+        if kinds is None:
+            return sum(e.count for e in entries)
+        total = 0
+        for e in entries:
+            if e.card.kind in kinds:
+                total += e.count
+            elif self.strays:
+                wanted = " or ".join(sorted(ctx.kind_label(k) for k in kinds))
+                out.append(
+                    self.violation(
+                        f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
+                        f"{self.place(ctx, self.section)} only {wanted} cards count",
+                        self.section,
+                        (e.card.name,),
+                    )
+                )
+        return total
+
+
+class ExactSize(_SectionCount):
+    """A section holds exactly `size` cards (of `kinds`, when given)."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, section: str, size: int, **kw: Any) -> None:
+        super().__init__(section, **kw)
+        self.size = size
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        out: list[Violation] = []
+        n = self._count(deck, ctx, out)
+        if n != self.size:
+            out.append(
+                self.violation(
+                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; exactly {self.size}",
+                    self.section,
+                )
+            )
+        return out
+
+
+class MinSize(_SectionCount):
+    """A section holds at least `minimum` cards (of `kinds`, when given)."""
+
+    __slots__ = ("minimum",)
+
+    def __init__(self, section: str, minimum: int, **kw: Any) -> None:
+        super().__init__(section, **kw)
+        self.minimum = minimum
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        out: list[Violation] = []
+        n = self._count(deck, ctx, out)
+        if n < self.minimum:
+            out.append(
+                self.violation(
+                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; "
+                    f"at least {self.minimum}",
+                    self.section,
+                )
+            )
+        return out
+
+
+class CountBand(_SectionCount):
+    """The cards of `kinds` in a section number between `low` and `high` (a warning by
+    default: a REDLINE arsenal usually holds 22 to 24 resources). Other kinds are ignored."""
+
+    __slots__ = ("low", "high")
+
+    def __init__(self, section: str, low: int, high: int, **kw: Any) -> None:
+        kw.setdefault("severity", "warning")
+        kw.setdefault("strays", False)
+        super().__init__(section, **kw)
+        self.low = low
+        self.high = high
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        out: list[Violation] = []
+        n = self._count(deck, ctx, out)
+        if n < self.low or n > self.high:
+            gap = f"{self.low - n} too few" if n < self.low else f"{n - self.high} too many"
+            out.append(
+                self.violation(
+                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; "
+                    f"usually {self.low} to {self.high} ({gap})",
+                    self.section,
+                )
+            )
+        return out
+
+
+class CopyLimit(Rule):
+    """At most `limit` copies of one card (by name) across `sections`; cards for which
+    `exempt(card)` is true (REDLINE basic supply drops) have no limit."""
+
+    __slots__ = ("sections", "limit", "exempt")
+
+    def __init__(
+        self,
+        sections: str | tuple[str, ...],
+        limit: int,
+        *,
+        exempt: Callable[[CardFacts], bool] | None = None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self.sections = (sections,) if isinstance(sections, str) else tuple(sections)
+        self.limit = limit
+        self.exempt = exempt
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        limit = self.limit
+        exempt = self.exempt
+        counts: dict[str, int] = {}
+        over = False
+        for section in self.sections:
+            for e in deck.sections.get(section, ()):
+                card = e.card
+                if exempt is not None and exempt(card):
+                    continue
+                n = counts.get(card.name, 0) + e.count
+                counts[card.name] = n
+                if n > limit:
+                    over = True
+        if not over:
+            return []
+        section = self.sections[0] if len(self.sections) == 1 else ""
+        return [
+            self.violation(f"{n} copies of {name}; at most {limit}", section, (name,))
+            for name, n in counts.items()
+            if n > limit
+        ]
+
+
+class KindAllowed(Rule):
+    """A section may hold only cards of `kinds`."""
+
+    __slots__ = ("section", "kinds")
+
+    def __init__(self, section: str, kinds: Collection[str], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.section = section
+        self.kinds = frozenset(kinds)
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        kinds = self.kinds
+        bad = [e for e in deck.sections.get(self.section, ()) if e.card.kind not in kinds]
+        if not bad:
+            return []
+        wanted = " or ".join(sorted(ctx.kind_label(k) for k in kinds))
+        return [
+            self.violation(
+                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
+                f"{self.place(ctx, self.section)} only {wanted} cards are allowed",
+                self.section,
+                (e.card.name,),
+            )
+            for e in bad
+        ]
+
+
+class KindForbidden(Rule):
+    """A section may not hold cards of `kinds`."""
+
+    __slots__ = ("section", "kinds")
+
+    def __init__(self, section: str, kinds: Collection[str], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.section = section
+        self.kinds = frozenset(kinds)
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        kinds = self.kinds
+        bad = [e for e in deck.sections.get(self.section, ()) if e.card.kind in kinds]
+        return [
+            self.violation(
+                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
+                f"no {ctx.kind_label(e.card.kind)} cards {self.place(ctx, self.section)}",
+                self.section,
+                (e.card.name,),
+            )
+            for e in bad
+        ]
+
+
+class ExactlyOne(Rule):
+    """A section holds exactly one card, of `kind` (a REDLINE general)."""
+
+    __slots__ = ("section", "kind")
+
+    def __init__(self, section: str, kind: str, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.section = section
+        self.kind = kind
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        entries = deck.sections.get(self.section, ())
+        if len(entries) == 1 and entries[0].count == 1 and entries[0].card.kind == self.kind:
+            return []
+        label = ctx.kind_label(self.kind)
+        out = [
+            self.violation(
+                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}, not a {label}",
+                self.section,
+                (e.card.name,),
+            )
+            for e in entries
+            if e.card.kind != self.kind
+        ]
+        leaders = [e for e in entries if e.card.kind == self.kind]
+        n = sum(e.count for e in leaders)
+        if n != 1:
+            out.append(
+                self.violation(
+                    f"{plural(n, label) if n else 'no ' + label} {self.place(ctx, self.section)}; "
+                    "exactly 1",
+                    self.section,
+                    _names(leaders),
+                )
+            )
+        return out
+
+
+def leader_of(deck: Deck, section: str, kind: str) -> CardFacts | None:
+    """The single card of `kind` in `section`, or None when there is not exactly one."""
+    leaders = [e for e in deck.sections.get(section, ()) if e.card.kind == kind]
+    if len(leaders) == 1 and leaders[0].count == 1:
+        return leaders[0].card
+    return None
+
+
+class LeaderFaction(Rule):
+    """Every card of `sections` is neutral or of the leader's faction. Skipped when there is
+    not exactly one leader (another rule reports that)."""
+
+    __slots__ = ("leader_section", "leader_kind", "sections", "neutral")
+
+    def __init__(
+        self,
+        leader_section: str,
+        leader_kind: str,
+        sections: str | tuple[str, ...],
+        *,
+        neutral: Collection[str] = NEUTRAL_FACTIONS,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self.leader_section = leader_section
+        self.leader_kind = leader_kind
+        self.sections = (sections,) if isinstance(sections, str) else tuple(sections)
+        self.neutral = frozenset(neutral)
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        leader = leader_of(deck, self.leader_section, self.leader_kind)
+        if leader is None:
+            return []
+        allowed = self.neutral | {leader.faction}
+        out = []
+        for section in self.sections:
+            for e in deck.sections.get(section, ()):
+                if e.card.faction not in allowed:
+                    faction = ctx.game.factions.get(e.card.faction, e.card.faction)
+                    own = ctx.game.factions.get(leader.faction, leader.faction)
+                    out.append(
+                        self.violation(
+                            f"{e.card.name} is {faction} {self.place(ctx, section)}; only neutral "
+                            f"cards or {own} cards of {leader.name}",
+                            section,
+                            (e.card.name,),
+                        )
+                    )
+        return out
+
+
+def option_limit(ctx: RuleContext, option: str) -> int | None:
+    """A positive integer option of the format, or None when it is missing or malformed."""
+    value = ctx.options.get(option)
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return None
+
+
+def points(deck: Deck, sections: Iterable[str], kinds: Collection[str] | None = None) -> int:
+    """Sum of cost × count over the cards of `sections` (of `kinds`, when given)."""
+    total = 0
+    for section in sections:
+        for e in deck.sections.get(section, ()):
+            if kinds is None or e.card.kind in kinds:
+                total += e.card.cost * e.count
+    return total
+
+
+class PointsLimit(Rule):
+    """The cards of `sections` cost at most the format option `option` in total
+    ("38 force points; at most 36"). A malformed limit is itself a violation."""
+
+    __slots__ = ("sections", "option", "noun", "kinds")
+
+    def __init__(
+        self,
+        sections: str | tuple[str, ...],
+        *,
+        option: str = "points",
+        noun: str = "points",
+        kinds: Collection[str] | None = None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(**kw)
+        self.sections = (sections,) if isinstance(sections, str) else tuple(sections)
+        self.option = option
+        self.noun = noun
+        self.kinds = frozenset(kinds) if kinds is not None else None
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        limit = option_limit(ctx, self.option)
+        if limit is None:
+            return [
+                self.violation(
+                    f"the {self.option} limit must be a positive whole number, "
+                    f"got {ctx.options.get(self.option)!r}"
+                )
+            ]
+        total = points(deck, self.sections, self.kinds)
+        if total <= limit:
+            return []
+        cards = [
+            e.card.name
+            for s in self.sections
+            for e in deck.sections.get(s, ())
+            if e.card.cost and (self.kinds is None or e.card.kind in self.kinds)
+        ]
+        section = self.sections[0] if len(self.sections) == 1 else ""
+        return [
+            self.violation(
+                f"{total} {self.noun}; at most {limit}",
+                section,
+                dict.fromkeys(cards),
+            )
+        ]
+
+
+class PointsUnder(PointsLimit):
+    """A warning when the cards of `sections` cost less than the format's limit."""
+
+    __slots__ = ()
+
+    def __init__(self, sections: str | tuple[str, ...], **kw: Any) -> None:
+        kw.setdefault("severity", "warning")
+        super().__init__(sections, **kw)
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        limit = option_limit(ctx, self.option)
+        if limit is None:
+            return []  # PointsLimit reports it
+        total = points(deck, self.sections, self.kinds)
+        if total >= limit:
+            return []
+        section = self.sections[0] if len(self.sections) == 1 else ""
+        return [
+            self.violation(
+                f"{total} {self.noun}; {limit} allowed ({limit - total} unused)", section
+            )
+        ]
+
+
+class DistinctPlacement(Rule):
+    """Every unit of `section` stands on its own hex (one unit per line, `count` 1) of the
+    area `columns` × `rows` (a Hex Skirmish player's own 8 × 8 half)."""
+
+    __slots__ = ("section", "columns", "rows")
+
+    def __init__(self, section: str, *, columns: int, rows: int, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.section = section
+        self.columns = columns
+        self.rows = rows
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        out: list[Violation] = []
+        taken: dict[tuple[int, int], str] = {}
+        s = self.section
+        for e in deck.sections.get(s, ()):
+            name = e.card.name
+            if e.placement is None:
+                out.append(self.violation(f"{name} has no hex; every unit is placed", s, (name,)))
+                continue
+            c, r = e.placement
+            if not (0 <= c < self.columns and 0 <= r < self.rows):
+                out.append(
+                    self.violation(
+                        f"{name} at {c},{r} is outside the deployment area; columns "
+                        f"0–{self.columns - 1}, rows 0–{self.rows - 1}",
+                        s,
+                        (name,),
+                    )
+                )
+                continue
+            if e.count > 1:
+                out.append(
+                    self.violation(f"{e.count} {name} on hex {c},{r}; one unit a hex", s, (name,))
+                )
+            other = taken.get((c, r))
+            if other is not None:
+                out.append(
+                    self.violation(
+                        f"{other} and {name} on the same hex {c},{r}; one unit a hex",
+                        s,
+                        (other, name),
+                    )
+                )
+            else:
+                taken[(c, r)] = name
+        return out
+
+
+class UniqueAttribute(Rule):
+    """At most one card a value of attribute `attr` in `section` (a Tactical Assault combat
+    card number, a Red Code ship class on one side). Cards without the attribute are
+    ignored."""
+
+    __slots__ = ("section", "attr", "label")
+
+    def __init__(self, section: str, attr: str, *, label: str | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.section = section
+        self.attr = attr
+        self.label = label or attr.replace("_", " ")
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        counts: Counter[Any] = Counter()
+        holders: dict[Any, list[str]] = {}
+        for e in deck.sections.get(self.section, ()):
+            value = e.card.attributes.get(self.attr)
+            if value is None:
+                continue
+            try:
+                counts[value] += e.count
+            except TypeError:  # an unhashable value cannot collide by identity here
+                continue
+            holders.setdefault(value, []).append(e.card.name)
+        return [
+            self.violation(
+                f"{n} cards with {self.label} {value} {self.place(ctx, self.section)} "
+                f"({', '.join(holders[value])}); at most 1",
+                self.section,
+                dict.fromkeys(holders[value]),
+            )
+            for value, n in counts.items()
+            if n > 1
+        ]
+
+
+class CollectionLimit(Rule):
+    """When the deck is built from a collection (`Deck.options[option]` = {card name: owned
+    count}), it uses no more copies of a card than the player owns. Names match
+    case-insensitively."""
+
+    __slots__ = ("sections", "option")
+
+    def __init__(
+        self, sections: str | tuple[str, ...], *, option: str = "collection", **kw: Any
+    ) -> None:
+        super().__init__(**kw)
+        self.sections = (sections,) if isinstance(sections, str) else tuple(sections)
+        self.option = option
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        collection = deck.options.get(self.option)
+        if collection is None:
+            return []
+        if not isinstance(collection, Mapping):
+            return [
+                self.violation(
+                    f"the collection must map card names to counts, got {type(collection).__name__}"
+                )
+            ]
+        owned: dict[str, int] = {}
+        for name, n in collection.items():
+            if isinstance(n, int) and not isinstance(n, bool):
+                key = str(name).lower()
+                owned[key] = owned.get(key, 0) + n
+        used: Counter[str] = Counter()
+        display: dict[str, str] = {}
+        for section in self.sections:
+            for e in deck.sections.get(section, ()):
+                used[e.card.name.lower()] += e.count
+                display[e.card.name.lower()] = e.card.name
+        return [
+            self.violation(
+                f"{plural(n, 'copy', 'copies')} of {display[key]}; the collection holds "
+                f"{owned.get(key, 0)}",
+                "",
+                (display[key],),
+            )
+            for key, n in used.items()
+            if n > owned.get(key, 0)
+        ]

@@ -1,0 +1,112 @@
+"""The rule runner: checks a deck against every rule of a format at once.
+
+`validate(game, format, deck)` answers with a `Report`: whether the deck is legal, every
+error and warning (never only the first), and the game's totals (section counts, points…).
+One runner serves the builder page, the API and the re-check of saved decks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from validation.registry import GameDef, UnknownFormat, registry
+from validation.rules import RuleContext
+from validation.types import CardFacts, Deck, Violation
+
+__all__ = ["Report", "UnknownFormat", "validate", "context_for", "SECTION_CODE"]
+
+#: Code of the violation for a non-empty section the game or format does not use.
+SECTION_CODE = "deck.section"
+
+
+@dataclass(slots=True)
+class Report:
+    """The verdict on one deck: `legal` is true when there is no error (warnings do not
+    count); `totals` are the game's figures shown beside the deck."""
+
+    legal: bool
+    errors: list[Violation] = field(default_factory=list)
+    warnings: list[Violation] = field(default_factory=list)
+    totals: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self.errors + self.warnings
+
+    def codes(self) -> set[str]:
+        """The codes of every error and warning."""
+        return {v.code for v in self.errors} | {v.code for v in self.warnings}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "errors": [v.as_dict() for v in self.errors],
+            "warnings": [v.as_dict() for v in self.warnings],
+            "totals": dict(self.totals),
+        }
+
+
+def context_for(
+    game: GameDef, format: str, deck: Deck, cards: Mapping[str, CardFacts] | None = None
+) -> RuleContext:
+    """The rule context of `deck` in `format`: the format's options, overlaid with the deck's
+    options for the keys the format lets a deck adjust."""
+    fmt = game.format(format)
+    options: Mapping[str, Any] = fmt.options
+    if fmt.adjustable and deck.options:
+        adjusted = {k: v for k, v in deck.options.items() if k in fmt.adjustable}
+        if adjusted:
+            options = {**fmt.options, **adjusted}
+    return RuleContext(game, fmt, options, cards)
+
+
+def validate(
+    game: GameDef | str,
+    format: str,
+    deck: Deck,
+    *,
+    cards: Mapping[str, CardFacts] | None = None,
+) -> Report:
+    """Check `deck` against every rule of `format` of `game` and collect every violation.
+
+    `cards` (lower-cased name -> CardFacts) is the game's card pool, needed only by rules that
+    look beyond the deck's sections (the Red Code map layout). Raises `UnknownFormat` (a
+    ValueError listing the valid formats) and KeyError for an unknown game slug.
+    """
+    if isinstance(game, str):
+        game = registry.get(game)
+    ctx = context_for(game, format, deck, cards)
+    fmt = ctx.format
+    errors: list[Violation] = []
+    warnings: list[Violation] = []
+
+    allowed = fmt.sections
+    for section, entries in deck.sections.items():
+        if entries and section not in allowed:
+            if section in game.sections:
+                why = f"the {fmt.name} format does not use a {section} section"
+            else:
+                why = f"{game.name} has no {section!r} section"
+            errors.append(
+                Violation(
+                    SECTION_CODE,
+                    f"{why}; sections: {', '.join(allowed)}",
+                    "error",
+                    section,
+                    tuple(dict.fromkeys(e.card.name for e in entries)),
+                )
+            )
+
+    sections = deck.sections
+    for rule in fmt.rules:
+        present = rule.when_present
+        if present is not None and not sections.get(present):
+            continue
+        for v in rule.check(deck, ctx):
+            (errors if v.severity == "error" else warnings).append(v)
+
+    totals: dict[str, Any] = {"sections": {s: deck.count(s) for s in fmt.sections}}
+    totals.update(game.totals(deck, ctx))
+    return Report(legal=not errors, errors=errors, warnings=warnings, totals=totals)

@@ -1,0 +1,194 @@
+"""Hex Skirmish goldfish: how the command deck flows (the game spec section 5).
+
+Vectorised across games with numpy arrays of shape ``(..., games)``.
+
+Policy:
+
+* the deck holds the army's ``command`` cards (units stand on the map, not in the deck);
+  the player opens with 5 cards, 6 when going second (``SimParams.on_the_play`` False);
+* each turn has two actions; for each: if a card in hand is playable (the other cards in hand
+  cost at least its cost in total), play one, else draw 5 (fewer when the deck holds fewer;
+  nothing when it is empty: the action is idle);
+* which card: ``play_order="expensive"`` (default) plays the most expensive playable card
+  (cost is the card's point value, "correlated with its overall usefulness"),
+  ``"cheap"`` the cheapest; ties go to the name in alphabetical order;
+* paying: discard the cheapest other cards first (cost-0 cards pay nothing and are never
+  discarded) until the discarded costs reach the cost; overpaying is allowed;
+* a card is "playable" on a turn if, at the start of either action, it is in hand and the rest
+  of the hand can pay for it; the first such turn is recorded per card name;
+* the deck "runs out" on the turn its last card is drawn; there is no reshuffle.
+
+Simplifications: units, movement, combat and the end of the game (20 points lost, one unit
+left) are not simulated; the card's actions have no effect on the deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from validation.sim.kernel import (
+    SimParams,
+    Stats,
+    chunk_games,
+    chunk_rng,
+    new_stats,
+    partial_shuffle,
+    turn_hist,
+)
+from validation.types import Entry
+
+KIND = "hex-skirmish"
+OPENING = 5
+DRAW = 5
+ACTIONS = 2
+BLOCK = 16_384
+
+PlayOrder = Literal["expensive", "cheap"]
+
+
+def _command_types(army: list[Entry]) -> tuple[list[str], list[int], list[int]]:
+    counts: dict[str, int] = {}
+    costs: dict[str, int] = {}
+    for entry in army:
+        card = entry.card
+        if card.kind != "command":
+            continue
+        if card.name in costs and costs[card.name] != card.cost:
+            raise ValueError(f"{card.name}: two different costs")
+        if card.cost < 0:
+            raise ValueError(f"{card.name}: negative cost")
+        costs[card.name] = int(card.cost)
+        counts[card.name] = counts.get(card.name, 0) + entry.count
+    names = sorted(n for n in counts if counts[n] > 0)
+    return names, [costs[n] for n in names], [counts[n] for n in names]
+
+
+def simulate_hexskirmish(
+    army: list[Entry],
+    params: SimParams | None = None,
+    chunk_index: int = 0,
+    n_chunks: int = 1,
+    *,
+    play_order: PlayOrder = "expensive",
+) -> Stats:
+    """Goldfish ``chunk_index`` of ``n_chunks`` of a Hex Skirmish run."""
+    params = params or SimParams()
+    if play_order not in ("expensive", "cheap"):
+        raise ValueError(f"play_order must be 'expensive' or 'cheap', not {play_order!r}")
+    names, costs, counts = _command_types(army)
+    opening = OPENING + (0 if params.on_the_play else 1)
+    if sum(counts) < opening:
+        raise ValueError(f"the deck holds {sum(counts)} command cards; the opening needs {opening}")
+    games = chunk_games(params.games, chunk_index, n_chunks)
+    rng = chunk_rng(params.seed, chunk_index)
+    total: dict[str, Any] | None = None
+    for start in range(0, games, BLOCK):
+        part = _simulate_block(
+            names, costs, counts, params, opening, min(BLOCK, games - start), rng, play_order
+        )
+        if total is None:
+            total = part
+        else:
+            for key, value in part.items():
+                if isinstance(value, dict):
+                    total[key] = {n: total[key][n] + v for n, v in value.items()}
+                else:
+                    total[key] = total[key] + value
+    if total is None:
+        total = _simulate_block(names, costs, counts, params, opening, 0, rng, play_order)
+    return new_stats(KIND, params.turns, games, total)
+
+
+def _simulate_block(
+    names: list[str],
+    costs: list[int],
+    counts: list[int],
+    params: SimParams,
+    opening: int,
+    G: int,
+    rng: np.random.Generator,
+    play_order: PlayOrder,
+) -> dict[str, Any]:
+    T = params.turns
+    i16 = np.int16
+    nt = len(names)
+    n = sum(counts)
+    rows = np.arange(G, dtype=np.int64)
+    # candidate order for playing: types sorted so that the first playable one is chosen
+    sign = -1 if play_order == "expensive" else 1
+    play_rank = sorted(range(nt), key=lambda i: (sign * costs[i], names[i]))
+    pay_order = sorted((i for i in range(nt) if costs[i] > 0), key=lambda i: (costs[i], names[i]))
+    cost_col = np.array(costs, dtype=i16).reshape(nt, 1)
+    ranked_cost_col = cost_col[play_rank]
+    ranked_to_type = np.array(play_rank, dtype=np.int64)
+
+    deck = partial_shuffle(rng, np.repeat(np.arange(nt), counts), G, n)
+    flat_deck = deck.reshape(-1)
+    hand = np.zeros((nt, G), dtype=i16)
+    flat_hand = hand.reshape(-1)
+    for p in range(opening):
+        flat_hand[deck[p] * G + rows] += 1
+    ptr = np.full(G, opening, dtype=np.int64)
+
+    first_playable = np.zeros((nt, G), dtype=np.int64)
+    deck_out = np.where(ptr >= n, 1, 0).astype(np.int64)
+    played = np.zeros(T, dtype=np.int64)
+    played_two = np.zeros(T, dtype=np.int64)
+    draws = np.zeros(T, dtype=np.int64)
+    idle = np.zeros(T, dtype=np.int64)
+    paid = np.zeros(T, dtype=np.int64)
+    hand_sum = np.zeros(T, dtype=np.int64)
+
+    for t in range(1, T + 1):
+        played_now = np.zeros(G, dtype=i16)
+        for _ in range(ACTIONS):
+            total = (hand * cost_col).sum(0, dtype=np.int32)
+            ranked = hand[play_rank]
+            playable = (ranked > 0) & (total - ranked_cost_col >= ranked_cost_col)
+            seen = playable & (first_playable[ranked_to_type] == 0)
+            if seen.any():
+                fp = first_playable[ranked_to_type]
+                fp[seen] = t
+                first_playable[ranked_to_type] = fp
+            plays = playable.any(0)
+            chosen = ranked_to_type[np.argmax(playable, axis=0)]
+            flat_hand[chosen * G + rows] -= plays
+            need = np.where(plays, cost_col[chosen, 0], 0).astype(np.int32)
+            before = hand.sum(0, dtype=np.int32)
+            for i in pay_order:
+                if not need.any():
+                    break
+                c = costs[i]
+                d = np.minimum(hand[i], (need + (c - 1)) // c).astype(i16)
+                hand[i] -= d
+                need = np.maximum(need - d.astype(np.int32) * c, 0)
+            paid[t - 1] += (before - hand.sum(0, dtype=np.int32)).sum()
+            played_now += plays
+
+            draw = ~plays & (ptr < n)
+            idle[t - 1] += np.count_nonzero(~plays & ~draw)
+            draws[t - 1] += np.count_nonzero(draw)
+            k = np.where(draw, np.minimum(DRAW, n - ptr), 0)
+            for j in range(DRAW):
+                take = j < k
+                pos = np.minimum(ptr + j, n - 1)
+                card = flat_deck[pos * G + rows]
+                flat_hand[card * G + rows] += take
+            ptr += k
+            deck_out[(deck_out == 0) & (ptr >= n)] = t
+        played[t - 1] = played_now.sum()
+        played_two[t - 1] = np.count_nonzero(played_now == ACTIONS)
+        hand_sum[t - 1] = hand.sum()
+
+    return {
+        "played_sum_by_turn": played,
+        "played_two_by_turn": played_two,
+        "draw_actions_sum_by_turn": draws,
+        "idle_actions_sum_by_turn": idle,
+        "paid_cards_sum_by_turn": paid,
+        "hand_sum_by_turn": hand_sum,
+        "deck_out_turn_hist": turn_hist(deck_out, T),
+        "first_playable_turn_hist": {names[i]: turn_hist(first_playable[i], T) for i in range(nt)},
+    }

@@ -1,0 +1,80 @@
+"""Plain facts shared by the whole rules core.
+
+The catalogue hands the rules core `CardFacts` (never model instances); the rules answer
+with `Violation`s. Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardFacts:
+    """What the rules need to know about one card: its identity and printed facts.
+
+    `name` is the card's identity within its game (copy limits count names, not printings).
+    `attributes` holds the game-specific keys of the game spec, already validated by the kind's
+    schema.
+    """
+
+    name: str
+    kind: str
+    faction: str = ""
+    cost: int = 0
+    text: str = ""
+    attributes: Mapping[str, Any] = field(default_factory=dict)
+
+    def attr(self, key: str, default: Any = None) -> Any:
+        return self.attributes.get(key, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """`count` copies of a card in one section of a deck; `placement` is a (column, row)
+    hex for games that place units on a map (Hex Skirmish), else None."""
+
+    card: CardFacts
+    count: int
+    placement: tuple[int, int] | None = None
+
+
+@dataclass(slots=True)
+class Deck:
+    """A deck, army, force or fleet: named sections of entries plus format options
+    (e.g. {"points": 50} for Tactical Assault `custom`, or {"collection": {name: n}})."""
+
+    sections: dict[str, list[Entry]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def section(self, name: str) -> list[Entry]:
+        return self.sections.get(name, [])
+
+    def count(self, name: str) -> int:
+        return sum(e.count for e in self.section(name))
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken construction rule. `code` is the stable code of the game spec
+    (`arsenal.copies`); `message` states the limit and the gap
+    ("5 copies of Tigercat; at most 4"); `cards` names the cards involved."""
+
+    code: str
+    message: str
+    severity: Severity = "error"
+    section: str = ""
+    cards: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "section": self.section,
+            "cards": list(self.cards),
+        }
