@@ -12,6 +12,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from .support import page_ready
+
 DESKTOP = {"width": 1440, "height": 1000}
 PHONE = {"width": 390, "height": 844}
 
@@ -47,6 +49,7 @@ def new_deck(page, game: str, fmt: str, name: str) -> None:
     page.fill("#id_name", name)
     page.click("form.panel button[type=submit]")
     expect(page.locator("#builder-state")).to_be_visible()
+    page_ready(page)
 
 
 class Builder:

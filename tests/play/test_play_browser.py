@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.support import page_ready
+
 from .conftest import giant_units_deck, make_force
 
 pytestmark = [
@@ -41,6 +43,7 @@ def sign_in(page, live_server, user):
 def open_tool(page, game: str, label: str) -> None:
     page.goto(f"/cards/{game}/")
     page.get_by_role("link", name=label, exact=True).click()
+    page_ready(page)
 
 
 def test_combat_odds_and_close_combat(page):
