@@ -84,3 +84,33 @@ def test_schema_and_docs_pages(client):
     assert schema.status_code == 200
     assert b"/api/cards/" in schema.content and b"/api/validate/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_card_representation_equals_drf_generic_one_with_and_without_images(
+    client, sample_catalogue, settings, tmp_path
+):
+    """The hand-written CardSerializer.to_representation says exactly what the declared
+    fields say, for every sample card, including a printing with an image (absolute URL)."""
+    from django.core.files.base import ContentFile
+    from django.db.models import Prefetch
+    from rest_framework.test import APIRequestFactory
+
+    from catalogue.models import Printing
+    from catalogue.serializers import CardSerializer
+
+    settings.MEDIA_ROOT = str(tmp_path)
+    printing = Printing.objects.select_related("card").first()
+    printing.image.save("face.png", ContentFile(b"not checked here"), save=True)
+    request = APIRequestFactory().get("/api/cards/")
+    serializer = CardSerializer(context={"request": request})
+    cards = Card.objects.select_related("game").prefetch_related(
+        Prefetch("printings", queryset=Printing.objects.select_related("expansion"))
+    )
+    checked = 0
+    for card in cards:
+        assert serializer.to_representation(card) == serializer.generic_representation(card)
+        checked += 1
+    assert checked == Card.objects.count() > 100
+    shown = serializer.to_representation(printing.card)
+    image = next(p["image"] for p in shown["printings"] if p["number"] == printing.number)
+    assert image.startswith("http://testserver/") and image.endswith(".png")
