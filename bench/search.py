@@ -45,7 +45,7 @@ P95_TARGET_MS = 100.0
 SPEEDUP_TARGET = 10.0
 SEARCH_INDEXES = (
     "card_name_trgm",
-    "card_text_trgm",
+    "card_text_lower_trgm",
     "card_search_document",
     "card_attributes_path",
     "card_attributes_lower_path",

@@ -24,7 +24,8 @@ A query is read in three steps, none of which may raise on any input:
 On PostgreSQL bare words use full-text search over name and text (the expression
 `DOCUMENT_SQL`, prefix matching, indexed by migration 0002) or trigram similarity over the
 name (typos forgiven), results ranked by how well the name matches; quoted phrases and
-`name:`/`text:` are substring matches served by trigram indexes; attribute equality and list
+`name:`/`text:` are substring matches served by trigram indexes (the text through
+`text_lower`, its copy folded to lower case when written, migration 0003); attribute equality and list
 membership use JSONB containment (`@>`, GIN-indexed). On SQLite the same queries fall back to
 plain substring and JSON1 lookups (no typo forgiveness).
 """
@@ -430,29 +431,79 @@ STOP_WORDS = frozenset(
 )
 
 
-class _PhraseMatch(Func):
-    """PostgreSQL: the card's id is among those whose document holds every word of the
-    phrase (a full-text query the index answers without rechecking rows) and whose name and
-    text, read together, contain the phrase as written (checked on those candidates only)."""
+def _like_contains(value: str) -> str:
+    """A LIKE pattern matching `value` anywhere (its own `%`, `_` and `\\` taken literally)."""
+    escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _sibling(column_sql: str, column: str, sibling: str) -> str:
+    """The SQL of another column of the same table (alias included) as `column_sql`."""
+    quoted = f'"{column}"'
+    if not column_sql.endswith(quoted):
+        raise ValueError(f"unexpected column SQL {column_sql!r}")
+    return column_sql[: -len(quoted)] + f'"{sibling}"'
+
+
+class _TextContains(Func):
+    """PostgreSQL: the rules text contains the value, any case. Matched as a plain `LIKE` on
+    `text_lower` (the text folded once when written, migration 0003; trigram-indexed),
+    against the value folded by the same `lower()`."""
 
     output_field = BooleanField()
 
-    def __init__(self, phrase: str) -> None:
-        super().__init__(F("pk"))
-        self.phrase = phrase
+    def __init__(self, value: str) -> None:
+        super().__init__(F("text"))
+        self.value = value
 
     def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
-        pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
+        text_sql, params = compiler.compile(self.get_source_expressions()[0])
+        lower_sql = _sibling(text_sql, "text", "text_lower")
+        return f"({lower_sql} LIKE lower(%s))", (*params, _like_contains(self.value))
+
+
+class _PhraseMatch(Func):
+    """PostgreSQL: the card's document holds every word of the phrase (a full-text query the
+    index answers without rechecking rows) and its name and text, read together, contain the
+    phrase as written, any case (a plain `LIKE` on the folded text, on those cards only).
+
+    `direct` (the phrase is a condition of the top-level AND): written on the card's own
+    row, so the planner combines the full-text index with the other conditions. Otherwise
+    (under an OR or a NOT) as `id IN (SELECT ...)`: an OR with a condition no index serves
+    then becomes a hashed subplan instead of a sequential scan computing `to_tsvector` on
+    every row."""
+
+    output_field = BooleanField()
+
+    def __init__(self, phrase: str, direct: bool = False) -> None:
+        super().__init__(F("pk"), F("name"), F("text"))
+        self.phrase = phrase
+        self.direct = direct
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        pk, name, text = self.get_source_expressions()
         qn = connection.ops.quote_name
-        name, text = qn("name"), qn("text")
-        document = DOCUMENT_SQL % {"expressions": f"{name} || ' ' || {text}"}
-        escaped = self.phrase.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        pattern = _like_contains(self.phrase)
+        if self.direct:
+            name_sql, name_params = compiler.compile(name)
+            text_sql, text_params = compiler.compile(text)
+            lower_sql = _sibling(text_sql, "text", "text_lower")
+            document = DOCUMENT_SQL % {"expressions": f"{name_sql} || ' ' || {text_sql}"}
+            sql = (
+                f"({document} @@ plainto_tsquery('{FTS_CONFIG}'::regconfig, %s) "
+                f"AND (lower({name_sql}) || ' ' || {lower_sql}) LIKE lower(%s))"
+            )
+            params = (*name_params, *text_params, self.phrase, *name_params, pattern)
+            return sql, params
+        pk_sql, pk_params = compiler.compile(pk)
+        name_col, text_col = qn("name"), qn("text")
+        document = DOCUMENT_SQL % {"expressions": f"{name_col} || ' ' || {text_col}"}
         sql = (
             f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE {document} @@ "
             f"plainto_tsquery('{FTS_CONFIG}'::regconfig, %s) "
-            f"AND ({name} || ' ' || {text}) ILIKE %s)"
+            f"AND (lower({name_col}) || ' ' || {qn('text_lower')}) LIKE lower(%s))"
         )
-        return sql, (*pk_params, self.phrase, f"%{escaped}%")
+        return sql, (*pk_params, self.phrase, pattern)
 
 
 class _JsonPathMatch(Func):
@@ -526,8 +577,11 @@ def _regex_escape(value: str) -> str:
 
 
 def _contains_ci(column: str, value: str, pg: bool) -> Q:
-    """The column contains the text, any case. On PostgreSQL a case-insensitive regular
-    expression match (`~*`): served by the trigram index like ILIKE, and cheaper per row."""
+    """The column contains the text, any case. On PostgreSQL the rules text through its
+    folded copy (`_TextContains`); other columns (short: the name) by a case-insensitive
+    regular expression (`~*`), served by the trigram index like ILIKE and cheaper per row."""
+    if pg and column == "text":
+        return Q(_TextContains(value))
     if pg:
         return Q(_Op(F(column), "~*", Value(_regex_escape(value))))
     return Q(IContains(F(column), value))
@@ -619,9 +673,11 @@ class _Compiler:
         self.rank_words: list[str] = []
 
     # -- tree ---------------------------------------------------------------------------
-    def compile(self, node: Node, positive: bool = True) -> tuple[Q, str] | None:
+    def compile(self, node: Node, positive: bool = True, top: bool = True) -> tuple[Q, str] | None:
+        """`top`: the node is a condition of the top-level AND (not under an OR or a NOT)."""
         if isinstance(node, And | Or):
-            parts = [self.compile(c, positive) for c in node.children]
+            inner_top = top and isinstance(node, And)
+            parts = [self.compile(c, positive, inner_top) for c in node.children]
             kept = [p for p in parts if p is not None]
             if not kept:
                 return None
@@ -638,7 +694,7 @@ class _Compiler:
                 text = " OR ".join(t for _, t in kept)
             return q, text
         if isinstance(node, Not):
-            inner = self.compile(node.child, not positive)
+            inner = self.compile(node.child, not positive, top=False)
             if inner is None:
                 return None
             q, text = inner
@@ -647,7 +703,7 @@ class _Compiler:
             return ~q, f"NOT {text}"
         try:
             if isinstance(node, Word):
-                return self.word(node, positive)
+                return self.word(node, positive, top)
             return self.term(node)
         except _Drop as exc:
             self.problems.append(str(exc))
@@ -658,7 +714,7 @@ class _Compiler:
             return None
 
     # -- bare words and phrases -----------------------------------------------------------
-    def word(self, node: Word, positive: bool) -> tuple[Q, str]:
+    def word(self, node: Word, positive: bool, top: bool = False) -> tuple[Q, str]:
         text = node.text
         shown = f'"{text}"' if node.phrase else text
         if not self.pg:
@@ -672,7 +728,7 @@ class _Compiler:
             if words - STOP_WORDS:
                 # The phrase as written in the name or text, found through the full-text
                 # index (its words) and checked on those cards only.
-                return Q(_PhraseMatch(text)), shown
+                return Q(_PhraseMatch(text, direct=top)), shown
             # Nothing a full-text query can hold: a substring of the name or the text.
             return _contains_ci("name", text, pg=True) | _contains_ci("text", text, pg=True), shown
         lexemes = re.findall(r"[^\W_]+", text)

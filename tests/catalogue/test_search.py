@@ -420,6 +420,24 @@ def test_bare_words_and_phrases(sample_catalogue):
 
 
 @pytest.mark.django_db
+def test_text_and_phrases_match_any_case_and_take_wildcards_literally(sample_catalogue):
+    card = Card.objects.get(game__slug="redline", name="Tigercat")
+    Card.objects.filter(pk=card.pk).update(text="Deal 50% more DAMAGE_NOW to Hover units.")
+    assert "Tigercat" in names("o:damage_now")
+    assert "Tigercat" in names("o:50%")
+    assert "Tigercat" in names('o:"50% MORE damage"')
+    assert "Tigercat" not in names("o:5_%")  # `_` and `%` are letters here, not wildcards
+    assert "Tigercat" not in names("o:damage-now")
+    assert "Tigercat" in names('"more damage_now to hover"')
+    # A phrase reads the same on its own, in an OR and under a NOT.
+    alone = names('"SUPPLY drop"')
+    assert "Supply Drop" in alone
+    assert names('"supply drop" or nosuchwordxyz') == alone
+    everything = names("")
+    assert names('-"supply drop"') == everything - alone
+
+
+@pytest.mark.django_db
 def test_typos_are_forgiven_on_postgresql_only(sample_catalogue):
     got = names("tigrecat")
     if connection.vendor == "postgresql":
@@ -438,7 +456,7 @@ def test_typos_are_forgiven_on_postgresql_only(sample_catalogue):
 
 @pytest.mark.django_db
 def test_postgresql_uses_the_search_indexes(sample_catalogue):
-    """The SQL the search builds must match the expressions migration 0002 indexes."""
+    """The SQL the search builds must match the expressions migrations 0002 and 0003 index."""
     if connection.vendor != "postgresql":
         # Nothing to index on SQLite; the migration is a no-op there.
         from django.db.migrations.recorder import MigrationRecorder
@@ -450,7 +468,9 @@ def test_postgresql_uses_the_search_indexes(sample_catalogue):
     cases = {
         "tigercat": {"card_search_document", "card_name_trgm"},
         '"supply drop"': {"card_search_document"},
-        "o:salvo": {"card_text_trgm"},
+        "o:salvo": {"card_text_lower_trgm"},
+        # A phrase under an OR is an id subquery: it must still reach its index.
+        '"supply drop" or o:salvo': {"card_search_document"},
         "name:tiger": {"card_name_trgm"},
         "slots:pilot": {"card_attributes_path"},
         "keywords:salvo": {"card_attributes_path"},
