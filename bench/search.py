@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import secrets
 import statistics
 import sys
@@ -50,6 +51,8 @@ SEARCH_INDEXES = (
     "card_attributes_path",
     "card_attributes_lower_path",
 )
+# The btree indexes of integer attributes (migration 0004): card_num_<key>.
+NUMBER_INDEX = re.compile(r"\bcard_num_[a-z_]+")
 
 # (game, query) run through /api/cards/?game=...&q=...; None: no game parameter.
 QUERIES: list[tuple[str | None, str]] = [
@@ -400,7 +403,8 @@ def measure() -> bool:
             for sql in statements:
                 cursor.execute("EXPLAIN " + sql)
                 plans.append("\n".join(r[0] for r in cursor.fetchall()))
-            used = sorted({ix for ix in SEARCH_INDEXES if any(ix in p for p in plans)})
+            used = {ix for ix in SEARCH_INDEXES if any(ix in p for p in plans)}
+            used = sorted(used | {m for p in plans for m in NUMBER_INDEX.findall(p)})
             indexed_ms = time_sql(cursor, statements)
             cursor.execute("SET enable_indexscan = off")
             cursor.execute("SET enable_bitmapscan = off")

@@ -26,8 +26,11 @@ On PostgreSQL bare words use full-text search over name and text (the expression
 name (typos forgiven), results ranked by how well the name matches; quoted phrases and
 `name:`/`text:` are substring matches served by trigram indexes (the text through
 `text_lower`, its copy folded to lower case when written, migration 0003); attribute equality and list
-membership use JSONB containment (`@>`, GIN-indexed). On SQLite the same queries fall back to
-plain substring and JSON1 lookups (no typo forgiveness).
+membership use JSONB containment (`@>`, GIN-indexed); comparisons of integer attributes
+(`speed>=6`) use a btree index per integer key (migration 0004). An OR holding a bare word or
+a phrase becomes one `id IN (SELECT ... UNION ALL SELECT ...)`, each part on its own index.
+On SQLite the same queries fall back to plain substring and JSON1 lookups (no typo
+forgiveness).
 """
 
 from __future__ import annotations
@@ -398,6 +401,12 @@ class _WordMatch(Func):
 
     def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
         pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
+        selects = self.id_selects(connection)
+        sql = " UNION ALL ".join(s for s, _ in selects)
+        return f"{pk_sql} IN ({sql})", (*pk_params, *(p for _, ps in selects for p in ps))
+
+    def id_selects(self, connection) -> list[tuple[str, list[Any]]]:
+        """The SELECTs of ids (with their parameters) whose union is the matching cards."""
         qn = connection.ops.quote_name
         table = qn("catalogue_card")
         name, text, id_ = qn("name"), qn("text"), qn("id")
@@ -409,16 +418,18 @@ class _WordMatch(Func):
             params: list[Any] = [self.word, self.word]
         else:
             trigram, params = f"{name} %%> %s", [self.word]
-        parts = [f"SELECT {id_} FROM {table} WHERE {trigram}"]
+        selects = [(f"SELECT {id_} FROM {table} WHERE {trigram}", params)]
         if self.tsquery is not None:
             document = DOCUMENT_SQL % {"expressions": f"{name} || ' ' || {text}"}
-            parts.insert(
+            selects.insert(
                 0,
-                f"SELECT {id_} FROM {table} WHERE {document} @@ "
-                f"to_tsquery('{FTS_CONFIG}'::regconfig, %s)",
+                (
+                    f"SELECT {id_} FROM {table} WHERE {document} @@ "
+                    f"to_tsquery('{FTS_CONFIG}'::regconfig, %s)",
+                    [self.tsquery],
+                ),
             )
-            params.insert(0, self.tsquery)
-        return f"{pk_sql} IN ({' UNION ALL '.join(parts)})", (*pk_params, *params)
+        return selects
 
 
 #: Words the English full-text configuration drops; a phrase of only these is matched as a
@@ -506,19 +517,95 @@ class _PhraseMatch(Func):
         return sql, (*pk_params, self.phrase, pattern)
 
 
-class _JsonPathMatch(Func):
-    """PostgreSQL `attributes @? '<jsonpath>'`: strict about types, never raises."""
+_KEY_RE = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def number_sql(attributes_sql: str, key: str) -> str:
+    """The integer attribute `key` as a number (NULL when missing or not a number): the
+    expression migration 0004 indexes for every integer key, written here in the same form."""
+    if not _KEY_RE.fullmatch(key):
+        raise ValueError(f"unexpected attribute key {key!r}")
+    return (
+        f"CASE WHEN jsonb_typeof({attributes_sql} -> '{key}') = 'number' "
+        f"THEN ({attributes_sql} ->> '{key}')::numeric END"
+    )
+
+
+class _NumberCompare(Func):
+    """PostgreSQL: the card has the integer attribute and it compares with the number.
+    `attributes ? key AND <number_sql> <op> n`, served by the key's btree index
+    (`card_num_<key>`, partial on `attributes ? key`); false, never NULL, when the key is
+    missing, so that a NOT keeps the cards without it."""
 
     output_field = BooleanField()
-    template = "(%(expressions)s @? %(path)s::jsonpath)"
+    SQL_OPS = {"!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, key: str, op: str, number: int) -> None:
         super().__init__(F("attributes"))
-        self.path = path
+        self.key, self.op, self.number = key, self.SQL_OPS[op], number
 
-    def as_sql(self, compiler, connection, **extra):
-        sql, params = super().as_sql(compiler, connection, path="%s", **extra)
-        return sql, (*params, self.path)
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        attrs_sql, params = compiler.compile(self.get_source_expressions()[0])
+        value = number_sql(attrs_sql, self.key)
+        sql = f"({attrs_sql} ? '{self.key}' AND {value} {self.op} %s::numeric)"
+        return sql, (*params, *params, *params, self.number)
+
+
+class _AnyOf(Func):
+    """PostgreSQL: an OR of conditions, at least one of them an id subquery (a bare word, a
+    phrase under the OR), written as `id IN (SELECT id ... UNION ALL SELECT id ...)`, one
+    SELECT per condition. Each SELECT runs on its own index; an OR of an id subquery with
+    another condition, written as such, is read as a sequential scan that tests the other
+    condition on every card."""
+
+    output_field = BooleanField()
+
+    def __init__(self, parts: list[Q]) -> None:
+        super().__init__(F("pk"))
+        self.parts = parts
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        from .models import Card
+
+        pk_sql, params = compiler.compile(self.get_source_expressions()[0])
+        selects: list[str] = []
+        params = list(params)
+        for part in self.parts:
+            only = _only_expression(part)
+            if isinstance(only, _WordMatch):
+                for sql, part_params in only.id_selects(connection):
+                    selects.append(sql)
+                    params.extend(part_params)
+                continue
+            if isinstance(only, _PhraseMatch):
+                part = Q(_PhraseMatch(only.phrase, direct=True))  # on the SELECT's own rows
+            inner = Card.objects.filter(part).order_by().values("id").query
+            sql, part_params = inner.get_compiler(connection=connection).as_sql()
+            selects.append(sql)
+            params.extend(part_params)
+        return f"{pk_sql} IN ({' UNION ALL '.join(selects)})", tuple(params)
+
+
+def _only_expression(q: Q) -> Any:
+    """The expression a Q holds when it holds exactly one, not negated; else None."""
+    if q.negated or len(q.children) != 1:
+        return None
+    child = q.children[0]
+    if isinstance(child, Q):
+        return _only_expression(child)
+    return child if not isinstance(child, tuple) else None
+
+
+def _has_id_subquery(q: Q) -> bool:
+    """The Q holds a condition written as an id subquery (bare word, phrase not direct)."""
+    for child in q.children:
+        if isinstance(child, Q) and _has_id_subquery(child):
+            return True
+        if isinstance(child, _WordMatch | _AnyOf):
+            return True
+        if isinstance(child, _PhraseMatch) and not child.direct:
+            return True
+    return False
 
 
 class _SqliteScalar(Func):
@@ -683,9 +770,12 @@ class _Compiler:
                 return None
             if len(kept) == 1:
                 return kept[0]
-            q = kept[0][0]
-            for other, _ in kept[1:]:
-                q = (q & other) if isinstance(node, And) else (q | other)
+            if isinstance(node, Or) and self.pg and any(_has_id_subquery(q) for q, _ in kept):
+                q = Q(_AnyOf([q for q, _ in kept]))
+            else:
+                q = kept[0][0]
+                for other, _ in kept[1:]:
+                    q = (q & other) if isinstance(node, And) else (q | other)
             if isinstance(node, And):
                 text = " AND ".join(
                     f"({t})" if " OR " in t and not _wrapped(t) else t for _, t in kept
@@ -850,8 +940,7 @@ class _Compiler:
             if op in (":", "="):
                 return self._equals(key, number), shown
             if self.pg:
-                jp_op = {"!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}[op]
-                return Q(_JsonPathMatch(f'$."{key}" ? (@ {jp_op} {number})')), shown
+                return Q(_NumberCompare(key, op, number)), shown
             if op == "!=":
                 return has_key & ~self._equals(key, number), shown
             return Q(_SqliteScalar(key, op, number)), shown

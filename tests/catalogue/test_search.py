@@ -341,6 +341,9 @@ OTHER_GAMES = [
     ("red-code", "respondable:false", lambda c: attr(c, "respondable") is False),
     ("red-mittens", "atk>=3", lambda c: attr(c, "atk", -1) >= 3),
     ("red-mittens", "def<2", lambda c: c.kind == "unit" and attr(c, "def") < 2),
+    # A NOT keeps the cards without the key; != needs the key.
+    ("red-mittens", "-atk>=3", lambda c: not attr(c, "atk", -1) >= 3),
+    ("red-mittens", "atk!=3", lambda c: "atk" in c.attributes and attr(c, "atk") != 3),
     ("red-mittens", "time:night", lambda c: attr(c, "time") == "night"),
     ("red-mittens", "priority:yes", lambda c: attr(c, "priority") is True),
     ("hex-skirmish", "unit_class:ranged", lambda c: attr(c, "unit_class") == "ranged"),
@@ -438,6 +441,20 @@ def test_text_and_phrases_match_any_case_and_take_wildcards_literally(sample_cat
 
 
 @pytest.mark.django_db
+def test_an_or_of_words_and_conditions_is_the_union_of_its_parts(sample_catalogue):
+    parts = ("tigercat", "speed>=7", '"supply drop"', "kind:mission")
+    union = set().union(*(names(p) for p in parts))
+    assert names(" or ".join(parts)) == union
+    assert names(f"-({' or '.join(parts)})") == names("") - union
+    assert names("(tigercat or speed>=7) kind:efreet") == (
+        names("tigercat kind:efreet") | names("speed>=7 kind:efreet")
+    )
+    # Without a game, the parts of every game.
+    both = names("armor>=3 or tigercat", None)
+    assert both == names("armor>=3", None) | names("tigercat", None)
+
+
+@pytest.mark.django_db
 def test_typos_are_forgiven_on_postgresql_only(sample_catalogue):
     got = names("tigrecat")
     if connection.vendor == "postgresql":
@@ -474,6 +491,11 @@ def test_postgresql_uses_the_search_indexes(sample_catalogue):
         "name:tiger": {"card_name_trgm"},
         "slots:pilot": {"card_attributes_path"},
         "keywords:salvo": {"card_attributes_path"},
+        # Comparisons of integer attributes: the key's btree index (migration 0004).
+        "speed>=6": {"card_num_speed"},
+        "atk<3": {"card_num_atk"},
+        # An OR of words and conditions: one id subquery, each part on its own index.
+        "armor>=12 or tigercat": {"card_num_armor", "card_search_document", "card_name_trgm"},
     }
     with connection.cursor() as cursor:
         cursor.execute("SET enable_seqscan = off")
@@ -485,6 +507,22 @@ def test_postgresql_uses_the_search_indexes(sample_catalogue):
                     assert index in plan, f"{query}: {index} not used\n{plan}"
         finally:
             cursor.execute("RESET enable_seqscan")
+
+
+@pytest.mark.django_db
+def test_every_integer_attribute_has_its_index_on_postgresql():
+    """A comparison of any integer key of any game reaches a btree index (migration 0004):
+    a key added to a schema without its index fails here."""
+    if connection.vendor != "postgresql":
+        return
+    keys = {k for g in registry.all() for s in g.kinds.values() for k in s.numeric_keys()}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'catalogue_card' "
+            "AND indexname LIKE 'card_num_%%'"
+        )
+        indexes = {row[0] for row in cursor.fetchall()}
+    assert {f"card_num_{k}" for k in keys} - indexes == set()
 
 
 # --------------------------------------------------------------------------------------------
