@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import django_filters
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, JsonResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from validation.registry import registry
 
 from .models import Card, Expansion, Game, Printing
-from .search import search_cards
+from .search import search_cards, walk_page
 from .serializers import CardSerializer, ExpansionSerializer, GameSerializer, PrintingSerializer
 from .services import game_card_counts
 
@@ -103,6 +107,46 @@ class CardFilter(django_filters.FilterSet):
         return queryset.filter(game_id=game_id) if game_id else queryset.none()
 
 
+class _WalkPaginator(Paginator):
+    """A paginator whose page may come from `walk` (offset, limit, count -> the objects, or
+    None for the usual slice of the queryset)."""
+
+    def __init__(self, object_list, per_page, *, walk, **kwargs) -> None:
+        super().__init__(object_list, per_page, **kwargs)
+        self.walk = walk
+
+    def page(self, number):
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        objects = self.walk(bottom, top - bottom, self.count)
+        if objects is None:
+            objects = self.object_list[bottom:top]
+        return self._get_page(objects, number, self)
+
+
+class CardPagination(PageNumberPagination):
+    """Pages of cards; a page of a search matching many cards is found by walking the cards
+    in name order (`catalogue.search.walk_page`), then fetched by id."""
+
+    def paginate_queryset(self, queryset, request, view=None):
+        result = getattr(view, "search_result", None)
+        base = getattr(view, "search_base", None)
+        if result is not None and base is not None:
+
+            def walk(offset, limit, count):
+                ids = walk_page(base=base, result=result, offset=offset, limit=limit, count=count)
+                if ids is None:
+                    return None
+                found = {card.pk: card for card in base.filter(pk__in=ids)}
+                return [found[pk] for pk in ids if pk in found]
+
+            self.django_paginator_class = partial(_WalkPaginator, walk=walk)
+        return super().paginate_queryset(queryset, request, view)
+
+
 @extend_schema(
     parameters=[
         OpenApiParameter("q", str, description="query in the search language (see /cards/help/)")
@@ -113,6 +157,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = CardSerializer
     filterset_class = CardFilter
+    pagination_class = CardPagination
 
     def get_queryset(self):
         return (
@@ -130,6 +175,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             result = search_cards(
                 query=query, queryset=queryset, game_slug=self.request.query_params.get("game")
             )
+            self.search_base = queryset
             self.search_result = result
             queryset = result.queryset
         return queryset

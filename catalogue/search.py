@@ -36,7 +36,9 @@ forgiveness).
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -44,10 +46,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.postgres.search import TrigramWordSimilarity
+from django.core.cache import cache
 from django.db import connections, router
 from django.db.models import (
     BooleanField,
     Exists,
+    ExpressionWrapper,
     F,
     Func,
     OuterRef,
@@ -99,6 +103,10 @@ class SearchResult:
     queryset: QuerySet
     read_as: str = ""
     problems: list[str] = field(default_factory=list)
+    # The compiled condition (None: nothing to filter), and whether the results are ranked
+    # by name match (bare words on PostgreSQL) rather than left in the caller's order.
+    condition: Q | None = None
+    ranked: bool = False
 
 
 # --------------------------------------------------------------------------------------------
@@ -491,30 +499,32 @@ class _PhraseMatch(Func):
         self.phrase = phrase
         self.direct = direct
 
+    @staticmethod
+    def condition(name_sql: str, text_sql: str, lower_sql: str) -> str:
+        """The test, with two parameters (the LIKE pattern, the phrase). The cheap `LIKE`
+        comes first: where the test is computed per row (a column of a query, see
+        `walk_page`), `to_tsvector` then runs on the cards that contain the phrase only."""
+        document = DOCUMENT_SQL % {"expressions": f"{name_sql} || ' ' || {text_sql}"}
+        return (
+            f"(lower({name_sql}) || ' ' || {lower_sql}) LIKE lower(%s) "
+            f"AND {document} @@ plainto_tsquery('{FTS_CONFIG}'::regconfig, %s)"
+        )
+
     def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
         pk, name, text = self.get_source_expressions()
         qn = connection.ops.quote_name
-        pattern = _like_contains(self.phrase)
+        values = (_like_contains(self.phrase), self.phrase)
         if self.direct:
             name_sql, name_params = compiler.compile(name)
             text_sql, text_params = compiler.compile(text)
+            if name_params or text_params:
+                raise ValueError("unexpected parameters in a column reference")
             lower_sql = _sibling(text_sql, "text", "text_lower")
-            document = DOCUMENT_SQL % {"expressions": f"{name_sql} || ' ' || {text_sql}"}
-            sql = (
-                f"({document} @@ plainto_tsquery('{FTS_CONFIG}'::regconfig, %s) "
-                f"AND (lower({name_sql}) || ' ' || {lower_sql}) LIKE lower(%s))"
-            )
-            params = (*name_params, *text_params, self.phrase, *name_params, pattern)
-            return sql, params
+            return f"({self.condition(name_sql, text_sql, lower_sql)})", values
         pk_sql, pk_params = compiler.compile(pk)
-        name_col, text_col = qn("name"), qn("text")
-        document = DOCUMENT_SQL % {"expressions": f"{name_col} || ' ' || {text_col}"}
-        sql = (
-            f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE {document} @@ "
-            f"plainto_tsquery('{FTS_CONFIG}'::regconfig, %s) "
-            f"AND (lower({name_col}) || ' ' || {qn('text_lower')}) LIKE lower(%s))"
-        )
-        return sql, (*pk_params, self.phrase, pattern)
+        test = self.condition(qn("name"), qn("text"), qn("text_lower"))
+        sql = f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE {test})"
+        return sql, (*pk_params, *values)
 
 
 _KEY_RE = re.compile(r"[a-z][a-z0-9_]*")
@@ -1061,9 +1071,10 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             return SearchResult(queryset, "", problems)
         q, read_as = compiled
         qs = queryset.filter(q)
-        if pg and compiler.rank_words:
+        ranked = bool(pg and compiler.rank_words)
+        if ranked:
             qs = _order_by_rank(qs, compiler.rank_words)
-        return SearchResult(qs, read_as, problems)
+        return SearchResult(qs, read_as, problems, condition=q, ranked=ranked)
     except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
         problems.append(f"the query could not be read ({exc.__class__.__name__}); showing all")
         return SearchResult(queryset, "", problems)
@@ -1082,3 +1093,71 @@ def _order_by_rank(qs: QuerySet, words: list[str]) -> QuerySet:
         # SELECT DISTINCT needs ORDER BY expressions in the select list.
         return qs.annotate(search_rank=rank).order_by(F("search_rank").desc(), *existing)
     return qs.alias(search_rank=rank).order_by(F("search_rank").desc(), *existing)
+
+
+# --------------------------------------------------------------------------------------------
+# Pages of dense results
+
+#: A page is found by walking the cards in name order when the results are at least this
+#: share of the cards searched, reading at most WALK_MAX_ROWS cards; the window read is the
+#: expected number of cards before the page's last result, times WALK_MARGIN, plus a page.
+WALK_MIN_SHARE = 0.04
+WALK_MAX_ROWS = 3000
+WALK_MARGIN = 1.5
+#: How long the number of cards searched (the sizing hint of the walk) is kept, in seconds.
+SCOPE_TTL = 300
+
+
+def walk_page(
+    *, base: QuerySet, result: SearchResult, offset: int, limit: int, count: int
+) -> list[int] | None:
+    """The ids of results `offset` to `offset + limit` in (name, id) order, found by reading
+    the searched cards (`base`, the queryset before the search) in that order and testing the
+    condition on each, in one statement with no other condition; None when this does not
+    apply, and the caller runs its usual page query.
+
+    Why: PostgreSQL multiplies the selectivities of a game and of attribute conditions as if
+    they were independent (edges and movement only exist on the cards of one game), so for a
+    search matching thousands of cards it expects a handful, reads every match through the
+    indexes and sorts them all to show fifty. When the count (known before the page) says
+    the matches are dense, reading the name index in order finds a page after a few hundred
+    cards. The result is exact: the window is a prefix of the order, so the hits in it are
+    the first results; when it holds too few, None."""
+    if result.condition is None or result.ranked or limit <= 0 or count <= offset:
+        return None
+    if connections[base.db].vendor != "postgresql" or base.query.distinct:
+        return None
+    if tuple(result.queryset.query.order_by) not in (("name", "id"), ("name", "pk")):
+        return None
+    scope = _scope_count(base)
+    if scope <= 0 or count < WALK_MIN_SHARE * scope:
+        return None
+    need = min(offset + limit, count)
+    window = math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
+    if window > WALK_MAX_ROWS:
+        return None
+    hit = ExpressionWrapper(result.condition, output_field=BooleanField())
+    rows = list(
+        base.select_related(None)
+        .prefetch_related(None)
+        .order_by("name", "id")
+        .annotate(search_hit=hit)
+        .values_list("id", "search_hit")[:window]
+    )
+    hits = [pk for pk, matched in rows if matched]
+    if len(hits) < need and len(rows) == window:
+        return None
+    return hits[offset : offset + limit]
+
+
+def _scope_count(base: QuerySet) -> int:
+    """How many cards `base` holds, kept SCOPE_TTL seconds (only a hint: a stale number
+    makes the window too large, which costs a little, or too small, which falls back)."""
+    sql, params = base.order_by().values("id").query.sql_with_params()
+    digest = hashlib.sha256(repr((base.db, sql, params)).encode()).hexdigest()
+    key = f"catalogue:search-scope:{digest}"
+    scope = cache.get(key)
+    if scope is None:
+        scope = base.order_by().count()
+        cache.set(key, scope, SCOPE_TTL)
+    return scope

@@ -734,3 +734,102 @@ def test_special_characters_are_literal_in_contains(sample_catalogue):
         run(odd).queryset.count()  # literal text: no regex or LIKE error
     assert names("name:.*") == set()
     assert names("name:%") == set()
+
+
+# --------------------------------------------------------------------------------------------
+# pages of dense results, found by walking the cards in name order
+
+WALK_QUERIES = [
+    "kind:efreet",
+    "cost>=0",
+    "o:salvo",
+    '"supply drop"',
+    "speed>=3",
+    "-faction:cpm",
+    "keywords:salvo or kind:mission",
+    '("supply drop" or kind:tactic) -cost>=3',
+    "set:RL1",
+]
+
+
+def _walk(result, base, offset, limit):
+    from catalogue.search import walk_page
+
+    count = result.queryset.count()
+    return walk_page(base=base, result=result, offset=offset, limit=limit, count=count)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", WALK_QUERIES)
+def test_a_walked_page_is_the_page_of_the_query(sample_catalogue, monkeypatch, query):
+    from django.core.cache import cache
+
+    import catalogue.search as search
+
+    cache.clear()
+    monkeypatch.setattr(search, "WALK_MIN_SHARE", 0.0)
+    base = Card.objects.filter(game__slug="redline").order_by("name", "id")
+    result = search_cards(query=query, queryset=base, game_slug="redline")
+    ordered = list(result.queryset.values_list("id", flat=True))
+    assert ordered, query
+    assert not result.ranked
+    for offset, limit in ((0, 5), (5, 5), (3, 50), (max(0, len(ordered) - 2), 5)):
+        if offset >= len(ordered):
+            continue
+        walked = _walk(result, base, offset, limit)
+        if connection.vendor != "postgresql":
+            assert walked is None  # SQLite: the usual page query
+            continue
+        assert walked == ordered[offset : offset + limit], (query, offset, limit)
+
+
+@pytest.mark.django_db
+def test_the_walk_steps_aside_when_it_cannot_be_exact_or_cheap(sample_catalogue, monkeypatch):
+    from django.core.cache import cache
+
+    import catalogue.search as search
+
+    if connection.vendor != "postgresql":
+        return
+    cache.clear()
+    base = Card.objects.filter(game__slug="redline").order_by("name", "id")
+    dense = search_cards(query="kind:efreet", queryset=base, game_slug="redline")
+    assert _walk(dense, base, 0, 5) is not None
+    # Ranked by name match (bare words): not in name order.
+    ranked = search_cards(query="tiger kind:efreet", queryset=base, game_slug="redline")
+    assert ranked.ranked and _walk(ranked, base, 0, 5) is None
+    # Too sparse a result, or too long a walk.
+    sparse = search_cards(query="name:tigercat", queryset=base, game_slug="redline")
+    assert _walk(sparse, base, 0, 5) is None
+    monkeypatch.setattr(search, "WALK_MAX_ROWS", 10)
+    assert _walk(dense, base, 0, 5) is None
+    # A window that holds fewer hits than the page needs falls back instead of guessing.
+    monkeypatch.setattr(search, "WALK_MAX_ROWS", 3000)
+    monkeypatch.setattr(search, "WALK_MARGIN", 0.01)
+    assert _walk(dense, base, 0, 12) is None
+
+
+@pytest.mark.django_db
+def test_api_pages_of_a_dense_search_are_walked_and_in_name_order(client, sample_catalogue):
+    from django.core.cache import cache
+    from django.test.utils import CaptureQueriesContext
+
+    cache.clear()
+    # The database's own order of names (its collation), as the usual page query gives it.
+    want = list(
+        Card.objects.filter(game__slug="redline", cost__gte=0)
+        .order_by("name", "id")
+        .values_list("name", flat=True)
+    )
+    assert len(want) > 50
+    got = []
+    for page in (1, 2):
+        with CaptureQueriesContext(connection) as ctx:
+            data = client.get(
+                "/api/cards/", {"game": "redline", "q": "cost>=0", "page": page}
+            ).json()
+        got.extend(c["name"] for c in data["results"])
+        assert data["count"] == len(want)
+        walked = any("search_hit" in q["sql"] for q in ctx.captured_queries)
+        assert walked == (connection.vendor == "postgresql")
+    assert got == want
