@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import partial
 
 import django_filters
-from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, JsonResponse
 from drf_spectacular.types import OpenApiTypes
@@ -19,7 +18,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from validation.registry import registry
 
 from .models import Card, Expansion, Game, Printing
-from .search import search_cards, walk_page
+from .paging import WalkPaginator, search_walk
+from .search import search_cards
 from .serializers import CardSerializer, ExpansionSerializer, GameSerializer, PrintingSerializer
 from .services import game_card_counts
 
@@ -107,26 +107,6 @@ class CardFilter(django_filters.FilterSet):
         return queryset.filter(game_id=game_id) if game_id else queryset.none()
 
 
-class _WalkPaginator(Paginator):
-    """A paginator whose page may come from `walk` (offset, limit, count -> the objects, or
-    None for the usual slice of the queryset)."""
-
-    def __init__(self, object_list, per_page, *, walk, **kwargs) -> None:
-        super().__init__(object_list, per_page, **kwargs)
-        self.walk = walk
-
-    def page(self, number):
-        number = self.validate_number(number)
-        bottom = (number - 1) * self.per_page
-        top = bottom + self.per_page
-        if top + self.orphans >= self.count:
-            top = self.count
-        objects = self.walk(bottom, top - bottom, self.count)
-        if objects is None:
-            objects = self.object_list[bottom:top]
-        return self._get_page(objects, number, self)
-
-
 class CardPagination(PageNumberPagination):
     """Pages of cards; a page of a search matching many cards is found by walking the cards
     in name order (`catalogue.search.walk_page`), then fetched by id."""
@@ -135,15 +115,10 @@ class CardPagination(PageNumberPagination):
         result = getattr(view, "search_result", None)
         base = getattr(view, "search_base", None)
         if result is not None and base is not None:
-
-            def walk(offset, limit, count):
-                ids = walk_page(base=base, result=result, offset=offset, limit=limit, count=count)
-                if ids is None:
-                    return None
-                found = {card.pk: card for card in base.filter(pk__in=ids)}
-                return [found[pk] for pk in ids if pk in found]
-
-            self.django_paginator_class = partial(_WalkPaginator, walk=walk)
+            walk = search_walk(
+                base=base, result=result, ordering=queryset.query.order_by, fetch=base
+            )
+            self.django_paginator_class = partial(WalkPaginator, walk=walk)
         return super().paginate_queryset(queryset, request, view)
 
 
@@ -161,11 +136,12 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return (
-            Card.objects.select_related("game")
-            .prefetch_related(
-                Prefetch("printings", queryset=Printing.objects.select_related("expansion"))
-            )
-            .order_by("name", "id")
+            # The game by a prefetch (one query for the page) rather than a join: the page
+            # query then sorts the cards' own rows only.
+            Card.objects.prefetch_related(
+                "game",
+                Prefetch("printings", queryset=Printing.objects.select_related("expansion")),
+            ).order_by("name", "id")
         )
 
     def filter_queryset(self, queryset):

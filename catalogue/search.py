@@ -1108,13 +1108,25 @@ WALK_MARGIN = 1.5
 SCOPE_TTL = 300
 
 
+#: Orders of a page that a walk can follow: by name (unique within a game), then by id.
+WALK_ORDERS = (("name",), ("name", "id"), ("name", "pk"))
+
+
 def walk_page(
-    *, base: QuerySet, result: SearchResult, offset: int, limit: int, count: int
+    *,
+    base: QuerySet,
+    condition: Q | None,
+    ordering: Iterable[Any],
+    offset: int,
+    limit: int,
+    count: int,
 ) -> list[int] | None:
-    """The ids of results `offset` to `offset + limit` in (name, id) order, found by reading
-    the searched cards (`base`, the queryset before the search) in that order and testing the
-    condition on each, in one statement with no other condition; None when this does not
-    apply, and the caller runs its usual page query.
+    """The ids of results `offset` to `offset + limit` of a search, in (name, id) order,
+    found by reading the searched cards (`base`, the queryset before the search) in that
+    order and testing the search's `condition` on each, in one statement with no other
+    condition; None when this does not apply (`ordering`, the order of the caller's page, is
+    not by name; results ranked by name match are not), and the caller runs its usual page
+    query.
 
     Why: PostgreSQL multiplies the selectivities of a game and of attribute conditions as if
     they were independent (edges and movement only exist on the cards of one game), so for a
@@ -1123,11 +1135,11 @@ def walk_page(
     the matches are dense, reading the name index in order finds a page after a few hundred
     cards. The result is exact: the window is a prefix of the order, so the hits in it are
     the first results; when it holds too few, None."""
-    if result.condition is None or result.ranked or limit <= 0 or count <= offset:
+    if condition is None or limit <= 0 or count <= offset:
+        return None
+    if tuple(ordering) not in WALK_ORDERS:
         return None
     if connections[base.db].vendor != "postgresql" or base.query.distinct:
-        return None
-    if tuple(result.queryset.query.order_by) not in (("name", "id"), ("name", "pk")):
         return None
     scope = _scope_count(base)
     if scope <= 0 or count < WALK_MIN_SHARE * scope:
@@ -1136,7 +1148,7 @@ def walk_page(
     window = math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
     if window > WALK_MAX_ROWS:
         return None
-    hit = ExpressionWrapper(result.condition, output_field=BooleanField())
+    hit = ExpressionWrapper(condition, output_field=BooleanField())
     rows = list(
         base.select_related(None)
         .prefetch_related(None)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
 from cardsite import hooks
 from validation.registry import registry
 
 from .models import Card, Expansion, Game
+from .paging import WalkPaginator, search_walk
 from .presentation import labelled_attributes, stat_line
 from .search import search_cards
 from .services import game_card_counts
@@ -21,6 +21,8 @@ SORTS = {
     "faction": ("faction", "name"),
 }
 PAGE_SIZES = (24, 48, 96)
+# The columns a card face needs.
+FACE = ("id", "name", "kind", "faction", "cost", "attributes")
 
 
 def index(request):
@@ -47,19 +49,21 @@ def game_cards(request, game: str):
     if set_code:
         qs = qs.filter(printings__expansion__code=set_code).distinct()
     query = request.GET.get("q", "")
+    base = qs
     result = search_cards(query=query, queryset=qs, game_slug=game)
     sort = request.GET.get("sort", "name")
     ordering = SORTS.get(sort, SORTS["name"])
-    qs = result.queryset.order_by(*ordering).only(
-        "id", "name", "kind", "faction", "cost", "attributes"
-    )
+    qs = result.queryset.order_by(*ordering).only(*FACE)
     try:
         per_page = int(request.GET.get("per", PAGE_SIZES[0]))
     except ValueError:
         per_page = PAGE_SIZES[0]
     if per_page not in PAGE_SIZES:
         per_page = PAGE_SIZES[0]
-    page = Paginator(qs, per_page).get_page(request.GET.get("page"))
+    walk = search_walk(
+        base=base, result=result, ordering=ordering, fetch=base.order_by(*ordering).only(*FACE)
+    )
+    page = WalkPaginator(qs, per_page, walk=walk).get_page(request.GET.get("page"))
     cards = list(page.object_list)
     for card in cards:
         card.stats = stat_line(card, game)

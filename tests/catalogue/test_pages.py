@@ -1,6 +1,7 @@
 """Browse pages: game grids and lists, filters, card and expansion pages; query counts."""
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -96,6 +97,7 @@ def add_cards(n):
 
 
 def count_queries(client, url, params):
+    cache.clear()  # the walk's cached number of cards searched: counted on both runs
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url, params).status_code == 200
     return len(ctx.captured_queries)
@@ -109,6 +111,9 @@ def count_queries(client, url, params):
         ("/cards/red-mittens/sets/RM1/", {}),
         ("/", {}),
         ("/api/cards/", {"game": "red-mittens"}),
+        # Dense searches: on PostgreSQL their pages are walked in name order.
+        ("/api/cards/", {"game": "red-mittens", "q": "kind:unit"}),
+        ("/cards/red-mittens/", {"q": "kind:unit -classes:bard", "per": 24}),
         ("/api/games/red-mittens/bulk/", {}),
     ],
 )
@@ -119,4 +124,29 @@ def test_list_pages_query_count_does_not_grow_with_the_number_of_cards(
     add_cards(60)
     after = count_queries(client, url, params)
     assert after == before
-    assert before <= 6
+    # At most: the game, the count, the number of cards searched (kept for a while, counted
+    # here as the cache is cleared), the walk, the cards, the games and printings prefetched.
+    assert before <= 7
+
+
+def test_pages_of_a_dense_search_follow_the_name_order(client, sample_catalogue):
+    cache.clear()
+    want = list(
+        Card.objects.filter(game__slug="redline", cost__gte=0)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    assert len(want) > 48
+    got = []
+    for page in (1, 2, 3):
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get("/cards/redline/", {"q": "cost>=0", "per": 24, "page": page})
+        assert response.status_code == 200
+        got.extend(card.name for card in response.context["cards"])
+        walked = any("search_hit" in q["sql"] for q in ctx.captured_queries)
+        assert walked == (connection.vendor == "postgresql")
+    assert got == want
+    # Another sort is not walked, and still right.
+    response = client.get("/cards/redline/", {"q": "cost>=0", "per": 96, "sort": "-cost"})
+    costs = [card.cost for card in response.context["cards"]]
+    assert costs == sorted(costs, reverse=True)

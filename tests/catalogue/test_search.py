@@ -756,7 +756,15 @@ def _walk(result, base, offset, limit):
     from catalogue.search import walk_page
 
     count = result.queryset.count()
-    return walk_page(base=base, result=result, offset=offset, limit=limit, count=count)
+    ordering = () if result.ranked else ("name", "id")
+    return walk_page(
+        base=base,
+        condition=result.condition,
+        ordering=ordering,
+        offset=offset,
+        limit=limit,
+        count=count,
+    )
 
 
 @pytest.mark.django_db

@@ -1,0 +1,62 @@
+"""Pagination of card searches: a page of a dense search comes from `walk_page`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+
+from .search import SearchResult, walk_page
+
+#: offset, limit, count -> the page's objects, or None for the usual slice of the queryset.
+Walk = Callable[[int, int, int], list[Any] | None]
+
+
+class WalkPaginator(Paginator):
+    """A Django paginator whose pages may come from `walk` instead of a slice."""
+
+    def __init__(self, object_list, per_page, *, walk: Walk | None = None, **kwargs) -> None:
+        super().__init__(object_list, per_page, **kwargs)
+        self.walk = walk
+
+    def page(self, number):
+        if self.walk is None:
+            return super().page(number)
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        objects = self.walk(bottom, top - bottom, self.count)
+        if objects is None:
+            objects = self.object_list[bottom:top]
+        return self._get_page(objects, number, self)
+
+
+def search_walk(
+    *, base: QuerySet, result: SearchResult, ordering: Sequence[Any], fetch: QuerySet
+) -> Walk:
+    """The walk of a search: the ids of a page from `walk_page` over `base` (the queryset
+    before the search), for a page shown in `ordering` (the order of the queryset being
+    paginated: one ranked by name match is never walked), and the cards fetched by id
+    through `fetch` (the page's columns, related objects and prefetches, without the search
+    condition: they are known to match)."""
+    order = tuple(ordering)
+
+    def walk(offset: int, limit: int, count: int) -> list[Any] | None:
+        ids = walk_page(
+            base=base,
+            condition=result.condition,
+            ordering=order,
+            offset=offset,
+            limit=limit,
+            count=count,
+        )
+        if ids is None:
+            return None
+        found = {obj.pk: obj for obj in fetch.filter(pk__in=ids)}
+        return [found[pk] for pk in ids if pk in found]
+
+    return walk
