@@ -114,7 +114,8 @@ class CardPagination(PageNumberPagination):
     def paginate_queryset(self, queryset, request, view=None):
         result = getattr(view, "search_result", None)
         base = getattr(view, "search_base", None)
-        if result is not None and base is not None:
+        # A walk follows a game's name index: only for the cards of one game.
+        if result is not None and base is not None and request.query_params.get("game"):
             walk = search_walk(
                 base=base, result=result, ordering=queryset.query.order_by, fetch=base
             )

@@ -110,7 +110,9 @@ class Card(models.Model):
             models.UniqueConstraint(fields=["game", "name"], name="card_name_unique_in_game"),
         ]
         indexes = [
-            models.Index(fields=["game", "kind"], name="card_game_kind"),
+            # With the name: a game's cards of one kind in name order (pages walked in
+            # order, catalogue.search.walk_page), and everything (game, kind) served.
+            models.Index(fields=["game", "kind", "name"], name="card_game_kind_name"),
             models.Index(fields=["game", "faction"], name="card_game_faction"),
             models.Index(fields=["game", "cost"], name="card_game_cost"),
             models.Index(Lower("name"), "game", name="card_lower_name"),

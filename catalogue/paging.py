@@ -53,6 +53,7 @@ def search_walk(
             offset=offset,
             limit=limit,
             count=count,
+            narrow=result.narrow,
         )
         if ids is None:
             return None

@@ -107,6 +107,9 @@ class SearchResult:
     # by name match (bare words on PostgreSQL) rather than left in the caller's order.
     condition: Q | None = None
     ranked: bool = False
+    # Column equalities every result satisfies (a `kind:` of the top-level AND): a walk in
+    # name order reads only those cards (the index on game, kind and name).
+    narrow: dict[str, str] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------------------------
@@ -768,6 +771,7 @@ class _Compiler:
                         if g.name not in names:
                             names.append(g.name)
         self.rank_words: list[str] = []
+        self.narrow: dict[str, str] = {}
 
     # -- tree ---------------------------------------------------------------------------
     def compile(self, node: Node, positive: bool = True, top: bool = True) -> tuple[Q, str] | None:
@@ -804,7 +808,10 @@ class _Compiler:
         try:
             if isinstance(node, Word):
                 return self.word(node, positive, top)
-            return self.term(node)
+            compiled = self.term(node)
+            if top and node.key.lower() == "kind" and node.op in (":", "="):
+                self.narrow.setdefault("kind", _norm_choice(self._value(node)))
+            return compiled
         except _Drop as exc:
             self.problems.append(str(exc))
             return None
@@ -1074,7 +1081,9 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         ranked = bool(pg and compiler.rank_words)
         if ranked:
             qs = _order_by_rank(qs, compiler.rank_words)
-        return SearchResult(qs, read_as, problems, condition=q, ranked=ranked)
+        return SearchResult(
+            qs, read_as, problems, condition=q, ranked=ranked, narrow=compiler.narrow
+        )
     except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
         problems.append(f"the query could not be read ({exc.__class__.__name__}); showing all")
         return SearchResult(queryset, "", problems)
@@ -1120,6 +1129,7 @@ def walk_page(
     offset: int,
     limit: int,
     count: int,
+    narrow: dict[str, Any] | None = None,
 ) -> list[int] | None:
     """The ids of results `offset` to `offset + limit` of a search, in (name, id) order,
     found by reading the searched cards (`base`, the queryset before the search) in that
@@ -1134,13 +1144,18 @@ def walk_page(
     indexes and sorts them all to show fifty. When the count (known before the page) says
     the matches are dense, reading the name index in order finds a page after a few hundred
     cards. The result is exact: the window is a prefix of the order, so the hits in it are
-    the first results; when it holds too few, None."""
+    the first results; when it holds too few, None. `narrow`: column equalities every
+    result satisfies (`SearchResult.narrow`), so that only those cards are read.
+
+    `base` must be the cards of one game: its name index gives the order."""
     if condition is None or limit <= 0 or count <= offset:
         return None
     if tuple(ordering) not in WALK_ORDERS:
         return None
     if connections[base.db].vendor != "postgresql" or base.query.distinct:
         return None
+    if narrow:
+        base = base.filter(**narrow)
     scope = _scope_count(base)
     if scope <= 0 or count < WALK_MIN_SHARE * scope:
         return None

@@ -741,6 +741,7 @@ def test_special_characters_are_literal_in_contains(sample_catalogue):
 
 WALK_QUERIES = [
     "kind:efreet",
+    "kind:efreet speed>=3 -faction:cpm",
     "cost>=0",
     "o:salvo",
     '"supply drop"',
@@ -764,7 +765,25 @@ def _walk(result, base, offset, limit):
         offset=offset,
         limit=limit,
         count=count,
+        narrow=result.narrow,
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "narrow"),
+    [
+        ("kind:efreet speed>=3", {"kind": "efreet"}),
+        ("speed>=3 KIND=Efreet", {"kind": "efreet"}),
+        ("kind:efreet or kind:tactic", {}),
+        ("-kind:efreet", {}),
+        ("kind!=efreet", {}),
+        ("kind:nosuchkind speed>=3", {}),
+    ],
+)
+@pytest.mark.django_db
+def test_a_kind_of_the_top_level_and_narrows_the_walk(query, narrow):
+    result = search_cards(query=query, queryset=Card.objects.all(), game_slug="redline")
+    assert result.narrow == narrow
 
 
 @pytest.mark.django_db
@@ -814,7 +833,9 @@ def test_the_walk_steps_aside_when_it_cannot_be_exact_or_cheap(sample_catalogue,
     # A window that holds fewer hits than the page needs falls back instead of guessing.
     monkeypatch.setattr(search, "WALK_MAX_ROWS", 3000)
     monkeypatch.setattr(search, "WALK_MARGIN", 0.01)
-    assert _walk(dense, base, 0, 12) is None
+    spread = search_cards(query="speed>=3", queryset=base, game_slug="redline")
+    assert not spread.narrow and spread.queryset.count() >= 12
+    assert _walk(spread, base, 0, 12) is None
 
 
 @pytest.mark.django_db
