@@ -360,16 +360,36 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def time_sql(cursor, statements: list[str], runs: int = SQL_RUNS) -> float:
-    """Median over `runs` of the summed execution time of the statements, in ms."""
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for sql in statements:
-            cursor.execute(sql)
-            cursor.fetchall()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+def run_once(cursor, statements: list[str]) -> float:
+    """The summed execution time of the statements (results fetched), in ms."""
+    start = time.perf_counter()
+    for sql in statements:
+        cursor.execute(sql)
+        cursor.fetchall()
+    return (time.perf_counter() - start) * 1000
+
+
+SCAN_SETTINGS = ("enable_indexscan", "enable_bitmapscan", "enable_indexonlyscan")
+
+
+def time_plans(cursor, statements: list[str]) -> tuple[float, float]:
+    """Medians of the statements' time with the indexes (SQL_RUNS runs) and with every index
+    scan off, a forced sequential scan (SEQ_RUNS runs), in ms. The runs alternate, so that
+    both see the same state of the machine."""
+    indexed: list[float] = []
+    sequential: list[float] = []
+    for round_ in range(max(SQL_RUNS, 2 * SEQ_RUNS)):
+        if round_ < SQL_RUNS:
+            indexed.append(run_once(cursor, statements))
+        if round_ % 2 == 0 and len(sequential) < SEQ_RUNS:
+            for name in SCAN_SETTINGS:
+                cursor.execute(f"SET {name} = off")
+            try:
+                sequential.append(run_once(cursor, statements))
+            finally:
+                for name in SCAN_SETTINGS:
+                    cursor.execute(f"RESET {name}")
+    return statistics.median(indexed), statistics.median(sequential)
 
 
 def measure() -> bool:
@@ -394,8 +414,8 @@ def measure() -> bool:
         all_samples.extend(samples)
         with CaptureQueriesContext(connection) as ctx:
             client.get("/api/cards/", params)
-        # The search's own statements: the COUNT, the page (for a dense result: the walk in
-        # name order and the fetch of its cards by id), not the printing prefetch.
+        # The search's own statements: the COUNT and the page (for a dense result, the walk
+        # in name order), not the prefetches of games and printings.
         statements = [
             q["sql"]
             for q in ctx.captured_queries
@@ -409,16 +429,7 @@ def measure() -> bool:
                 plans.append("\n".join(r[0] for r in cursor.fetchall()))
             used = {ix for ix in SEARCH_INDEXES if any(ix in p for p in plans)}
             used = sorted(used | {m for p in plans for m in NUMBER_INDEX.findall(p)})
-            indexed_ms = time_sql(cursor, statements)
-            cursor.execute("SET enable_indexscan = off")
-            cursor.execute("SET enable_bitmapscan = off")
-            cursor.execute("SET enable_indexonlyscan = off")
-            try:
-                seq_ms = time_sql(cursor, statements, SEQ_RUNS)
-            finally:
-                cursor.execute("RESET enable_indexscan")
-                cursor.execute("RESET enable_bitmapscan")
-                cursor.execute("RESET enable_indexonlyscan")
+            indexed_ms, seq_ms = time_plans(cursor, statements)
         rows.append(
             {
                 "game": game or "(any)",

@@ -107,6 +107,14 @@ class CardFilter(django_filters.FilterSet):
         return queryset.filter(game_id=game_id) if game_id else queryset.none()
 
 
+# What a card of the API brings along. The game by a prefetch (one query for the page)
+# rather than a join: the page query then sorts the cards' own rows only.
+CARD_PREFETCH = (
+    "game",
+    Prefetch("printings", queryset=Printing.objects.select_related("expansion")),
+)
+
+
 class CardPagination(PageNumberPagination):
     """Pages of cards; a page of a search matching many cards is found by walking the cards
     in name order (`catalogue.search.walk_page`), then fetched by id."""
@@ -117,7 +125,10 @@ class CardPagination(PageNumberPagination):
         # A walk follows a game's name index: only for the cards of one game.
         if result is not None and base is not None and request.query_params.get("game"):
             walk = search_walk(
-                base=base, result=result, ordering=queryset.query.order_by, fetch=base
+                base=base,
+                result=result,
+                ordering=queryset.query.order_by,
+                prefetch=CARD_PREFETCH,
             )
             self.django_paginator_class = partial(WalkPaginator, walk=walk)
         return super().paginate_queryset(queryset, request, view)
@@ -136,14 +147,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     pagination_class = CardPagination
 
     def get_queryset(self):
-        return (
-            # The game by a prefetch (one query for the page) rather than a join: the page
-            # query then sorts the cards' own rows only.
-            Card.objects.prefetch_related(
-                "game",
-                Prefetch("printings", queryset=Printing.objects.select_related("expansion")),
-            ).order_by("name", "id")
-        )
+        return Card.objects.prefetch_related(*CARD_PREFETCH).order_by("name", "id")
 
     def filter_queryset(self, queryset):
         queryset = super().filter_queryset(queryset)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
+from django.db.models import QuerySet, prefetch_related_objects
 
 from .search import SearchResult, walk_page
 
@@ -36,17 +36,19 @@ class WalkPaginator(Paginator):
 
 
 def search_walk(
-    *, base: QuerySet, result: SearchResult, ordering: Sequence[Any], fetch: QuerySet
+    *,
+    base: QuerySet,
+    result: SearchResult,
+    ordering: Sequence[Any],
+    prefetch: Sequence[Any] = (),
 ) -> Walk:
-    """The walk of a search: the ids of a page from `walk_page` over `base` (the queryset
-    before the search), for a page shown in `ordering` (the order of the queryset being
-    paginated: one ranked by name match is never walked), and the cards fetched by id
-    through `fetch` (the page's columns, related objects and prefetches, without the search
-    condition: they are known to match)."""
+    """The walk of a search: a page from `walk_page` over `base` (the queryset before the
+    search), for a page shown in `ordering` (the order of the queryset being paginated: one
+    ranked by name match is never walked), with the `prefetch` lookups of the page."""
     order = tuple(ordering)
 
     def walk(offset: int, limit: int, count: int) -> list[Any] | None:
-        ids = walk_page(
+        cards = walk_page(
             base=base,
             condition=result.condition,
             ordering=order,
@@ -55,9 +57,8 @@ def search_walk(
             count=count,
             narrow=result.narrow,
         )
-        if ids is None:
-            return None
-        found = {obj.pk: obj for obj in fetch.filter(pk__in=ids)}
-        return [found[pk] for pk in ids if pk in found]
+        if cards is not None and prefetch:
+            prefetch_related_objects(cards, *prefetch)
+        return cards
 
     return walk

@@ -1130,8 +1130,8 @@ def walk_page(
     limit: int,
     count: int,
     narrow: dict[str, Any] | None = None,
-) -> list[int] | None:
-    """The ids of results `offset` to `offset + limit` of a search, in (name, id) order,
+) -> list[Any] | None:
+    """The cards of results `offset` to `offset + limit` of a search, in (name, id) order,
     found by reading the searched cards (`base`, the queryset before the search) in that
     order and testing the search's `condition` on each, in one statement with no other
     condition; None when this does not apply (`ordering`, the order of the caller's page, is
@@ -1163,18 +1163,27 @@ def walk_page(
     window = math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
     if window > WALK_MAX_ROWS:
         return None
+    # The window of cards in name order, the condition as a column: a subquery with a LIMIT,
+    # which PostgreSQL plans on its own (the name index, read in order, stops after
+    # `window` cards), and the hits among them, whole rows, in the same order.
     hit = ExpressionWrapper(condition, output_field=BooleanField())
-    rows = list(
+    inner = (
         base.select_related(None)
         .prefetch_related(None)
         .order_by("name", "id")
-        .annotate(search_hit=hit)
-        .values_list("id", "search_hit")[:window]
+        .annotate(search_hit=hit)[:window]
     )
-    hits = [pk for pk, matched in rows if matched]
-    if len(hits) < need and len(rows) == window:
+    inner_sql, params = inner.query.sql_with_params()
+    sql = (
+        f"SELECT * FROM ({inner_sql}) AS walk WHERE walk.search_hit "
+        "ORDER BY walk.name, walk.id OFFSET %s LIMIT %s"
+    )
+    cards = list(base.model.objects.db_manager(base.db).raw(sql, (*params, offset, limit)))
+    # Exact when the page is whole (the count says how many it holds): the window is a
+    # prefix of the order, so its hits are the first results. Otherwise it held too few.
+    if len(cards) != min(limit, count - offset):
         return None
-    return hits[offset : offset + limit]
+    return cards
 
 
 def _scope_count(base: QuerySet) -> int:

@@ -60,9 +60,7 @@ def game_cards(request, game: str):
         per_page = PAGE_SIZES[0]
     if per_page not in PAGE_SIZES:
         per_page = PAGE_SIZES[0]
-    walk = search_walk(
-        base=base, result=result, ordering=ordering, fetch=base.order_by(*ordering).only(*FACE)
-    )
+    walk = search_walk(base=base, result=result, ordering=ordering)
     page = WalkPaginator(qs, per_page, walk=walk).get_page(request.GET.get("page"))
     cards = list(page.object_list)
     for card in cards:

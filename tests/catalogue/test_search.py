@@ -758,7 +758,7 @@ def _walk(result, base, offset, limit):
 
     count = result.queryset.count()
     ordering = () if result.ranked else ("name", "id")
-    return walk_page(
+    cards = walk_page(
         base=base,
         condition=result.condition,
         ordering=ordering,
@@ -767,6 +767,7 @@ def _walk(result, base, offset, limit):
         count=count,
         narrow=result.narrow,
     )
+    return None if cards is None else [card.pk for card in cards]
 
 
 @pytest.mark.parametrize(
