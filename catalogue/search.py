@@ -809,8 +809,8 @@ class _Compiler:
             if isinstance(node, Word):
                 return self.word(node, positive, top)
             compiled = self.term(node)
-            if top and node.key.lower() == "kind" and node.op in (":", "="):
-                self.narrow.setdefault("kind", _norm_choice(self._value(node)))
+            if top:
+                self._narrow_by(node)
             return compiled
         except _Drop as exc:
             self.problems.append(str(exc))
@@ -819,6 +819,22 @@ class _Compiler:
             raw = node.raw if isinstance(node, Term) else node.text
             self.problems.append(f"{raw}: could not be read ({exc.__class__.__name__})")
             return None
+
+    def _narrow_by(self, t: Term) -> None:
+        """Note the kind every result has, when a term of the top-level AND says it: a
+        `kind:`, or an attribute that only one kind of the game has (attributes are exactly
+        those of the card's kind, validated on every write, and every attribute term but a
+        NOT needs the card to have the attribute)."""
+        key = t.key.lower()
+        if key == "kind":
+            if t.op in (":", "="):
+                self.narrow.setdefault("kind", _norm_choice(self._value(t)))
+            return
+        if self.game is None or key in COMMON_KEYS or key not in self.attrs:
+            return
+        kinds = [kind for kind, schema in self.game.kinds.items() if key in schema.keys()]
+        if len(kinds) == 1:
+            self.narrow.setdefault("kind", kinds[0])
 
     # -- bare words and phrases -----------------------------------------------------------
     def word(self, node: Word, positive: bool, top: bool = False) -> tuple[Q, str]:
@@ -1035,8 +1051,9 @@ class _Compiler:
             # Any case, as stored in practice: as typed, lower, UPPER, Capitalised, Title Case.
             # Each variant is a containment test served by the GIN index (a BitmapOr).
             text = str(item)
+            # The likeliest first: a row that matches stops at the first test that holds.
             variants = dict.fromkeys(
-                (text, text.lower(), text.upper(), text.capitalize(), text.title())
+                (text.capitalize(), text.title(), text, text.lower(), text.upper())
             )
             q = _nothing()
             for v in variants:

@@ -742,6 +742,8 @@ def test_special_characters_are_literal_in_contains(sample_catalogue):
 WALK_QUERIES = [
     "kind:efreet",
     "kind:efreet speed>=3 -faction:cpm",
+    "efreet_class:heavy -faction:cpm",
+    "speed!=3",
     "cost>=0",
     "o:salvo",
     '"supply drop"',
@@ -778,7 +780,13 @@ def _walk(result, base, offset, limit):
         ("kind:efreet or kind:tactic", {}),
         ("-kind:efreet", {}),
         ("kind!=efreet", {}),
-        ("kind:nosuchkind speed>=3", {}),
+        ("kind:nosuchkind speed>=3", {"kind": "efreet"}),  # the kind is dropped, not speed
+        # An attribute only one kind has: efreet_class and speed are the efreets'.
+        ("efreet_class:heavy -faction:cpm", {"kind": "efreet"}),
+        ("speed>=3 or cost<=1", {}),
+        ("-speed>=3", {}),
+        # keywords belong to efreets, equipment and tactics: no single kind.
+        ("keywords:salvo", {}),
     ],
 )
 @pytest.mark.django_db
@@ -834,7 +842,7 @@ def test_the_walk_steps_aside_when_it_cannot_be_exact_or_cheap(sample_catalogue,
     # A window that holds fewer hits than the page needs falls back instead of guessing.
     monkeypatch.setattr(search, "WALK_MAX_ROWS", 3000)
     monkeypatch.setattr(search, "WALK_MARGIN", 0.01)
-    spread = search_cards(query="speed>=3", queryset=base, game_slug="redline")
+    spread = search_cards(query="cost>=1", queryset=base, game_slug="redline")
     assert not spread.narrow and spread.queryset.count() >= 12
     assert _walk(spread, base, 0, 12) is None
 
