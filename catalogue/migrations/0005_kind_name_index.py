@@ -14,8 +14,4 @@ class Migration(migrations.Migration):
             model_name='card',
             index=models.Index(fields=['game', 'kind', 'name'], name='card_game_kind_name'),
         ),
-        migrations.RemoveIndex(
-            model_name='card',
-            name='card_game_kind',
-        ),
     ]
