@@ -9,9 +9,10 @@ catalogue/search.py as
 
 (no cast is ever tried on a value that is not a number). The GIN index on `attributes`
 answers containment (`speed:6`) but no range, so each integer key of the games' schemas gets
-a partial btree index on that expression, over the cards that have the key; PostgreSQL also
-keeps statistics on it, which the planner needs to estimate how many cards a comparison
-matches. A key added to a game's schema needs its index here or in a later migration
+a partial btree index over the cards that have the key, on the game, the kind and that
+expression: a search in a game (and of a kind) reads only its own cards' entries, without
+intersecting the index with the game's or the kind's. PostgreSQL also keeps statistics on
+the expression, which the planner needs to estimate how many cards a comparison matches. A key added to a game's schema needs its index here or in a later migration
 (tests/catalogue/test_search_indexes.py checks that every integer key has one).
 
 The statistics object `card_phrase_text` gives the planner the distribution of the name and
@@ -56,7 +57,7 @@ NUMBER_KEYS = (
 def number_index_sql(key: str) -> str:
     return (
         f"CREATE INDEX IF NOT EXISTS card_num_{key} ON catalogue_card "
-        f"((CASE WHEN jsonb_typeof(attributes -> '{key}') = 'number' "
+        f"(game_id, kind, (CASE WHEN jsonb_typeof(attributes -> '{key}') = 'number' "
         f"THEN (attributes ->> '{key}')::numeric END)) "
         f"WHERE attributes ? '{key}'"
     )
