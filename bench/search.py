@@ -52,7 +52,6 @@ SEARCH_INDEXES = (
     "card_text_lower_trgm",
     "card_search_document",
     "card_attributes_path",
-    "card_attributes_lower_path",
 )
 # The btree indexes of integer attributes (migration 0004): card_num_<key>.
 NUMBER_INDEX = re.compile(r"\bcard_num_[a-z_]+")
