@@ -116,8 +116,8 @@ CARD_PREFETCH = (
 
 
 class CardPagination(PageNumberPagination):
-    """Pages of cards; a page of a search matching many cards is found by walking the cards
-    in name order (`catalogue.search.walk_page`), then fetched by id."""
+    """Pages of cards; a page of a search matching many of a game's cards is found by
+    walking its cards in name order (`catalogue.search.walk_page`)."""
 
     def paginate_queryset(self, queryset, request, view=None):
         result = getattr(view, "search_result", None)

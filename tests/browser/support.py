@@ -12,4 +12,4 @@ def page_ready(page) -> None:
     waits for the load event; navigations started by a click must wait here.
     """
     page.wait_for_load_state("load")
-    page.wait_for_function("() => window.htmx !== undefined && document.readyState === 'complete'")
+    page.wait_for_function("() => window.htmx !== undefined")

@@ -756,18 +756,11 @@ WALK_QUERIES = [
 
 
 def _walk(result, base, offset, limit):
-    from catalogue.search import walk_page
+    from catalogue.paging import search_walk
 
-    count = result.queryset.count()
     ordering = () if result.ranked else ("name", "id")
-    cards = walk_page(
-        base=base,
-        condition=result.condition,
-        ordering=ordering,
-        offset=offset,
-        limit=limit,
-        count=count,
-        narrow=result.narrow,
+    cards = search_walk(base=base, result=result, ordering=ordering)(
+        offset, limit, result.queryset.count()
     )
     return None if cards is None else [card.pk for card in cards]
 
