@@ -23,7 +23,8 @@ A query is read in three steps, none of which may raise on any input:
 
 On PostgreSQL bare words use full-text search over name and text (the expression
 `DOCUMENT_SQL`, prefix matching, indexed by migration 0002) or trigram similarity over the
-name (typos forgiven), results ranked by how well the name matches; quoted phrases and
+name (typos forgiven), results ranked by how well the name matches; a quoted phrase is found
+through the full-text index and checked as a substring of the name or of the text;
 `name:`/`text:` are substring matches served by trigram indexes (the text through
 `text_lower`, its copy folded to lower case when written, migration 0003); attribute equality and list
 membership use JSONB containment (`@>`, GIN-indexed); comparisons of integer attributes
@@ -486,8 +487,9 @@ class _TextContains(Func):
 
 class _PhraseMatch(Func):
     """PostgreSQL: the card's document holds every word of the phrase (a full-text query the
-    index answers without rechecking rows) and its name and text, read together, contain the
-    phrase as written, any case (a plain `LIKE` on the folded text, on those cards only).
+    index answers without rechecking rows) and its name or its text contains the phrase as
+    written, any case (a plain `LIKE` on the folded name and text, on those cards only), as
+    the SQLite fallback reads it.
 
     `direct` (the phrase is a condition of the top-level AND): written on the card's own
     row, so the planner combines the full-text index with the other conditions. Otherwise
@@ -504,19 +506,22 @@ class _PhraseMatch(Func):
 
     @staticmethod
     def condition(name_sql: str, text_sql: str, lower_sql: str) -> str:
-        """The test, with two parameters (the LIKE pattern, the phrase). The cheap `LIKE`
-        comes first: where the test is computed per row (a column of a query, see
-        `walk_page`), `to_tsvector` then runs on the cards that contain the phrase only."""
+        """The test, with three parameters (the LIKE pattern twice, the phrase). The cheap
+        `LIKE`s come first: where the test is computed per row (a column of a query, see
+        `walk_page`), `to_tsvector` then runs on the cards that contain the phrase only. The
+        text is matched in its stored folded copy, neither it nor the name is concatenated
+        (no string is built per row)."""
         document = DOCUMENT_SQL % {"expressions": f"{name_sql} || ' ' || {text_sql}"}
         return (
-            f"(lower({name_sql}) || ' ' || {lower_sql}) LIKE lower(%s) "
+            f"({lower_sql} LIKE lower(%s) OR lower({name_sql}) LIKE lower(%s)) "
             f"AND {document} @@ plainto_tsquery('{FTS_CONFIG}'::regconfig, %s)"
         )
 
     def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
         pk, name, text = self.get_source_expressions()
         qn = connection.ops.quote_name
-        values = (_like_contains(self.phrase), self.phrase)
+        pattern = _like_contains(self.phrase)
+        values = (pattern, pattern, self.phrase)
         if self.direct:
             name_sql, name_params = compiler.compile(name)
             text_sql, text_params = compiler.compile(text)

@@ -441,6 +441,18 @@ def test_text_and_phrases_match_any_case_and_take_wildcards_literally(sample_cat
 
 
 @pytest.mark.django_db
+def test_a_phrase_is_found_in_the_name_or_in_the_text_not_across_them(sample_catalogue):
+    card = Card.objects.get(game__slug="redline", name="Tigercat")
+    Card.objects.filter(pk=card.pk).update(text="Pounce on a wounded Hover unit.")
+    assert "Tigercat" in names('"wounded hover"')  # in the text
+    assert "Tigercat" in names('"TIGERCAT"')  # in the name
+    # "Tigercat" ends the name and "Pounce" opens the text: not one phrase, on either
+    # database (the SQLite fallback matches the name and the text each on its own).
+    assert "Tigercat" not in names('"tigercat pounce"')
+    assert "Tigercat" in names("tigercat pounce")
+
+
+@pytest.mark.django_db
 def test_an_or_of_words_and_conditions_is_the_union_of_its_parts(sample_catalogue):
     parts = ("tigercat", "speed>=7", '"supply drop"', "kind:mission")
     union = set().union(*(names(p) for p in parts))
