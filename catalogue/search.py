@@ -108,8 +108,9 @@ class SearchResult:
     # by name match (bare words on PostgreSQL) rather than left in the caller's order.
     condition: Q | None = None
     ranked: bool = False
-    # Column equalities every result satisfies (a `kind:` of the top-level AND): a walk in
-    # name order reads only those cards (the index on game, kind and name).
+    # Column equalities every result satisfies (a `kind:` of the top-level AND, or the kind
+    # an attribute of the top-level AND implies): a walk in name order reads only those cards
+    # (the index on game, kind and name). An implied kind is also a condition of `queryset`.
     narrow: dict[str, str] = field(default_factory=dict)
 
 
@@ -777,6 +778,8 @@ class _Compiler:
                             names.append(g.name)
         self.rank_words: list[str] = []
         self.narrow: dict[str, str] = {}
+        # The part of `narrow` the query does not say itself (a kind implied by an attribute).
+        self.implied: dict[str, str] = {}
 
     # -- tree ---------------------------------------------------------------------------
     def compile(self, node: Node, positive: bool = True, top: bool = True) -> tuple[Q, str] | None:
@@ -838,8 +841,8 @@ class _Compiler:
         if self.game is None or key in COMMON_KEYS or key not in self.attrs:
             return
         kinds = [kind for kind, schema in self.game.kinds.items() if key in schema.keys()]
-        if len(kinds) == 1:
-            self.narrow.setdefault("kind", kinds[0])
+        if len(kinds) == 1 and "kind" not in self.narrow:
+            self.narrow["kind"] = self.implied["kind"] = kinds[0]
 
     # -- bare words and phrases -----------------------------------------------------------
     def word(self, node: Word, positive: bool, top: bool = False) -> tuple[Q, str]:
@@ -1100,6 +1103,11 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             return SearchResult(queryset, "", problems)
         q, read_as = compiled
         qs = queryset.filter(q)
+        if compiler.implied:
+            # Said outright, the kind an attribute implies takes the count and the page to
+            # the index on game and kind: the planner cannot know that `efreet_class` only
+            # exists on efreets, and otherwise may test it on every card of the game.
+            qs = qs.filter(**compiler.implied)
         ranked = bool(pg and compiler.rank_words)
         if ranked:
             qs = _order_by_rank(qs, compiler.rank_words)

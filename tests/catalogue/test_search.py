@@ -801,6 +801,30 @@ def test_a_kind_of_the_top_level_and_narrows_the_walk(query, narrow):
 
 
 @pytest.mark.django_db
+def test_a_kind_an_attribute_implies_is_a_condition_of_the_results(sample_catalogue):
+    # efreet_class only exists on efreets: the count and the page read the efreets only
+    # (the planner could not know it), and the results are those of the query as written.
+    result = search_cards(
+        query="efreet_class:heavy -faction:cpm",
+        queryset=Card.objects.filter(game__slug="redline"),
+        game_slug="redline",
+    )
+    where = str(result.queryset.query).split(" WHERE ", 1)[1]
+    assert '"kind" = efreet' in where
+    heavy = expected(
+        "redline",
+        lambda c: c.attributes.get("efreet_class") == "heavy" and c.faction != "cpm",
+    )
+    assert heavy and {c.name for c in result.queryset} == heavy
+    assert result.read_as == "efreet_class:heavy AND NOT faction:cpm"
+    # A kind the query says itself is not repeated.
+    said = search_cards(
+        query="kind:efreet speed>=3", queryset=Card.objects.all(), game_slug="redline"
+    )
+    assert str(said.queryset.query).count('"kind" =') == 1
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("query", WALK_QUERIES)
 def test_a_walked_page_is_the_page_of_the_query(sample_catalogue, monkeypatch, query):
     from django.core.cache import cache
