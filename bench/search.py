@@ -1,6 +1,9 @@
 """Benchmark of the card search on PostgreSQL: 100,000 synthetic cards, 20+ queries through
 the API, p50/p95 per query and overall, and the speed-up of each indexed plan over a forced
-sequential scan measured in the same run.
+sequential scan measured in the same run: the time the database spends on the search's
+statements (planning and execution, from EXPLAIN ANALYZE), the same for both plans; the
+ratio of the times the client sees (round trips and the decoding of the page's rows added to
+both) is printed beside it.
 
     .venv/bin/python bench/search.py            # DATABASE_URL or the default below
 
@@ -13,6 +16,7 @@ sequential scan. The exit status is 1 when a target is missed.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -40,7 +44,7 @@ TOTAL_CARDS = int(os.environ.get("BENCH_CARDS", "100000"))
 RUNS = int(os.environ.get("BENCH_RUNS", "25"))
 # Runs of each query's statements: the median is kept. The indexed plans take a few ms,
 # where a scheduling hiccup weighs, so they run more often than the sequential scans.
-SQL_RUNS = 11
+SQL_RUNS = 15
 SEQ_RUNS = 5
 # BENCH_KEEP=1 keeps the database and its cards at the end, and reuses them on the next run
 # (for tuning; without it the bench leaves nothing behind).
@@ -56,32 +60,37 @@ SEARCH_INDEXES = (
 # The btree indexes of integer attributes (migration 0004): card_num_<key>.
 NUMBER_INDEX = re.compile(r"\bcard_num_[a-z_]+")
 
-# (game, query) run through /api/cards/?game=...&q=...; None: no game parameter.
-QUERIES: list[tuple[str | None, str]] = [
-    ("redline", "tigercat"),
-    ("redline", "tigrecat"),
-    ("redline", '"supply drop"'),
-    ("redline", "hawk"),
-    ("redline", "quorvane"),
-    ("redline", "o:salvo"),
-    ("redline", "name:tiger"),
-    ("redline", "kind:efreet speed>=6 faction:une"),
-    ("redline", "slots:pilot heroic:true"),
-    ("redline", "keywords:salvo"),
-    ("redline", "efreet_class:heavy -faction:cpm"),
-    ("redline", "kind:efreet (speed>=7 or armor>=9) -faction:cpm"),
-    ("redline", "cost<=2 kind:tactic"),
-    ("redline", "set:RL3 kind:mission"),
-    ("redline", "capture_cost>=4 scorched_earth:yes"),
-    ("tactical-assault", "firepower:very_heavy protection>=heavy"),
-    ("tactical-assault", "combat_result:eliminated number<=10"),
-    ("red-code", "ship_class:submarine repairs>=3"),
-    ("red-code", "boxes:island start:true"),
-    ("red-mittens", "classes:healer atk>=3"),
-    ("red-mittens", "unit_type:undead or time:night"),
-    ("hex-skirmish", "unit_class:ranged range>=3"),
-    ("hex-skirmish", "edges:7 movement>=3"),
-    (None, "armor>=12 or tigercat"),
+# (game, query, indexed) run through /api/cards/?game=...&q=...; game None: no game parameter.
+# indexed: a search index (SEARCH_INDEXES, card_num_*) must serve the query, and its speed-up
+# over a sequential scan is held to the target; a plan that uses none is reported as a miss.
+# The others are timed but not held to it: o:salvo and the OR of two common attributes match
+# about a fifth of their game, where the planner rightly prefers a scan; cost, kind and set
+# have plain btree indexes only.
+QUERIES: list[tuple[str | None, str, bool]] = [
+    ("redline", "tigercat", True),
+    ("redline", "tigrecat", True),
+    ("redline", '"supply drop"', True),
+    ("redline", "hawk", True),
+    ("redline", "quorvane", True),
+    ("redline", "o:salvo", False),
+    ("redline", "name:tiger", True),
+    ("redline", "kind:efreet speed>=6 faction:une", True),
+    ("redline", "slots:pilot heroic:true", True),
+    ("redline", "keywords:salvo", True),
+    ("redline", "efreet_class:heavy -faction:cpm", True),
+    ("redline", "kind:efreet (speed>=7 or armor>=9) -faction:cpm", True),
+    ("redline", "cost<=2 kind:tactic", False),
+    ("redline", "set:RL3 kind:mission", False),
+    ("redline", "capture_cost>=4 scorched_earth:yes", True),
+    ("tactical-assault", "firepower:very_heavy protection>=heavy", True),
+    ("tactical-assault", "combat_result:eliminated number<=10", True),
+    ("red-code", "ship_class:submarine repairs>=3", True),
+    ("red-code", "boxes:island start:true", True),
+    ("red-mittens", "classes:healer atk>=3", True),
+    ("red-mittens", "unit_type:undead or time:night", False),
+    ("hex-skirmish", "unit_class:ranged range>=3", True),
+    ("hex-skirmish", "edges:7 movement>=3", True),
+    (None, "armor>=12 or tigercat", True),
 ]
 
 GAME_SHARE = {
@@ -359,24 +368,33 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def run_once(cursor, statements: list[str]) -> float:
-    """The summed execution time of the statements (results fetched), in ms."""
+def run_once(cursor, statements: list[str]) -> tuple[float, float]:
+    """The statements' summed time in the database (planning and execution, as EXPLAIN
+    ANALYZE reports them, per-node timing off) and, run once more, as the client sees it
+    (round trips and the decoding of the rows included), in ms."""
+    database = 0.0
+    for sql in statements:
+        cursor.execute("EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) " + sql)
+        report = cursor.fetchone()[0]
+        report = json.loads(report) if isinstance(report, str) else report
+        database += report[0]["Planning Time"] + report[0]["Execution Time"]
     start = time.perf_counter()
     for sql in statements:
         cursor.execute(sql)
         cursor.fetchall()
-    return (time.perf_counter() - start) * 1000
+    return database, (time.perf_counter() - start) * 1000
 
 
 SCAN_SETTINGS = ("enable_indexscan", "enable_bitmapscan", "enable_indexonlyscan")
 
 
-def time_plans(cursor, statements: list[str]) -> tuple[float, float]:
-    """Medians of the statements' time with the indexes (SQL_RUNS runs) and with every index
-    scan off, a forced sequential scan (SEQ_RUNS runs), in ms. The runs alternate, so that
+def time_plans(cursor, statements: list[str]) -> dict[str, float]:
+    """Medians of the statements' times with the indexes (SQL_RUNS runs) and with every
+    index scan off, a forced sequential scan (SEQ_RUNS runs), in ms: `db`/`seq_db` in the
+    database, `client`/`seq_client` as the client sees them. The runs alternate, so that
     both see the same state of the machine."""
-    indexed: list[float] = []
-    sequential: list[float] = []
+    indexed: list[tuple[float, float]] = []
+    sequential: list[tuple[float, float]] = []
     for round_ in range(max(SQL_RUNS, 2 * SEQ_RUNS)):
         if round_ < SQL_RUNS:
             indexed.append(run_once(cursor, statements))
@@ -388,7 +406,12 @@ def time_plans(cursor, statements: list[str]) -> tuple[float, float]:
             finally:
                 for name in SCAN_SETTINGS:
                     cursor.execute(f"RESET {name}")
-    return statistics.median(indexed), statistics.median(sequential)
+    return {
+        "db": statistics.median(t[0] for t in indexed),
+        "client": statistics.median(t[1] for t in indexed),
+        "seq_db": statistics.median(t[0] for t in sequential),
+        "seq_client": statistics.median(t[1] for t in sequential),
+    }
 
 
 def measure() -> bool:
@@ -399,7 +422,7 @@ def measure() -> bool:
     client = Client()
     rows = []
     all_samples: list[float] = []
-    for game, query in QUERIES:
+    for game, query, indexed in QUERIES:
         params = {"q": query} if game is None else {"game": game, "q": query}
         for _ in range(3):
             response = client.get("/api/cards/", params)
@@ -428,7 +451,7 @@ def measure() -> bool:
                 plans.append("\n".join(r[0] for r in cursor.fetchall()))
             used = {ix for ix in SEARCH_INDEXES if any(ix in p for p in plans)}
             used = sorted(used | {m for p in plans for m in NUMBER_INDEX.findall(p)})
-            indexed_ms, seq_ms = time_plans(cursor, statements)
+            times = time_plans(cursor, statements)
         rows.append(
             {
                 "game": game or "(any)",
@@ -438,39 +461,56 @@ def measure() -> bool:
                 "p50": percentile(samples, 0.5),
                 "p95": percentile(samples, 0.95),
                 "indexes": used,
-                "sql_ms": indexed_ms,
-                "seq_ms": seq_ms,
+                "indexed": indexed,
+                **times,
             }
         )
         print(".", end="", flush=True)
     print()
 
+    # The share of the cards searched (the game's, or all) a query matches: an exact count
+    # visits a table page per matching card, so dense queries gain least from an index.
+    from django.db.models import Count
+
+    from catalogue.models import Card
+
+    sizes = dict(Card.objects.values_list("game__slug").annotate(n=Count("id")))
+    total = sum(sizes.values())
     header = (
-        f"{'game':<17} {'query':<48} {'count':>6} {'p50 ms':>7} {'p95 ms':>7} "
-        f"{'SQL ms':>7} {'seq ms':>8} {'speed-up':>8}  indexes"
+        f"{'game':<17} {'query':<44} {'count':>6} {'share':>6} {'p50 ms':>7} {'p95 ms':>7} "
+        f"{'db ms':>6} {'seq ms':>7} {'speed-up':>8} {'client':>7}  indexes"
     )
     print(header)
     print("-" * len(header))
     ok = True
     speedups = []
+    client_speedups = []
     for r in rows:
-        speed = r["seq_ms"] / r["sql_ms"] if r["sql_ms"] else float("inf")
+        speed = r["seq_db"] / r["db"] if r["db"] else float("inf")
+        client = r["seq_client"] / r["client"] if r["client"] else float("inf")
         mark = ""
-        if r["indexes"]:
+        if r["indexed"]:
             speedups.append(speed)
+            client_speedups.append(client)
             if speed < SPEEDUP_TARGET:
                 mark = " <- below target"
+                ok = False
+            if not r["indexes"]:
+                mark += " <- no search index in the plan"
                 ok = False
         if r["p95"] > P95_TARGET_MS:
             mark += " <- p95 over target"
             ok = False
         if r["problems"]:
             mark += f" problems={r['problems']}"
-        speed_text = f"{speed:7.1f}x" if r["indexes"] else "      - "
+        speed_text = f"{speed:7.1f}x" if r["indexed"] else "      - "
+        client_text = f"{client:6.1f}x" if r["indexed"] else "     - "
+        searched = sizes.get(r["game"], total)
+        share = f"{100 * r['count'] / searched:5.1f}%" if searched else "     -"
         print(
-            f"{r['game']:<17} {r['query'][:48]:<48} {r['count']:>6} {r['p50']:>7.1f} "
-            f"{r['p95']:>7.1f} {r['sql_ms']:>7.1f} {r['seq_ms']:>8.1f} {speed_text}  "
-            f"{','.join(r['indexes']) or '(btree/seq)'}{mark}"
+            f"{r['game']:<17} {r['query'][:44]:<44} {r['count']:>6} {share:>6} "
+            f"{r['p50']:>7.1f} {r['p95']:>7.1f} {r['db']:>6.1f} {r['seq_db']:>7.1f} "
+            f"{speed_text} {client_text}  {','.join(r['indexes']) or '(btree/seq)'}{mark}"
         )
     print("-" * len(header))
     print(
@@ -480,9 +520,11 @@ def measure() -> bool:
     )
     if speedups:
         print(
-            f"indexed queries: {len(speedups)}, speed-up over a forced sequential scan "
-            f"min {min(speedups):.1f}x, median {statistics.median(speedups):.1f}x "
-            f"(target >= {SPEEDUP_TARGET:.0f}x)"
+            f"indexed queries: {len(speedups)}, speed-up over a forced sequential scan in the "
+            f"database min {min(speedups):.1f}x, median {statistics.median(speedups):.1f}x "
+            f"(target >= {SPEEDUP_TARGET:.0f}x); as the client sees it, round trips and row "
+            f"decoding included, min {min(client_speedups):.1f}x, "
+            f"median {statistics.median(client_speedups):.1f}x"
         )
     print("targets met" if ok else "TARGETS MISSED")
     return ok
