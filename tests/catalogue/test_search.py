@@ -522,6 +522,18 @@ def test_postgresql_uses_the_search_indexes(sample_catalogue):
 
 
 @pytest.mark.django_db
+def test_the_planner_prices_random_reads_for_memory_on_postgresql():
+    """The site's connections say that a page read out of order costs about as much as the
+    next one (settings: PG_RANDOM_PAGE_COST, 1.1); with the server's default, 4, searches
+    such as keywords:salvo were often planned as a read of the whole game."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert float(cursor.fetchone()[0]) == 1.1
+
+
+@pytest.mark.django_db
 def test_every_integer_attribute_has_its_index_on_postgresql():
     """A comparison of any integer key of any game reaches a btree index (migration 0004):
     a key added to a schema without its index fails here."""

@@ -35,6 +35,14 @@ def run_manage(*args, **env):
         ({"DJANGO_ENV": "staging"}, "DJANGO_ENV='staging' is not known"),
         ({"DJANGO_ENV": "production", "SECRET_KEY": "x" * 60}, "ALLOWED_HOSTS must list"),
         ({"MEDIA_ROOT": "relative/media"}, "MEDIA_ROOT='relative/media' must be an absolute path"),
+        (
+            {"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "PG_RANDOM_PAGE_COST": "fast"},
+            "PG_RANDOM_PAGE_COST is 'fast'",
+        ),
+        (
+            {"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "PG_RANDOM_PAGE_COST": "-1"},
+            "PG_RANDOM_PAGE_COST is '-1'",
+        ),
     ],
 )
 def test_bad_environment_stops_with_a_clear_message(env, expected):
