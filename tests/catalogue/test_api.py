@@ -19,6 +19,21 @@ def test_games_list_the_five_games_with_kinds_formats_and_counts(client, sample_
     assert client.get("/api/games/chess/").status_code == 404
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/games/redline.json/",
+        "/api/games/expansions.json/",
+        "/api/cards/1.json/",
+        "/api/decks/shared/abc.json/",
+        "/api/decks/1.json/",
+    ],
+)
+def test_a_format_suffix_is_not_a_route(client, sample_catalogue, url):
+    # Such URLs once reached views that take no `format` argument: a server error.
+    assert client.get(url).status_code == 404
+
+
 def test_cards_filter_by_game_kind_faction_and_cost(client, sample_catalogue):
     data = client.get(
         "/api/cards/", {"game": "redline", "kind": "efreet", "faction": "une", "cost__lte": 3}
