@@ -16,18 +16,29 @@ CELERY="$(dirname "$PY")/celery"
 
 "$CELERY" -A cardsite worker --loglevel=INFO --concurrency=2 &
 worker=$!
-# Stop the worker: a warm shutdown first, then, if it has not ended within 20 s, for good.
+server=
+# Stop the server and the worker: a warm shutdown first, then, if one has not ended within
+# 20 s, for good. Runs on Ctrl-C, on a SIGTERM sent to this script alone, and on exit.
 stop() {
-  kill -TERM "$worker" 2>/dev/null || return 0
+  trap - EXIT INT TERM
+  local pids=("$worker")
+  [ -n "$server" ] && pids+=("$server")
+  kill -TERM "${pids[@]}" 2>/dev/null || true
   for _ in $(seq 40); do
-    kill -0 "$worker" 2>/dev/null || return 0
+    kill -0 "${pids[@]}" 2>/dev/null || return 0
     sleep 0.5
   done
-  kill -KILL "$worker" 2>/dev/null || true
+  kill -KILL "${pids[@]}" 2>/dev/null || true
 }
-trap stop EXIT INT TERM
+trap stop EXIT
+trap 'stop; exit 143' TERM
+trap 'stop; exit 130' INT
 
 echo
 echo "  Cardsite is starting at http://$HOST:$PORT/  (a Celery worker runs beside it; Ctrl-C stops both)"
 echo
-"$PY" manage.py runserver --noreload "$HOST:$PORT"
+# In the background with a `wait`, so that a signal to this script is handled at once (bash
+# runs a trap only once the foreground command has ended).
+"$PY" manage.py runserver --noreload "$HOST:$PORT" &
+server=$!
+wait "$server"
