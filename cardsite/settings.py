@@ -154,17 +154,16 @@ if _db["ENGINE"].endswith("postgresql"):
     _page_cost = os.environ.get("PG_RANDOM_PAGE_COST", "1.1").strip()
     if _page_cost:
         try:
-            if not 0 < float(_page_cost) < float("inf"):
-                raise ValueError
+            _cost = float(_page_cost)
         except ValueError:
+            _cost = -1.0
+        if not 0 < _cost < float("inf"):
             raise ImproperlyConfigured(
                 f"PG_RANDOM_PAGE_COST is {_page_cost!r}; use a positive number such as 1.1, "
                 "or leave it empty for the server's own setting."
-            ) from None
+            )
         _options = _db.setdefault("OPTIONS", {})
-        _options["options"] = (
-            f"{_options.get('options', '')} -c random_page_cost={float(_page_cost)}"
-        ).strip()
+        _options["options"] = f"{_options.get('options', '')} -c random_page_cost={_cost}".strip()
 DATABASES = {"default": _db}
 USING_POSTGRES = _db["ENGINE"].endswith("postgresql")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,12 +1,8 @@
-from rest_framework.routers import DefaultRouter
+from cardsite.routers import api_router
 
 from . import api
 
-router = DefaultRouter(trailing_slash=True)
-router.include_root_view = False
-# No `.json` suffix routes: the views take no `format` argument (a URL such as
-# /api/games/redline.json/ answered 500), and `?format=` already picks a renderer.
-router.include_format_suffixes = False
+router = api_router()
 router.register("games", api.GameViewSet, basename="game")
 router.register("expansions", api.ExpansionViewSet, basename="expansion")
 router.register("cards", api.CardViewSet, basename="card")
