@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from validation.capabilities import CampaignRules, CardFaceFn, Goldfish, Tool
 from validation.schema import KindSchema
 
 if TYPE_CHECKING:
@@ -94,6 +95,9 @@ class GameDef:
     kind to its attribute schema; `sections` are the deck-list sections in display order;
     `placement_sections` are the sections whose lines may carry a hex (`@c,r`);
     `totals` computes the game's totals shown beside a deck (beyond section counts).
+    The optional capabilities (validation/capabilities.py): `goldfish`, the background
+    playtest of its decks; `tools`, its calculators; `campaign`, its campaign rules;
+    `card_faces`, kind -> how a card of that kind is drawn.
     """
 
     slug: str
@@ -108,6 +112,18 @@ class GameDef:
     totals: TotalsFn = _no_totals
     python_name: str = ""
     map_layout: MapLayout | None = None
+    goldfish: Goldfish | None = None
+    tools: tuple[Tool, ...] = ()
+    campaign: CampaignRules | None = None
+    card_faces: Mapping[str, CardFaceFn] = field(default_factory=dict)
+
+    def tool(self, slug: str) -> Tool:
+        """The tool `slug`; KeyError naming the game's tools if none."""
+        for t in self.tools:
+            if t.slug == slug:
+                return t
+        names = ", ".join(t.slug for t in self.tools) or "none"
+        raise KeyError(f"{self.name} has no tool {slug!r}; tools: {names}")
 
     def format(self, slug: str) -> FormatDef:
         """The format `slug`; `UnknownFormat` (a ValueError) naming the valid ones if none."""

@@ -1,0 +1,249 @@
+"""What a game can do besides construction rules: its optional capabilities.
+
+A `GameDef` (validation/registry.py) may carry, each one optional and each a pure object of
+the game's own package (no Django):
+
+- `sections` of its formats: a `SectionSpec` per deck-list section (name, label, the kinds
+  it holds, its size band, placement area, side), from which the size and kind rules are
+  generated and which the builder reads;
+- `goldfish`: a `Goldfish`, the background playtest of a deck (parameters with their
+  checks, chunk runner, merge, summary, chart specs, the draw rules of the deck panel);
+- `tools`: `Tool`s, calculators a player opens beside the table (combat odds, crew
+  economy), each a pure function of cleaned parameters and the catalogue's cards it names;
+- `campaign`: `CampaignRules`, for games whose players keep a list over a series of games;
+- `card_faces`: how a card of each kind is drawn (`FaceSpec`).
+
+The web apps read these objects and never a game's name: a sixth game is one package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from validation.params import ParamSpec
+from validation.types import CardFacts, Entry
+
+# --- Sections ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSpec:
+    """One section of a deck list in a format: `arsenal`, `units`, Red Code's `blue` side.
+
+    `kinds` are the card kinds that belong (empty: every kind of the game not in
+    `exclude`); `size` is the band (lowest, highest) of cards it must hold, None for no
+    bound at that end (an exact size is (n, n)); `size_code` / `kind_code` are the rule
+    codes of the generated size and kind checks ("" generates none); `noun` names its cards
+    in messages ("mission", "missions"). `faction` limits a side section to one faction's
+    cards; `placement` is the (columns, rows) area its units are deployed on; `drawn` says
+    its cards are shuffled and drawn in play, so a cost curve, draw odds and a sample hand
+    mean something; `optional` sections may be left out of a list, and their rules run only
+    when present.
+    """
+
+    name: str
+    label: str
+    kinds: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    size: tuple[int | None, int | None] = (None, None)
+    size_code: str = ""
+    kind_code: str = ""
+    noun: tuple[str, str] = ("card", "cards")
+    faction: str = ""
+    placement: tuple[int, int] | None = None
+    drawn: bool = False
+    optional: bool = False
+    description: str = ""
+
+    def accepts(self, card: CardFacts) -> bool:
+        """Whether `card` belongs in this section by kind (and side)."""
+        if self.kinds and card.kind not in self.kinds:
+            return False
+        if card.kind in self.exclude:
+            return False
+        return not self.faction or card.faction == self.faction
+
+    def target(self) -> str:
+        """'60', '≥ 20', '22–24' or '' for the section header."""
+        low, high = self.size
+        if low is not None and low == high:
+            return str(low)
+        if low is not None and high is not None:
+            return f"{low}–{high}"
+        if low is not None:
+            return f"≥ {low}"
+        if high is not None:
+            return f"≤ {high}"
+        return ""
+
+    def met(self, count: int) -> bool:
+        low, high = self.size
+        return (low is None or count >= low) and (high is None or count <= high)
+
+
+# --- Goldfish ------------------------------------------------------------------------------
+
+
+class InputsError(ValueError):
+    """A deck that cannot be played by the goldfish (no units to attack with, a card no
+    longer in the catalogue); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRules:
+    """How a deck section is drawn in play, for exact odds and the sample hand: the opening
+    hand, cards drawn per turn, whether the first player draws on turn 1, and the game's
+    mulligan: `mulligan(hand, library, rng) -> (hand, library, note)` applies it to a drawn
+    hand (a Python `random.Random`), `note` saying what it did ("" when kept)."""
+
+    section: str
+    opening: int
+    draws_per_turn: int = 1
+    first_player_draws: bool = True
+    mulligan: Callable[[list[CardFacts], list[CardFacts], Any], tuple[list, list, str]] | None = (
+        None
+    )
+    mulligan_rule: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "section": self.section,
+            "opening": self.opening,
+            "draws_per_turn": self.draws_per_turn,
+            "first_player_draws": self.first_player_draws,
+            "mulligan": self.mulligan_rule,
+        }
+
+
+def _no_check(params: Mapping[str, Any]) -> dict[str, str]:
+    return {}
+
+
+def _no_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return []
+
+
+def _no_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    return []
+
+
+@dataclass(frozen=True)
+class Goldfish:
+    """A background playtest of one game's decks (or of inputs that need no deck).
+
+    - `sections`: the deck sections it reads; `prepare(sections) -> inputs` turns them
+      (section -> [Entry]) into plain JSON inputs, stored on the run so that a worker never
+      reads the catalogue (InputsError when the deck cannot be played).
+    - `params`: its parameters (`games` among them) with `check_params(clean) -> {field:
+      message}` for checks across fields.
+    - `run_chunk(inputs, params, seed, chunk_index, n_chunks) -> stats`: a pure function.
+    - `merge([stats]) -> stats` exactly (sufficient statistics); `summarise(stats, inputs)`;
+      `charts(summary)` chart specs (validation/charts.py); `key_figures(summary)`.
+    - `draws`: the draw rules of its deck for exact odds and the sample hand.
+    - `inline_max`: games a request may play at once for a preview (0: always a worker).
+    """
+
+    slug: str
+    label: str
+    description: str
+    params: tuple[ParamSpec, ...]
+    run_chunk: Callable[[Mapping[str, Any], Mapping[str, Any], int, int, int], dict[str, Any]]
+    merge: Callable[[list[dict[str, Any]]], dict[str, Any]]
+    summarise: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+    sections: tuple[str, ...] = ()
+    prepare: Callable[[Mapping[str, list[Entry]]], dict[str, Any]] | None = None
+    check_params: Callable[[Mapping[str, Any]], dict[str, str]] = _no_check
+    charts: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _no_charts
+    key_figures: Callable[[Mapping[str, Any]], list[tuple[str, str]]] = _no_figures
+    draws: DrawRules | None = None
+    inline_max: int = 0
+    needs_deck: bool = True
+
+
+# --- Tools ---------------------------------------------------------------------------------
+
+
+class ToolInputError(ValueError):
+    """A tool input that cannot be used; `field` names it ("" for the whole request)."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What a tool answers: `data` for the API (plain JSON), and for the page `figures`
+    [(label, text)], `charts` (chart specs), `tables` ({"title", "columns", "rows"}) and
+    `notes` (lines of text). A game's own partial may draw `data` its own way."""
+
+    data: Mapping[str, Any]
+    figures: Sequence[tuple[str, str]] = ()
+    charts: Sequence[Mapping[str, Any]] = ()
+    tables: Sequence[Mapping[str, Any]] = ()
+    notes: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A calculator of one game, opened beside the table.
+
+    `compute(params, cards) -> ToolResult` is pure: `params` are cleaned against `params`,
+    `cards` maps each kind of `reads` to the catalogue's cards of that kind (CardFacts, by
+    name). A tool that can also run long in the background names its `background` goldfish
+    (needs_deck False) and `inline_max`, the games a request computes at once.
+    """
+
+    slug: str
+    label: str
+    description: str
+    params: tuple[ParamSpec, ...]
+    compute: Callable[[Mapping[str, Any], Mapping[str, Sequence[CardFacts]]], ToolResult]
+    reads: tuple[str, ...] = ()
+    background: Goldfish | None = None
+    inline_max: int = 0
+    check_params: Callable[[Mapping[str, Any]], dict[str, str]] = _no_check
+
+
+# --- Campaigns -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignRules:
+    """A game whose players keep one list over a series of games (Tactical Assault Part
+    VII): each list is legal in `format` and its `section` totals exactly the campaign's
+    points; a result earns `points_for` campaign points ({"win": 9, "loss": 6, "draw": 3});
+    points buy awards (`award_label`, `award_cost` each) or swap cards of the list
+    (`swap_cost_per_point` per point swapped). `decided_by` says in words what wins the
+    campaign; standings order by awards, then campaign points, then wins."""
+
+    format: str
+    section: str
+    points_for: Mapping[str, int]
+    award_label: str
+    award_cost: int
+    swap_cost_per_point: int
+    decided_by: str
+    default_points: int
+
+
+# --- Card faces ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FaceSpec:
+    """How one card is drawn: `stats` [(label, text)] in print order, `badges` short tags,
+    and an optional `figure`, a plain dict a shared partial draws by its `type`:
+    {"type": "hex", "values": [6 ints]} (a value on each edge, front first, clockwise),
+    {"type": "table", "columns": [...], "rows": [[...]]}, {"type": "icons", "items":
+    [{"label", "symbol"}]}."""
+
+    stats: Sequence[tuple[str, str]] = ()
+    badges: Sequence[str] = ()
+    figure: Mapping[str, Any] | None = field(default=None)
+
+
+CardFaceFn = Callable[[CardFacts], FaceSpec]
