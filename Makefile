@@ -43,8 +43,9 @@ run: install ## set up everything and start the site and a Celery worker (Ctrl-C
 worker: install ## start one more Celery worker against the configured broker
 	$(VENV)/bin/celery -A cardsite worker --loglevel=INFO
 
-lint: install-dev ## ruff lint and format check
+lint: install-dev ## ruff lint and format check, and the import layers (import-linter)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff format --check .
 
 format: install-dev ## apply ruff's formatting and safe fixes

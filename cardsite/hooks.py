@@ -3,6 +3,8 @@ importing it (in the spirit of Wagtail's hooks).
 
 Hooks in use:
 - `game_tools`: functions `fn(game_slug) -> [{"label", "url"}]`, buttons on a game's page.
+- `catalogue_changed`: functions `fn(*, game_slug)`, called after an import or an admin edit
+  changed a game's cards (the decks app re-validates that game's saved decks).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.db.models import Count
 from django.db.models.functions import Lower
 
+from cardsite import hooks
 from validation.registry import registry
 from validation.types import CardFacts
 
@@ -75,15 +76,11 @@ def card_names(*, game_slug: str) -> list[str]:
 
 
 def catalogue_changed(*, game_slug: str) -> None:
-    """The catalogue of a game changed (an import or an admin edit): saved decks of that
-    game are re-validated in the background once the change is committed."""
-    from django.db import transaction
-
-    try:
-        from decks.tasks import revalidate_game_decks
-    except ImportError:  # decks app without the task yet
-        return
-    transaction.on_commit(lambda: revalidate_game_decks.delay(game_slug))
+    """The catalogue of a game changed (an import or an admin edit): every app that keeps
+    something derived from it (saved decks' reports) hears of it through the
+    `catalogue_changed` hook."""
+    for listener in hooks.get_hooks("catalogue_changed"):
+        listener(game_slug=game_slug)
 
 
 def sample_data_files() -> list[Path]:

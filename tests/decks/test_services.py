@@ -161,6 +161,34 @@ def test_revalidation_follows_a_catalogue_change(sample_catalogue, user):
     assert deck.legal
 
 
+def test_a_catalogue_change_reaches_the_decks_through_the_hook(
+    sample_catalogue, user, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The catalogue app does not import the decks app: it announces the change and the decks
+    app, registered in its ready(), re-validates once the change is committed."""
+    from catalogue.services import catalogue_changed
+    from decks.tasks import revalidate_game_decks
+
+    deck = services.deck_create(
+        owner=user,
+        game_slug="redline",
+        format="standard",
+        name="UNE",
+        text=sample_list("redline", "standard"),
+    )
+    # Run the task in this process instead of sending it to a broker with no worker.
+    monkeypatch.setattr(revalidate_game_decks, "delay", revalidate_game_decks)
+    Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="cpm")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        catalogue_changed(game_slug="redline")
+    deck.refresh_from_db()
+    assert deck.legal  # nothing happens before the commit
+    assert len(callbacks) == 1
+    callbacks[0]()
+    deck.refresh_from_db()
+    assert not deck.legal
+
+
 def test_a_card_leaving_the_catalogue_makes_the_deck_illegal(mini_catalogue, user, make_deck):
     deck = make_deck(user)
     Card.objects.filter(name="Tigercat").delete()
