@@ -20,7 +20,9 @@ urlpatterns = [
     path("decks/<int:pk>/edit/", views.deck_edit, name="edit"),
     path("decks/<int:pk>/settings/", views.deck_settings, name="settings"),
     path("decks/<int:pk>/delete/", views.deck_delete, name="delete"),
+    path("decks/<int:pk>/hand/", views.deck_hand, name="hand"),
     path("decks/shared/<str:token>/", views.deck_shared, name="shared"),
+    path("decks/shared/<str:token>/hand/", views.deck_shared_hand, name="shared-hand"),
     path("decks/shared/<str:token>/diff/", views.deck_shared_diff, name="shared-diff"),
     path(
         "decks/shared/<str:token>/export/<str:kind>/",

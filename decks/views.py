@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from catalogue.models import Game
 from validation.registry import registry
 
-from . import services
+from . import selectors, services
 from .forms import (
     CheckListForm,
     CollectionImportForm,
@@ -422,3 +422,54 @@ def collection(request):
         .order_by("card__game__position", "card__name")
     )
     return render(request, "decks/collection.html", context, status=status)
+
+
+# --- Sample hand --------------------------------------------------------------------------
+
+
+def _hand(request, deck: Deck, *, token: str | None):
+    """Deal a sample hand of the deck's drawn sections: `?seed=` fixes the shuffle (a new
+    one when missing), `?<section>=n` draws n more cards after the opening hand, `?v=` picks
+    a version. Stateless, so the same link shows the same hand."""
+    rules = selectors.drawn_sections(deck.game.slug)
+    version = _version(deck, _int_param(request, "v"))
+    if not rules or version is None:
+        raise Http404("This deck has no section that is drawn as a hand.")
+    seed = _int_param(request, "seed")
+    if seed is None or not 0 < seed <= selectors.MAX_SEED:
+        seed = selectors.new_seed()
+    extra = {r.section: _int_param(request, r.section) or 0 for r in rules}
+    hand = selectors.sample_hand(deck=deck, version=version, seed=seed, extra=extra)
+    base = (
+        reverse("decks:shared-hand", args=[token])
+        if token is not None
+        else reverse("decks:hand", args=[deck.pk])
+    )
+    context = {
+        "deck": deck,
+        "version": version,
+        "hand": hand,
+        "seed": seed,
+        "hand_url": base,
+        "urls": _deck_urls(deck, token),
+        # Per section: the query that draws one more card there and keeps the others.
+        "rows": [
+            {
+                "s": s,
+                "next": "&".join(
+                    f"{o.section}={o.drawn_count + (o.section == s.section)}" for o in hand
+                ),
+            }
+            for s in hand
+        ],
+    }
+    template = "decks/_sample_hand.html" if request.htmx else "decks/sample_hand.html"
+    return render(request, template, context)
+
+
+def deck_hand(request, pk: int):
+    return _hand(request, _readable(request, pk=pk), token=None)
+
+
+def deck_shared_hand(request, token: str):
+    return _hand(request, _readable(request, token=token), token=token)

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from validation.capabilities import CampaignRules, CardFaceFn, Goldfish, Tool
+from validation.capabilities import CampaignRules, CardFaceFn, DrawRules, Goldfish, Tool
 from validation.schema import KindSchema
 
 if TYPE_CHECKING:
@@ -97,7 +97,8 @@ class GameDef:
     `totals` computes the game's totals shown beside a deck (beyond section counts).
     The optional capabilities (validation/capabilities.py): `goldfish`, the background
     playtest of its decks; `tools`, its calculators; `campaign`, its campaign rules;
-    `card_faces`, kind -> how a card of that kind is drawn.
+    `card_faces`, kind -> how a card of that kind is drawn; `draws`, how the sections that
+    are shuffled and drawn in play make a hand (the sample hand of the deck page).
     """
 
     slug: str
@@ -116,6 +117,7 @@ class GameDef:
     tools: tuple[Tool, ...] = ()
     campaign: CampaignRules | None = None
     card_faces: Mapping[str, CardFaceFn] = field(default_factory=dict)
+    draws: tuple[DrawRules, ...] = ()
 
     def tool(self, slug: str) -> Tool:
         """The tool `slug`; KeyError naming the game's tools if none."""

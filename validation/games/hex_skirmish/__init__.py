@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from validation.games.hex_skirmish.draws import DRAWS
 from validation.games.hex_skirmish.formats import FORMATS
 from validation.games.hex_skirmish.kinds import KINDS
 from validation.registry import GameDef
@@ -30,6 +31,7 @@ GAME = GameDef(
     "battlefield.",
     factions={},
     kinds=KINDS,
+    draws=DRAWS,
     formats=FORMATS,
     sections=("units", "cards"),
     section_labels={"units": "Units", "cards": "Command cards"},

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from validation.games.red_mittens.draws import DRAWS
 from validation.games.red_mittens.formats import FORMATS
 from validation.games.red_mittens.kinds import KINDS
 from validation.registry import GameDef
@@ -14,6 +15,7 @@ GAME = GameDef(
     "until one player's life points run out.",
     factions={},
     kinds=KINDS,
+    draws=DRAWS,
     formats=FORMATS,
     sections=("units", "items", "fields"),
     section_labels={"units": "Unit deck", "items": "Item deck", "fields": "Field deck"},

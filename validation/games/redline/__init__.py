@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from validation.games.redline.draws import DRAWS
 from validation.games.redline.formats import FORMATS
 from validation.games.redline.kinds import KINDS
 from validation.registry import GameDef
@@ -44,6 +45,7 @@ GAME = GameDef(
         "neutral": "Neutral",
     },
     kinds=KINDS,
+    draws=DRAWS,
     formats=FORMATS,
     sections=("general", "arsenal", "missions", "critical_hits", "red_line"),
     section_labels={
