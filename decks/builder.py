@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef
+from django.db.models import Case, Exists, IntegerField, OuterRef, When
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -47,6 +47,8 @@ from . import services
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 
 SEARCH_LIMIT = 40
+#: Deeper pages are refused: narrowing the search is the way there.
+MAX_SEARCH_PAGE = 250
 MAX_COUNT = 99
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). Your change was not "
@@ -277,6 +279,14 @@ def _owned_deck(request, pk: int) -> Deck:
     return get_object_or_404(qs, pk=pk)
 
 
+def _revision(request) -> int | None:
+    """The working version's revision the page holds (None when the client sends none)."""
+    try:
+        return max(0, int(request.POST.get("rev", "")))
+    except ValueError:
+        return None
+
+
 def _base_version(deck: Deck, base: str | None) -> DeckVersion | None:
     """The version the page is based on: the current one unless the page names another."""
     current = deck.current_version
@@ -432,6 +442,42 @@ def _layout_view(hook: MapLayout, game_id: int, options: Mapping[str, Any]) -> d
     return view
 
 
+def group_rows(game: GameDef, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A section's rows grouped by card kind (in the game's kind order), each group with
+    its copies counted and its cards sorted by cost, then name; cards the catalogue no
+    longer has come last."""
+    order = {kind: i for i, kind in enumerate(game.kinds)}
+    buckets: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        kind = row["facts"].kind if row["facts"] is not None else ""
+        buckets.setdefault(kind, []).append(row)
+    groups = []
+    for kind in sorted(buckets, key=lambda k: order.get(k, len(order))):
+        members = sorted(
+            buckets[kind],
+            key=lambda r: (r["cost"] is None, r["cost"] or 0, r["card"].lower()),
+        )
+        groups.append(
+            {
+                "kind": kind,
+                "label": game.kinds[kind].label if kind in game.kinds else "Not in the catalogue",
+                "total": sum(r["count"] for r in members),
+                "rows": members,
+            }
+        )
+    return groups
+
+
+def main_section(fmt: FormatDef) -> str | None:
+    """The section a deck is mostly made of: the required section with the largest size
+    target (REDLINE's arsenal, not its single general), else the first required one."""
+    targets = section_targets(fmt)
+    required = [s for s in fmt.sections if s in fmt.required_sections] or list(fmt.sections)
+    if not required:
+        return None
+    return max(required, key=lambda s: (targets.get(s, ("", 0))[1], -required.index(s)))
+
+
 def _vals(**kw: Any) -> str:
     return json.dumps(kw, ensure_ascii=False)
 
@@ -499,12 +545,14 @@ def state_context(
     sections = []
     for s in order:
         total = sum(r["count"] for r in by_section[s])
+        groups = group_rows(game, by_section[s])
         how, size = targets.get(s, ("", 0))
         sections.append(
             {
                 "name": s,
                 "label": game.section_label(s),
                 "rows": by_section[s],
+                "groups": groups,
                 "total": total,
                 "target": {"exact": str(size), "min": f"≥ {size}"}.get(how, ""),
                 "met": (how == "exact" and total == size) or (how == "min" and total >= size),
@@ -540,6 +588,7 @@ def state_context(
         "totals_map": {k: v for k, _label, v in totals},
         "sections": sections,
         "sections_by_name": {s["name"]: s for s in sections},
+        "required_sections": [s for s in sections if s["required"]],
         "stats": _stats(game, fmt, rows),
         "curve_of": " and ".join(game.section_label(s).lower() for s in fmt.required_sections),
         "hexmaps": hexmaps,
@@ -569,7 +618,7 @@ def state_context(
 def _urls(deck: Deck) -> dict[str, str]:
     return {
         name: reverse(f"builder:{name}", args=[deck.pk])
-        for name in ("deck", "search", "change", "options", "meta")
+        for name in ("deck", "search", "change", "quick", "seal", "options", "meta")
     }
 
 
@@ -577,19 +626,23 @@ def _render_state(request, deck, version, **kw):
     return render(request, "decks/builder/_state.html", state_context(request, deck, version, **kw))
 
 
-def _save(request, deck: Deck, base: DeckVersion | None, entries: list, options: dict):
-    """Autosave a version from `base`; re-render the panels with the outcome."""
+def _save(
+    request, deck: Deck, base: DeckVersion | None, entries: list, options: dict, added: str = ""
+):
+    """Autosave a version from `base`; re-render the panels with the outcome (`added` says
+    what a quick-add did)."""
     if base is not None and entries == list(base.entries) and options == dict(base.options):
         return _render_state(request, deck, base)
     if base is None and not entries and not options:
         return _render_state(request, deck, base)
     try:
-        version = services.deck_save_version(
+        version = services.deck_autosave(
             deck=deck,
             author=request.user,
             sections=services.entries_as_sections(entries),
             options=options,
             based_on=base.number if base else None,
+            revision=_revision(request),
         )
     except services.VersionConflict as exc:
         return _render_state(
@@ -599,7 +652,13 @@ def _save(request, deck: Deck, base: DeckVersion | None, entries: list, options:
         message = "; ".join(e["message"] for e in exc.errors)
         return _render_state(request, deck, base, error=f"Not saved: {message}")
     version.deck = deck
-    return _render_state(request, deck, version, notice=f"Saved version {version.number}.")
+    saved = (
+        f"Saved version {version.number}."
+        if version.revision == 0
+        else f"Saved (working version {version.number})."
+    )
+    notice = f"{added} {saved}" if added else saved
+    return _render_state(request, deck, version, notice=notice)
 
 
 # --- Views ---------------------------------------------------------------------------------
@@ -621,15 +680,36 @@ def _search_queryset(request, deck: Deck, game: GameDef):
     return result
 
 
+def _page_number(request) -> int:
+    try:
+        return max(1, min(int(request.GET.get("page", "1")), MAX_SEARCH_PAGE))
+    except ValueError:
+        return 1
+
+
 def _search_context(request, deck: Deck) -> dict[str, Any]:
     game = deck.game.definition
     fmt = game.format(deck.format)
     result = _search_queryset(request, deck, game)
+    kinds_by_section = section_kinds(game, fmt)
+    main = main_section(fmt)
     qs = result.queryset
     if not qs.query.order_by and not result.read_as:
-        qs = qs.order_by("kind", "name")
-    cards = list(qs.only("id", "name", "kind", "faction", "cost", "attributes")[: SEARCH_LIMIT + 1])
-    kinds_by_section = section_kinds(game, fmt)
+        # The kinds of the deck's main section first (REDLINE opens on efreets and
+        # resources, not on critical hits), then by cost and name.
+        main_kinds = sorted(kinds_by_section.get(main, ())) if main else []
+        qs = qs.annotate(
+            main_first=Case(
+                When(kind__in=main_kinds, then=0), default=1, output_field=IntegerField()
+            )
+        ).order_by("main_first", "cost", "name")
+    page = _page_number(request)
+    start = (page - 1) * SEARCH_LIMIT
+    cards = list(
+        qs.only("id", "name", "kind", "faction", "cost", "attributes")[
+            start : start + SEARCH_LIMIT + 1
+        ]
+    )
     rows = []
     for card in cards[:SEARCH_LIMIT]:
         rows.append(
@@ -637,7 +717,9 @@ def _search_context(request, deck: Deck) -> dict[str, Any]:
                 "card": card,
                 "kind": game.kinds[card.kind].label if card.kind in game.kinds else card.kind,
                 "faction": game.factions.get(card.faction, card.faction),
-                "stats": stat_line(card, deck.game.slug, limit=3),
+                "stats": stat_line(card, deck.game.slug, limit=len(game.kinds[card.kind].attrs))
+                if card.kind in game.kinds
+                else "",
                 "targets": [
                     {
                         "section": s,
@@ -654,6 +736,9 @@ def _search_context(request, deck: Deck) -> dict[str, Any]:
         "game": game,
         "results": rows,
         "more": len(cards) > SEARCH_LIMIT,
+        "page": page,
+        "first": start + 1,
+        "last": start + len(rows),
         "search": result,
         "q": request.GET.get("q", ""),
         "kind": request.GET.get("kind", ""),
@@ -735,6 +820,79 @@ def builder_change(request, pk: int):
         return HttpResponseBadRequest(str(exc))
     response = _save(request, deck, base, entries, dict(base.options) if base else {})
     return response if request.htmx else redirect("builder:deck", deck.pk)
+
+
+def quick_match(deck: Deck, name: str) -> Card | None:
+    """The card a quick-add means: the exact name (any case), else the best match of the
+    typo-forgiving search over the deck's game."""
+    name = " ".join(name.split())[:200]
+    if not name:
+        return None
+    exact = Card.objects.filter(game_id=deck.game_id, name__iexact=name).first()
+    if exact is not None:
+        return exact
+    result = search_cards(
+        query=name, queryset=Card.objects.filter(game_id=deck.game_id), game_slug=deck.game.slug
+    )
+    qs = result.queryset
+    if not qs.query.order_by:
+        qs = qs.order_by("name")
+    return qs.first()
+
+
+@login_required
+@require_POST
+def builder_quick_add(request, pk: int):
+    """Keyboard quick-add: one copy of the card the typed name means, in the first section
+    that takes it (the deck's main section when it does)."""
+    deck = _owned_deck(request, pk)
+    base = _base_version(deck, request.POST.get("base", ""))
+    game = deck.game.definition
+    fmt = game.format(deck.format)
+    typed = request.POST.get("name", "")
+    card = quick_match(deck, typed)
+    if card is None:
+        shown = " ".join(typed.split())[:80]
+        error = f"No card of {game.name} matches “{shown}”." if shown else "Type a card name."
+        return _render_state(request, deck, base, error=error)
+    targets = sections_for(card, section_kinds(game, fmt), game.factions)
+    if not targets:
+        return _render_state(
+            request, deck, base, error=f"{card.name} has no section in {fmt.name} decks."
+        )
+    main = main_section(fmt)
+    section = main if main in targets else targets[0]
+    entries = apply_change(
+        list(base.entries) if base else [],
+        {"op": "add", "section": section, "card": card.name},
+        fmt.sections,
+    )
+    response = _save(
+        request,
+        deck,
+        base,
+        entries,
+        dict(base.options) if base else {},
+        added=f"Added 1 {card.name} to {game.section_label(section)}.",
+    )
+    return response if request.htmx else redirect("builder:deck", deck.pk)
+
+
+@login_required
+@require_POST
+def builder_seal(request, pk: int):
+    """Seal the current version with an optional note ("Save version", or the page being
+    left): the next change starts a new version."""
+    deck = _owned_deck(request, pk)
+    base = _base_version(deck, request.POST.get("base", ""))
+    if base is None or base.pk != deck.current_version_id:
+        current = deck.current_version.number if deck.current_version else None
+        return _render_state(request, deck, base, conflict=CONFLICT_MESSAGE.format(n=current))
+    version = services.deck_seal_version(deck=deck, note=request.POST.get("note", ""))
+    if not request.htmx:
+        return redirect("builder:deck", deck.pk)
+    note = f" ({version.note})" if version.note else ""
+    return _render_state(request, deck, version, notice=f"Version {version.number} saved{note}.")
 
 
 @login_required

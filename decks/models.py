@@ -121,7 +121,13 @@ class Deck(models.Model):
 
 
 class DeckVersion(models.Model):
-    """One saved state of a deck, never edited after it is written.
+    """One saved state of a deck.
+
+    A version is sealed (never edited again) when it is written by a list edit or the API,
+    when its author presses "Save version" (with an optional `note`) or leaves the builder,
+    and when a newer version is written. The builder's autosave writes an unsealed working
+    version instead, and rewrites it in place (`revision` + 1, `updated_at`) while the same
+    author goes on editing within a few minutes, so that a session of edits is one version.
 
     `list_text` is the canonical text of the list (the snapshot); `entries` the same list
     as [{"section", "card", "count", "hex"?}] with canonical card names; `options` the
@@ -146,6 +152,10 @@ class DeckVersion(models.Model):
     entries = models.JSONField(default=list)
     options = models.JSONField(default=dict, blank=True)
     report = models.JSONField(default=dict, blank=True)
+    sealed = models.BooleanField(default=True)
+    note = models.CharField(max_length=200, blank=True, default="")
+    revision = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["deck", "-number"]
@@ -157,7 +167,8 @@ class DeckVersion(models.Model):
         return f"{self.deck_id} v{self.number}"
 
     def save(self, *args, **kwargs) -> None:
-        # Versions are immutable: a save may only create one.
+        # Versions are immutable through save(): a save may only create one. The working
+        # version's rewrite and sealing are queryset updates in decks.services.
         if not self._state.adding:
             raise ValueError("a deck version is immutable; save a new version instead")
         super().save(*args, **kwargs)

@@ -220,13 +220,22 @@ def deck_create(
     return deck
 
 
-def _write_version(*, deck, author, checked: CheckedList, number: int, based_on):
-    """Insert version `number` of `deck` from a checked list and make it current."""
+def _write_version(
+    *, deck, author, checked: CheckedList, number: int, based_on, sealed: bool = True
+):
+    """Insert version `number` of `deck` from a checked list and make it current (the
+    version it was based on is sealed: only the current version may be a working one)."""
+    from django.utils import timezone
+
     from .models import DeckVersion
 
     game = registry.get(deck.game.slug)
     report = checked.report.as_dict()
+    if based_on is not None and not based_on.sealed:
+        DeckVersion.objects.filter(pk=based_on.pk).update(sealed=True)
     version = DeckVersion.objects.create(
+        sealed=sealed,
+        updated_at=timezone.now(),
         deck=deck,
         number=number,
         based_on=based_on,
@@ -277,7 +286,7 @@ def deck_save_version(
             locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
             current = (
                 DeckVersion.objects.filter(pk=locked.current_version_id)
-                .only("id", "number")
+                .only("id", "number", "sealed")
                 .first()
             )
             current_number = current.number if current else None
@@ -308,6 +317,116 @@ def deck_save_version(
     ):
         setattr(deck, attr, getattr(locked, attr))
     return version
+
+
+#: Builder edits by the same author within this time of the last one rewrite the working
+#: version instead of adding one.
+WORKING_WINDOW_SECONDS = 5 * 60
+
+
+def deck_autosave(
+    *,
+    deck,
+    author,
+    sections: Mapping[str, Any],
+    options: Mapping[str, Any] | None = None,
+    based_on: int | None,
+    revision: int | None,
+):
+    """The builder's autosave: rewrite the current working version in place when it is
+    unsealed, by `author`, last written less than WORKING_WINDOW_SECONDS ago and still at
+    `revision` (the revision the page holds); otherwise write a new working version.
+
+    A page whose base or revision is stale (another tab saved since) gets VersionConflict and
+    nothing is written. `revision=None` (a client that does not track revisions) always
+    writes a new version."""
+    from datetime import timedelta
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from .models import Deck as DeckModel
+    from .models import DeckVersion
+
+    checked = list_check(
+        game_slug=deck.game.slug, format=deck.format, sections=sections, options=options
+    )
+    now = timezone.now()
+    with transaction.atomic():
+        locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
+        current = DeckVersion.objects.filter(pk=locked.current_version_id).first()
+        current_number = current.number if current else None
+        if based_on != current_number:
+            raise VersionConflict(current_number)
+        working = current is not None and not current.sealed
+        if working and revision is not None and revision != current.revision:
+            raise VersionConflict(current_number)
+        fresh = (
+            working
+            and revision is not None
+            and current.author_id == getattr(author, "pk", None)
+            and (current.updated_at or current.created_at)
+            >= now - timedelta(seconds=WORKING_WINDOW_SECONDS)
+        )
+        if not fresh:
+            locked.game = deck.game
+            version = _write_version(
+                deck=locked,
+                author=author,
+                checked=checked,
+                number=(current_number or 0) + 1,
+                based_on=current,
+                sealed=False,
+            )
+        else:
+            game = registry.get(deck.game.slug)
+            report = checked.report.as_dict()
+            DeckVersion.objects.filter(pk=current.pk).update(
+                list_text=decklist.export(checked.deck, game),
+                entries=_entries(checked.deck),
+                options=dict(checked.deck.options),
+                report=report,
+                revision=current.revision + 1,
+                updated_at=now,
+            )
+            version = DeckVersion.objects.get(pk=current.pk)
+            locked.current_version = version
+            _apply_report(locked, report)
+            locked.save()
+    _copy_deck_state(deck, locked)
+    return version
+
+
+def deck_seal_version(*, deck, note: str = ""):
+    """Seal the deck's current version ("Save version" in the builder, or leaving it), with
+    an optional note; a note may be added to a sealed version. Returns the version, or None
+    for a deck without versions."""
+    from .models import DeckVersion
+
+    version = DeckVersion.objects.filter(pk=deck.current_version_id).first()
+    if version is None:
+        return None
+    note = " ".join(str(note or "").split())[:200]
+    fields = {"sealed": True}
+    if note:
+        fields["note"] = note
+    DeckVersion.objects.filter(pk=version.pk).update(**fields)
+    version.refresh_from_db()
+    return version
+
+
+def _copy_deck_state(deck, locked) -> None:
+    for attr in (
+        "current_version",
+        "current_version_id",
+        "legal",
+        "violations_count",
+        "warnings_count",
+        "report",
+        "validated_at",
+        "updated_at",
+    ):
+        setattr(deck, attr, getattr(locked, attr))
 
 
 def deck_update(

@@ -31,6 +31,9 @@ from .forms import (
 from .models import CollectionEntry, Deck, DeckVersion
 from .services import ListInvalid, list_check
 
+#: Versions listed per page of a deck's history.
+HISTORY_PAGE = 20
+
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). "
     "Your changes were not saved: reload and merge."
@@ -202,12 +205,14 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     sections = services.version_sections(deck=deck, version=version) if version else []
     is_current = version is not None and version.pk == deck.current_version_id
     report = deck.report if is_current else (version.report if version else {})
-    versions = list(
+    history = Paginator(
         DeckVersion.objects.filter(deck=deck)
         .select_related("author")
         .defer("list_text", "entries", "options")
-        .order_by("-number")
-    )
+        .order_by("-number"),
+        HISTORY_PAGE,
+    ).get_page(request.GET.get("vp"))
+    versions = list(history.object_list)
     user = request.user
     missing = None
     if user.is_authenticated and version is not None:
@@ -229,6 +234,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "urls": _deck_urls(deck, token),
             "share_url": request.build_absolute_uri(deck.get_share_url()),
             "missing": missing,
+            "history": history,
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
         },
