@@ -1,0 +1,254 @@
+"""Every game, end to end in a real browser (Debian's Chromium driven by Playwright): sign
+up, build a legal deck from an empty one with the search panel and keyboard quick-add (a typo
+included), place units where the game deploys them, deal the map where the game deals one,
+save a version with a note, share it, open the deck page and the share link signed out,
+then the game's simulations or play tools. No page answers 500, and none is wider than a
+390 px phone screen.
+
+Screenshots at 1440 px and 390 px go under pytest's tmp_path (printed), never the repo.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from validation.registry import registry
+
+from .support import page_ready
+
+DESKTOP = {"width": 1440, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+SAMPLE_DATA = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: A format of each game whose sample list the test rebuilds (the required sections only).
+FORMATS = {
+    "redline": "standard",
+    "tactical-assault": "standard",
+    "red-code": "arena",
+    "red-mittens": "core",
+    "hex-skirmish": "standard",
+}
+
+
+def sample_entries(game: str, fmt: str) -> list[tuple[str, str, int, tuple[int, int] | None]]:
+    """(section, card, count, hex) of the sample list's required sections."""
+    definition = registry.get(game)
+    required = definition.format(fmt).required_sections
+    labels = {definition.section_label(s).lower(): s for s in definition.sections}
+    labels.update({s.lower(): s for s in definition.sections})
+    section = None
+    out = []
+    for line in (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.endswith(":"):
+            section = labels.get(line[:-1].strip().lower().replace(" ", "_")) or labels.get(
+                line[:-1].strip().lower()
+            )
+            continue
+        m = re.match(r"(\d+)\s+(.+?)(?:\s+@(\d+),(\d+))?$", line)
+        if m and section in required:
+            hex_ = (int(m[3]), int(m[4])) if m[3] else None
+            out.append((section, m[2], int(m[1]), hex_))
+    return out
+
+
+def no_overflow(page, where: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{where}: {width} px wide"
+
+
+def shots(page, tmp_path, name: str) -> None:
+    """Full-page shots at 1440 and 390 px, asserting no sideways overflow on the phone."""
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(tmp_path / f"{name}-1440.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(100)
+    no_overflow(page, name)
+    page.screenshot(path=str(tmp_path / f"{name}-390.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    print(f"screenshots: {tmp_path / name}-*.png")
+
+
+class Builder:
+    """Drives the builder page; after each change waits until the saved base and revision
+    the page holds have moved on and htmx has settled the swapped panels."""
+
+    def __init__(self, page):
+        self.page = page
+        self.state = self._state()
+
+    def _state(self) -> str:
+        return self.page.evaluate(
+            "() => (document.querySelector('#builder-base')||{}).value + ':' +"
+            " (document.querySelector('#builder-rev')||{}).value"
+        )
+
+    def saved(self) -> None:
+        self.page.wait_for_function(
+            "prev => { const b = document.querySelector('#builder-base'),"
+            " r = document.querySelector('#builder-rev');"
+            " return b && r && (b.value + ':' + r.value) !== prev"
+            " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }",
+            arg=self.state,
+            timeout=15_000,
+        )
+        self.state = self._state()
+
+    def row(self, name: str):
+        return self.page.locator(f'#builder-state tr.b-row[data-card="{name}"]')
+
+    def quick_add(self, typed: str, name: str) -> None:
+        box = self.page.locator("#quick-add")
+        box.fill(typed)
+        box.press("Enter")
+        self.saved()
+        expect(self.page.locator(".b-notice")).to_contain_text(f"Added 1 {name}")
+        expect(self.row(name).first).to_be_visible()
+        # The cursor is back in the box for the next name.
+        expect(self.page.locator("#quick-add")).to_be_focused()
+
+    def add_from_search(self, name: str, section: str) -> None:
+        self.page.fill("#search-q", name)
+        self.page.press("#search-q", "Enter")
+        result = self.page.locator(f'tr.b-result[data-card="{name}"]')
+        expect(result).to_be_visible()
+        result.locator(f'[data-section="{section}"] button').first.click()
+        self.saved()
+        expect(self.row(name).first).to_be_visible()
+
+    def set_count(self, name: str, count: int) -> None:
+        box = self.row(name).first.locator("input.b-count")
+        box.fill(str(count))
+        box.press("Tab")
+        self.saved()
+        expect(self.row(name).first.locator("input.b-count")).to_have_value(str(count))
+
+    def place(self, name: str, c: int, r: int) -> None:
+        self.page.locator(f'[data-hex-unit][data-card="{name}"]').first.click()
+        self.page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]').click()
+        self.saved()
+        expect(self.page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]')).to_have_attribute(
+            "data-occupant", name
+        )
+
+
+@pytest.fixture
+def page(browser, live_server, live_catalogue):
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    context.set_default_timeout(15_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("response", lambda r: errors.append(r.url) if r.status >= 500 else None)
+    pg.server_errors = errors
+    yield pg
+    context.close()
+
+
+def sign_up(page) -> str:
+    username = f"player{uuid.uuid4().hex[:8]}"
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", "a-long-pass-for-tests-123")
+    page.fill("#id_password2", "a-long-pass-for-tests-123")
+    page.click("form.panel button[type=submit]")
+    expect(page.locator("header.site")).to_contain_text(username)
+    return username
+
+
+def typo(name: str) -> str:
+    """The name with one letter dropped from its longest word (tigercat -> tigrcat)."""
+    words = name.split()
+    i = max(range(len(words)), key=lambda k: len(words[k]))
+    w = words[i]
+    if len(w) >= 6:
+        words[i] = w[:3] + w[4:]
+    return " ".join(words).lower()
+
+
+@pytest.mark.parametrize("game", list(FORMATS))
+def test_build_share_and_play_every_game(game, browser, page, live_server, tmp_path):
+    fmt = FORMATS[game]
+    definition = registry.get(game)
+    sign_up(page)
+    page.goto(f"/build/{game}/{fmt}/new/")
+    page.fill("#id_name", f"{definition.name} test deck")
+    page.click("form.panel button[type=submit]")
+    expect(page.locator("#builder-state")).to_be_visible()
+    page_ready(page)
+    b = Builder(page)
+
+    entries = sample_entries(game, fmt)
+    assert entries, game
+    # The first card from the search panel, the second by quick-add with a typo, the rest
+    # by quick-add with their names.
+    for i, (section, name, count, hex_) in enumerate(entries):
+        if i == 0:
+            b.add_from_search(name, section)
+        elif i == 1:
+            b.quick_add(typo(name), name)
+        else:
+            b.quick_add(name, name)
+        if count > 1:
+            b.set_count(name, count)
+        if hex_ is not None:
+            b.place(name, *hex_)
+    if page.locator("#new-layout").count():
+        page.fill('#match-setup input[name="seed"]', "2024")
+        page.click("#new-layout")
+        b.saved()
+    expect(page.locator("#verdict .verdict")).to_have_text("Legal")
+    expect(page.locator("#legality-bar")).to_contain_text("Legal")
+
+    # Seal the version with a note, then share it.
+    page.fill('#seal-form input[name="note"]', "first legal list")
+    page.click("#seal-form button[type=submit]")
+    expect(page.locator(".b-notice")).to_contain_text("saved (first legal list)")
+    page.select_option('#builder-meta select[name="visibility"]', "unlisted")
+    page.click("#builder-meta button[type=submit]")
+    expect(page.locator("#builder-meta .b-saved")).to_be_visible()
+    share = page.locator("#share-link").get_attribute("href")
+    shots(page, tmp_path, f"{game}-builder")
+
+    # The deck page: the list, the verdict, the note in the history.
+    page.click("text=deck page")
+    expect(page.locator("#verdict")).to_contain_text("Legal")
+    expect(page.locator("#versions")).to_contain_text("first legal list")
+    shots(page, tmp_path, f"{game}-deck")
+
+    # The share link, signed out.
+    stranger = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    try:
+        other = stranger.new_page()
+        other.goto(share)
+        expect(other.locator("#verdict")).to_contain_text("Legal")
+        expect(other.locator("#deck-list")).to_contain_text(entries[0][1])
+        no_overflow(other, f"{game} share link")
+    finally:
+        stranger.close()
+
+    # The game's tools and simulations: every tool page of the game opens, and the deck's
+    # simulations panel loads.
+    page.goto(f"/cards/{game}/")
+    tools = [
+        a.get_attribute("href")
+        for a in page.locator("main a.button").all()
+        if (a.get_attribute("href") or "").startswith(("/play/", "/simulations/"))
+    ]
+    for url in tools:
+        page.goto(url)
+        expect(page.locator("h1")).to_be_visible()
+        shots(page, tmp_path, f"{game}-tool-{url.strip('/').replace('/', '-')}")
+    page.goto(share)
+    if page.locator("#simulations-panel").count():
+        expect(page.locator("#simulations-panel h2").first).to_be_visible()
+    assert not page.server_errors, page.server_errors
