@@ -45,6 +45,7 @@ from validation.types import Deck as RulesDeck
 
 from . import services
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
+from .presentation import totals_rows
 
 SEARCH_LIMIT = 40
 MAX_COUNT = 99
@@ -524,11 +525,7 @@ def state_context(
             hexmaps.append(_hexmap(s, area, by_section.get(s, [])))
     hook = registry.get(deck.game.slug).map_layout
     owned = request.POST.get("owned") == "1" or request.GET.get("owned") == "1"
-    totals = [
-        (k, k.replace("_", " ").capitalize(), game.factions.get(v, v) if isinstance(v, str) else v)
-        for k, v in report.get("totals", {}).items()
-        if k != "sections"
-    ]
+    raw_totals = report.get("totals", {})
     return {
         "deck": deck,
         "game": game,
@@ -536,8 +533,12 @@ def state_context(
         "version": version,
         "base": version.number if version else "",
         "report": report,
-        "totals": totals,
-        "totals_map": {k: v for k, _label, v in totals},
+        "totals": totals_rows(raw_totals, game, sections=False),
+        "totals_map": {
+            k: game.factions.get(v, v) if isinstance(v, str) else v
+            for k, v in raw_totals.items()
+            if k != "sections"
+        },
         "sections": sections,
         "sections_by_name": {s["name"]: s for s in sections},
         "stats": _stats(game, fmt, rows),

@@ -29,6 +29,7 @@ from .forms import (
     DeckSettingsForm,
 )
 from .models import CollectionEntry, Deck, DeckVersion
+from .presentation import totals_rows
 from .services import ListInvalid, list_check
 
 CONFLICT_MESSAGE = (
@@ -55,6 +56,7 @@ def check_list(request):
             context["line_errors"] = exc.errors
         else:
             context["report"] = checked.report
+            context["totals"] = totals_rows(checked.report.totals, context["game"])
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
     return render(request, template, context)
 
@@ -223,6 +225,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "is_current": is_current,
             "sections": sections,
             "report": report,
+            "totals": totals_rows((report or {}).get("totals"), game),
             "versions": versions,
             "is_owner": user.is_authenticated and deck.owner_id == user.pk,
             "token": token,
