@@ -56,12 +56,22 @@ class ListLine:
     name: str
     set_code: str = ""
     placement: tuple[int, int] | None = None
+    where: str = field(default="", compare=False)
+
+    @property
+    def label(self) -> str:
+        """How messages name this line: "Line 3" for text, "arsenal[2]" for JSON."""
+        return self.where or f"Line {self.line_no}"
 
 
 @dataclass(frozen=True, slots=True)
 class LineError:
     """A line that could not be read: its number (1-based for text, the item's index for
-    JSON), what is wrong, and the closest valid names when there are any."""
+    JSON), what is wrong, and the closest valid names when there are any.
+
+    `message` is the whole sentence as shown to a person, said once: where ("Line 3:" for
+    text, "arsenal[2]:" for JSON), what is wrong and, when there are suggestions, "did you
+    mean …?". Pages print it as it is; `suggestions` repeats the names for programs."""
 
     line: int
     message: str
@@ -99,15 +109,22 @@ def _suggest(word: str, options: Iterable[str], n: int = 3) -> tuple[str, ...]:
     return tuple(difflib.get_close_matches(word, list(options), n=n, cutoff=0.5))
 
 
-def _section_error(line: int, written: str, game: GameDef) -> LineError:
+def _did_you_mean(suggestions: Iterable[str]) -> str:
+    names = list(suggestions)
+    return f"did you mean {', '.join(names)}?" if names else ""
+
+
+def _section_error(line: int, written: str, game: GameDef, where: str = "") -> LineError:
     key = normalise_section(written)
     suggestions = _suggest(key, game.sections)
     if not suggestions:
         aliases = section_aliases(game)
         suggestions = tuple(dict.fromkeys(aliases[a] for a in _suggest(key, aliases)))
+    hint = f" {_did_you_mean(suggestions)}" if suggestions else ""
+    prefix = f"{where}: " if where else ""
     return LineError(
         line,
-        f"line {line}: unknown section {written!r}; {game.name} has {', '.join(game.sections)}",
+        f"{prefix}unknown section {written!r};{hint} {game.name} has {', '.join(game.sections)}",
         suggestions,
     )
 
@@ -142,7 +159,9 @@ def parse(text: str, game: GameDef) -> ParseResult:
             if key in aliases:
                 section, unknown_section = aliases[key], False
             else:
-                result.errors.append(_section_error(line_no, header.group(1).strip(), game))
+                result.errors.append(
+                    _section_error(line_no, header.group(1).strip(), game, f"Line {line_no}")
+                )
                 section, unknown_section = None, True
             continue
         error = _card_line(result, line_no, line, section, game)
@@ -158,7 +177,7 @@ def parse(text: str, game: GameDef) -> ParseResult:
             result.errors.append(
                 LineError(
                     line_no,
-                    f"line {line_no}: {line!r} is not read: {why}; start a section with one "
+                    f"Line {line_no}: {line!r} is not read: {why}; start a section with one "
                     f"of {', '.join(_header(s, game) for s in game.sections)}",
                     tuple(game.sections),
                 )
@@ -175,7 +194,7 @@ def _card_line(
     if problem or count is None:
         if len(parts) == 1 and not _COUNT.match(parts[0]):
             problem = f"{line!r} has no count; write '1 {line}'"
-        return LineError(line_no, f"line {line_no}: {problem}")
+        return LineError(line_no, f"Line {line_no}: {problem}")
     rest = parts[1].strip() if len(parts) > 1 else ""
     if rest[:2].lower() == "x " and re.match(r"^\d+$", parts[0]):  # "4 x Tigercat"
         rest = rest[2:].strip()
@@ -187,7 +206,7 @@ def _card_line(
         if not m:
             return LineError(
                 line_no,
-                f"line {line_no}: malformed placement '@{where.strip()}'; write @column,row",
+                f"Line {line_no}: malformed placement '@{where.strip()}'; write @column,row",
             )
         if section is not None and section not in game.placement_sections:
             where_ok = (
@@ -196,7 +215,7 @@ def _card_line(
                 else f"not in {game.name}"
             )
             return LineError(
-                line_no, f"line {line_no}: a placement (@column,row) is used {where_ok}"
+                line_no, f"Line {line_no}: a placement (@column,row) is used {where_ok}"
             )
         placement = (int(m.group(1)), int(m.group(2)))
     set_code = ""
@@ -204,7 +223,7 @@ def _card_line(
     if m and m.group(1):
         rest, set_code = m.group(1).strip(), m.group(2).strip()
     if not rest:
-        return LineError(line_no, f"line {line_no}: no card name after the count")
+        return LineError(line_no, f"Line {line_no}: no card name after the count")
     result.lines.append(
         ListLine(line_no, section or "", count, " ".join(rest.split()), set_code, placement)
     )
@@ -273,6 +292,7 @@ def parse_sections(data: Mapping[str, Any], game: GameDef) -> ParseResult:
                     " ".join(name.split()),
                     set_code if isinstance(set_code, str) else "",
                     placement,
+                    where,
                 )
             )
     return result
@@ -341,17 +361,17 @@ def resolve(
                 errors.append(
                     LineError(
                         line.line_no,
-                        f"line {line.line_no}: {line.name!r} matches several cards: {shown}",
+                        f"{line.label}: {line.name!r} matches several cards: {shown}",
                         names[:10],
                     )
                 )
             else:
                 suggestions = index.suggest(line.name)
-                hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+                hint = f"; {_did_you_mean(suggestions)}" if suggestions else ""
                 errors.append(
                     LineError(
                         line.line_no,
-                        f"line {line.line_no}: unknown card {line.name!r}{hint}",
+                        f"{line.label}: unknown card {line.name!r}{hint}",
                         suggestions,
                     )
                 )

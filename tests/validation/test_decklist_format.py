@@ -86,7 +86,7 @@ def test_bad_counts_are_errors_naming_the_line(line, fragment):
     assert len(result.errors) == 1
     assert result.errors[0].line == 2
     assert fragment in result.errors[0].message
-    assert result.errors[0].message.startswith("line 2:")
+    assert result.errors[0].message.startswith("Line 2:")
 
 
 def test_a_card_line_before_any_header_is_an_error():
