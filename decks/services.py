@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogue.services import GamePool, card_facts_by_names
+from catalogue.services import GamePool, card_facts_by_names, expansion_card_names
 from validation import decklist
 from validation.registry import registry
 from validation.runner import Report, validate
@@ -43,7 +43,8 @@ def _line_errors(errors) -> list[dict[str, Any]]:
 
 def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[Any]]:
     """Resolve parsed lines against the catalogue; raise ListInvalid with every error
-    (parse errors and resolve errors together, by line)."""
+    (parse errors and resolve errors together, by line): unknown names, and expansion codes
+    that are unknown or do not hold the card."""
     errors = list(parsed.errors)
     cards = card_facts_by_names(game_slug=game_slug, names=[line.name for line in parsed.lines])
     if any(line.name.lower() not in cards for line in parsed.lines):
@@ -51,7 +52,16 @@ def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[A
         # punctuation, unique prefixes) and suggest the closest names. One more query, only
         # when some name is not exact.
         cards = dict(GamePool(game_slug=game_slug))
-    deck, resolve_errors = decklist.resolve(parsed.lines, cards)
+    # Expansion codes written after names are checked with one more query, only when a
+    # line names one.
+    expansions = (
+        expansion_card_names(game_slug=game_slug)
+        if any(line.set_code for line in parsed.lines)
+        else None
+    )
+    deck, resolve_errors = decklist.resolve(
+        parsed.lines, cards, expansions=expansions, game_name=registry.get(game_slug).name
+    )
     errors.extend(resolve_errors)
     if errors:
         errors.sort(key=lambda e: e.line)

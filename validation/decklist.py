@@ -15,7 +15,8 @@ optionally followed by an expansion code in brackets and, in a section that plac
 (Hex Skirmish `units`), by `@column,row`.
 
 Reading a list takes two steps: `parse` (text -> `ListLine`s, syntax errors) and `resolve`
-(lines -> a `Deck` of `CardFacts`, unknown or ambiguous names). `parse_sections` turns the
+(lines -> a `Deck` of `CardFacts`, unknown or ambiguous names, expansion codes that are
+unknown or do not print the card). `parse_sections` turns the
 JSON form into the same lines. Nothing is ever dropped silently: every line that is not
 read gives a `LineError`.
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -338,22 +339,65 @@ class _Index:
         return tuple(self.names[c] for c in close)
 
 
+def _code_error(
+    line: ListLine, card: CardFacts, expansions: Mapping[str, Collection[str]], game_name: str
+) -> LineError | None:
+    """The line's expansion code must be one of the game's expansions, holding the card."""
+    codes = {code.lower(): code for code in expansions}
+    holding = tuple(sorted(c for c, names in expansions.items() if card.name in names))
+    elsewhere = f"; {card.name} is in {', '.join(holding)}" if holding else ""
+    code = codes.get(line.set_code.lower())
+    if code is None:
+        where = f" in {game_name}" if game_name else ""
+        return LineError(
+            line.line_no,
+            f"{line.label}: no expansion {line.set_code}{where}{elsewhere}",
+            holding,
+        )
+    if card.name not in expansions[code]:
+        return LineError(
+            line.line_no,
+            f"{line.label}: {card.name} is not in expansion {code}{elsewhere}",
+            holding,
+        )
+    return None
+
+
 def resolve(
-    lines: Iterable[ListLine], cards: Mapping[str, CardFacts]
+    lines: Iterable[ListLine],
+    cards: Mapping[str, CardFacts],
+    *,
+    expansions: Mapping[str, Collection[str]] | None = None,
+    game_name: str = "",
 ) -> tuple[Deck, list[LineError]]:
     """Turn parsed lines into a `Deck`, given the game's cards (lower-cased name ->
     CardFacts). Names match case-insensitively, then ignoring spaces and punctuation, then
     as a unique prefix; an unknown name is an error suggesting the closest names, a name
     matching several cards an error listing them. Lines for the same card (and hex) in one
-    section are merged, in the order first seen."""
+    section are merged, in the order first seen.
+
+    A line's expansion code (`Moonrunner (RL1)`) is checked against `expansions` (code ->
+    the names of the cards it prints; case-insensitive codes) when given: an unknown code,
+    or one whose expansion does not hold the card, is an error naming the expansions that
+    do. A card whose own name ends in brackets (`Bunker (Large)`) is read as that name."""
     index = _Index(cards)
     errors: list[LineError] = []
     merged: dict[str, dict[tuple[str, tuple[int, int] | None], list[Any]]] = {}
     for line in lines:
-        card, candidates = index.find(line.name)
-        if card is None and line.set_code:
+        card: CardFacts | None = None
+        candidates: list[CardFacts] = []
+        code_is_name = False
+        if line.set_code:
             # a card whose name itself ends in brackets: "Bunker (Large)"
-            card, candidates = index.find(f"{line.name} ({line.set_code})")
+            card, _ = index.find(f"{line.name} ({line.set_code})")
+            code_is_name = card is not None
+        if card is None:
+            card, candidates = index.find(line.name)
+        if card is not None and line.set_code and not code_is_name and expansions is not None:
+            error = _code_error(line, card, expansions, game_name)
+            if error is not None:
+                errors.append(error)
+                continue
         if card is None:
             if candidates:
                 names = tuple(sorted(c.name for c in candidates))
