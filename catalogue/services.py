@@ -12,7 +12,7 @@ from cardsite import hooks
 from validation.registry import registry
 from validation.types import CardFacts
 
-from .models import Card, Game
+from .models import Card, Expansion, Game
 
 SAMPLE_DATA_DIR = Path(__file__).resolve().parent / "sample_data"
 
@@ -68,6 +68,20 @@ class GamePool(Mapping):
 
     def __len__(self) -> int:
         return len(self._load())
+
+
+def expansion_card_names(*, game_slug: str) -> dict[str, frozenset[str]]:
+    """Expansion code -> the names of the cards it prints, for every expansion of a game
+    (an expansion without printings maps to an empty set), in one query."""
+    out: dict[str, set[str]] = {}
+    rows = Expansion.objects.filter(game__slug=game_slug).values_list(
+        "code", "printings__card__name"
+    )
+    for code, name in rows:
+        names = out.setdefault(code, set())
+        if name is not None:
+            names.add(name)
+    return {code: frozenset(names) for code, names in out.items()}
 
 
 def card_names(*, game_slug: str) -> list[str]:

@@ -150,9 +150,12 @@ class ValidateView(APIView):
                 text=data.get("list"),
                 sections=data.get("sections"),
                 options=data.get("options"),
+                owner=request.user,
             )
         except ListInvalid as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        except services.DeckInvalid as exc:
+            return _deck_invalid_response(exc)
         return Response(checked.report.as_dict())
 
 
@@ -353,6 +356,8 @@ class DeckViewSet(
             )
         except ListInvalid as exc:
             return _line_errors_response(exc)
+        except services.DeckInvalid as exc:
+            return _deck_invalid_response(exc)
         return Response(VersionSerializer(version).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(

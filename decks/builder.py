@@ -45,6 +45,7 @@ from validation.types import Deck as RulesDeck
 
 from . import services
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
+from .presentation import totals_rows
 
 SEARCH_LIMIT = 40
 #: Deeper pages are refused: narrowing the search is the way there.
@@ -275,7 +276,7 @@ def _change_data(request) -> dict[str, Any]:
 
 def _owned_deck(request, pk: int) -> Deck:
     """The user's own deck (with its game and current version), else 404."""
-    qs = Deck.objects.owned_by(request.user).select_related("game", "current_version")
+    qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
     return get_object_or_404(qs, pk=pk)
 
 
@@ -571,12 +572,12 @@ def state_context(
         if s in fmt.sections and area:
             hexmaps.append(_hexmap(s, area, by_section.get(s, [])))
     hook = registry.get(deck.game.slug).map_layout
-    owned = request.POST.get("owned") == "1" or request.GET.get("owned") == "1"
-    totals = [
-        (k, k.replace("_", " ").capitalize(), game.factions.get(v, v) if isinstance(v, str) else v)
-        for k, v in report.get("totals", {}).items()
-        if k != "sections"
-    ]
+    owned = (
+        request.POST.get("owned") == "1"
+        or request.GET.get("owned") == "1"
+        or bool(version and _restricted(version.options))
+    )
+    raw_totals = report.get("totals", {})
     return {
         "deck": deck,
         "game": game,
@@ -584,8 +585,12 @@ def state_context(
         "version": version,
         "base": version.number if version else "",
         "report": report,
-        "totals": totals,
-        "totals_map": {k: v for k, _label, v in totals},
+        "totals": totals_rows(raw_totals, game, sections=False),
+        "totals_map": {
+            k: game.factions.get(v, v) if isinstance(v, str) else v
+            for k, v in raw_totals.items()
+            if k != "sections"
+        },
         "sections": sections,
         "sections_by_name": {s["name"]: s for s in sections},
         "required_sections": [s for s in sections if s["required"]],
@@ -626,11 +631,32 @@ def _render_state(request, deck, version, **kw):
     return render(request, "decks/builder/_state.html", state_context(request, deck, version, **kw))
 
 
+def _restricted(options: Mapping[str, Any]) -> bool:
+    """Whether the deck is restricted to its owner's collection (the "Only cards in my
+    collection" box, saved as the option `collection: true`)."""
+    return options.get(services.COLLECTION_OPTION) is True
+
+
+def _with_restriction(request, options: dict) -> dict:
+    """The options with the collection box as the page sent it: every htmx request of the
+    builder includes the box (`owned=1` when ticked), so an htmx request without it means
+    the box is clear. A plain form post does not carry the box and changes nothing."""
+    if not request.htmx:
+        return options
+    options = dict(options)
+    if request.POST.get("owned") == "1":
+        options[services.COLLECTION_OPTION] = True
+    elif _restricted(options):
+        del options[services.COLLECTION_OPTION]
+    return options
+
+
 def _save(
     request, deck: Deck, base: DeckVersion | None, entries: list, options: dict, added: str = ""
 ):
     """Autosave a version from `base`; re-render the panels with the outcome (`added` says
     what a quick-add did)."""
+    options = _with_restriction(request, options)
     if base is not None and entries == list(base.entries) and options == dict(base.options):
         return _render_state(request, deck, base)
     if base is None and not entries and not options:
@@ -664,7 +690,7 @@ def _save(
 # --- Views ---------------------------------------------------------------------------------
 
 
-def _search_queryset(request, deck: Deck, game: GameDef):
+def _search_queryset(request, deck: Deck, game: GameDef, owned: bool):
     qs = Card.objects.filter(game_id=deck.game_id)
     kind = request.GET.get("kind", "")
     faction = request.GET.get("faction", "")
@@ -672,7 +698,7 @@ def _search_queryset(request, deck: Deck, game: GameDef):
         qs = qs.filter(kind=kind)
     if faction and faction in game.factions:
         qs = qs.filter(faction=faction)
-    if request.GET.get("owned") == "1":
+    if owned:
         qs = qs.filter(
             Exists(CollectionEntry.objects.filter(owner=request.user, card=OuterRef("pk")))
         )
@@ -687,10 +713,12 @@ def _page_number(request) -> int:
         return 1
 
 
-def _search_context(request, deck: Deck) -> dict[str, Any]:
+def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[str, Any]:
     game = deck.game.definition
     fmt = game.format(deck.format)
-    result = _search_queryset(request, deck, game)
+    if owned is None:
+        owned = request.GET.get("owned") == "1"
+    result = _search_queryset(request, deck, game, owned)
     kinds_by_section = section_kinds(game, fmt)
     main = main_section(fmt)
     qs = result.queryset
@@ -743,7 +771,7 @@ def _search_context(request, deck: Deck) -> dict[str, Any]:
         "q": request.GET.get("q", ""),
         "kind": request.GET.get("kind", ""),
         "faction": request.GET.get("faction", ""),
-        "owned": request.GET.get("owned") == "1",
+        "owned": owned,
         "urls": _urls(deck),
     }
 
@@ -788,7 +816,11 @@ def builder_deck(request, pk: int):
     """The builder page of one of the user's decks."""
     deck = _owned_deck(request, pk)
     context = state_context(request, deck, deck.current_version)
-    context.update({"search_" + k: v for k, v in _search_context(request, deck).items()})
+    # A deck restricted to the collection opens with the box ticked.
+    version = deck.current_version
+    owned = request.GET.get("owned") == "1" or bool(version and _restricted(version.options))
+    search = _search_context(request, deck, owned=owned)
+    context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
     return render(request, "decks/builder/builder.html", context)

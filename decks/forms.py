@@ -7,6 +7,24 @@ from .models import Deck, Visibility
 MAX_LIST = 50_000
 
 
+def collection_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        label="Restrict to my collection (no more copies of a card than I own)",
+        required=False,
+    )
+
+
+def list_options(cleaned_data) -> dict:
+    """The format options of a list form: the agreed points, and the restriction to the
+    user's collection."""
+    options: dict = {}
+    if cleaned_data.get("points"):
+        options["points"] = cleaned_data["points"]
+    if cleaned_data.get("collection"):
+        options["collection"] = True
+    return options
+
+
 def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return [
         (
@@ -39,10 +57,14 @@ class CheckListForm(forms.Form):
         ),
         max_length=MAX_LIST,
     )
+    collection = collection_field()
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)
         return game, fmt
+
+    def options(self) -> dict:
+        return list_options(self.cleaned_data)
 
 
 class _ListInput(forms.Form):
@@ -89,7 +111,17 @@ class DeckNewForm(_ListInput):
     points = forms.IntegerField(
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
     )
-    field_order = ["game_format", "name", "description", "visibility", "points", "list", "file"]
+    collection = collection_field()
+    field_order = [
+        "game_format",
+        "name",
+        "description",
+        "visibility",
+        "points",
+        "collection",
+        "list",
+        "file",
+    ]
 
     def __init__(self, *args, list_required: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -102,8 +134,7 @@ class DeckNewForm(_ListInput):
         return game, fmt
 
     def options(self) -> dict:
-        points = self.cleaned_data.get("points")
-        return {"points": points} if points else {}
+        return list_options(self.cleaned_data)
 
 
 class DeckEditForm(forms.Form):
@@ -116,10 +147,10 @@ class DeckEditForm(forms.Form):
     points = forms.IntegerField(
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
     )
+    collection = collection_field()
 
     def options(self) -> dict:
-        points = self.cleaned_data.get("points")
-        return {"points": points} if points else {}
+        return list_options(self.cleaned_data)
 
 
 class DeckSettingsForm(forms.ModelForm):

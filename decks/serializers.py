@@ -20,6 +20,12 @@ class EntrySerializer(serializers.Serializer):
     hex = serializers.ListField(
         child=serializers.IntegerField(), min_length=2, max_length=2, required=False
     )
+    set = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        help_text="an expansion code that prints the card (checked, not stored)",
+    )
 
 
 class StoredEntrySerializer(EntrySerializer):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogue.services import GamePool, card_facts_by_names
+from catalogue.services import GamePool, card_facts_by_names, expansion_card_names
 from validation import decklist
 from validation.registry import registry
 from validation.runner import Report, validate
@@ -43,7 +43,8 @@ def _line_errors(errors) -> list[dict[str, Any]]:
 
 def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[Any]]:
     """Resolve parsed lines against the catalogue; raise ListInvalid with every error
-    (parse errors and resolve errors together, by line)."""
+    (parse errors and resolve errors together, by line): unknown names, and expansion codes
+    that are unknown or do not hold the card."""
     errors = list(parsed.errors)
     cards = card_facts_by_names(game_slug=game_slug, names=[line.name for line in parsed.lines])
     if any(line.name.lower() not in cards for line in parsed.lines):
@@ -51,7 +52,16 @@ def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[A
         # punctuation, unique prefixes) and suggest the closest names. One more query, only
         # when some name is not exact.
         cards = dict(GamePool(game_slug=game_slug))
-    deck, resolve_errors = decklist.resolve(parsed.lines, cards)
+    # Expansion codes written after names are checked with one more query, only when a
+    # line names one.
+    expansions = (
+        expansion_card_names(game_slug=game_slug)
+        if any(line.set_code for line in parsed.lines)
+        else None
+    )
+    deck, resolve_errors = decklist.resolve(
+        parsed.lines, cards, expansions=expansions, game_name=registry.get(game_slug).name
+    )
     errors.extend(resolve_errors)
     if errors:
         errors.sort(key=lambda e: e.line)
@@ -82,6 +92,70 @@ def deck_from_list(
     return deck, lines
 
 
+#: The deck option "restrict to my collection": `true` checks the deck against its owner's
+#: collection (army.collection); a mapping {card name: copies} gives the counts directly.
+COLLECTION_OPTION = "collection"
+
+
+def collection_counts(*, owner, game_slug: str, names) -> dict[str, int]:
+    """How many copies of each named card of a game `owner` owns (cards not owned are left
+    out), in one query."""
+    from .models import CollectionEntry
+
+    names = list(dict.fromkeys(names))
+    if owner is None or not getattr(owner, "is_authenticated", False) or not names:
+        return {}
+    return dict(
+        CollectionEntry.objects.filter(
+            owner=owner, card__game__slug=game_slug, card__name__in=names
+        ).values_list("card__name", "count")
+    )
+
+
+def clean_collection_option(options: Mapping[str, Any] | None, *, owner) -> dict[str, Any]:
+    """The options as stored: `collection` false or null is dropped; true (restrict to the
+    owner's collection) needs an owner; a mapping must map card names to copies. Raises
+    DeckInvalid naming the option otherwise."""
+    out = dict(options or {})
+    if COLLECTION_OPTION not in out:
+        return out
+    value = out[COLLECTION_OPTION]
+    if value is None or value is False:
+        del out[COLLECTION_OPTION]
+    elif value is True:
+        if owner is None or not getattr(owner, "is_authenticated", False):
+            raise DeckInvalid(
+                {"options": ["collection: sign in to check a list against your collection"]}
+            )
+    elif isinstance(value, Mapping):
+        bad = [
+            str(name)
+            for name, n in value.items()
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0
+        ]
+        if bad:
+            raise DeckInvalid(
+                {"options": [f"collection: copies of {', '.join(bad)} must be whole numbers ≥ 0"]}
+            )
+    else:
+        raise DeckInvalid(
+            {"options": ["collection: true (your collection) or {card name: copies owned}"]}
+        )
+    return out
+
+
+def rules_options(
+    options: Mapping[str, Any], *, owner, game_slug: str, deck: Deck
+) -> dict[str, Any]:
+    """The options the rules core sees: `collection: true` becomes the owner's counts of the
+    deck's cards (so that army.collection reports every shortage)."""
+    out = dict(options)
+    if out.get(COLLECTION_OPTION) is True:
+        names = [e.card.name for entries in deck.sections.values() for e in entries]
+        out[COLLECTION_OPTION] = collection_counts(owner=owner, game_slug=game_slug, names=names)
+    return out
+
+
 def list_check(
     *,
     game_slug: str,
@@ -89,11 +163,17 @@ def list_check(
     text: str | None = None,
     sections: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
+    owner=None,
 ) -> CheckedList:
-    """Read and validate a list: every violation, every warning and the totals."""
+    """Read and validate a list: every violation, every warning and the totals. `owner` is
+    whose collection `options={"collection": true}` means (DeckInvalid without one)."""
+    options = clean_collection_option(options, owner=owner)
     deck, lines = deck_from_list(game_slug=game_slug, text=text, sections=sections, options=options)
+    stored = deck.options
+    deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
     # The game's whole pool is loaded only if a rule asks for it (the Red Code map layout).
     report = validate(game_slug, format, deck, cards=GamePool(game_slug=game_slug))
+    deck.options = stored
     return CheckedList(deck=deck, report=report, lines=lines)
 
 
@@ -204,7 +284,12 @@ def deck_create(
     checked = None
     if text is not None or sections is not None:
         checked = list_check(
-            game_slug=game_slug, format=format, text=text, sections=sections, options=options
+            game_slug=game_slug,
+            format=format,
+            text=text,
+            sections=sections,
+            options=options,
+            owner=owner,
         )
     with transaction.atomic():
         deck = DeckModel.objects.create(
@@ -279,7 +364,13 @@ def deck_save_version(
     else:
         base_number = int(based_on) if based_on is not None else None
     checked = list_check(
-        game_slug=deck.game.slug, format=deck.format, text=text, sections=sections, options=options
+        game_slug=deck.game.slug,
+        format=deck.format,
+        text=text,
+        sections=sections,
+        options=options,
+        # the deck's owner is read only for a deck restricted to its owner's collection
+        owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
     )
     try:
         with transaction.atomic():
@@ -349,7 +440,12 @@ def deck_autosave(
     from .models import DeckVersion
 
     checked = list_check(
-        game_slug=deck.game.slug, format=deck.format, sections=sections, options=options
+        game_slug=deck.game.slug,
+        format=deck.format,
+        sections=sections,
+        options=options,
+        # the deck's owner is read only for a deck restricted to its owner's collection
+        owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
     )
     now = timezone.now()
     with transaction.atomic():
@@ -544,11 +640,15 @@ def version_check(*, deck, version, pool: Mapping[str, Any] | None = None) -> di
         )
     if missing:
         return _unreadable_report(missing)
+    rules_deck = Deck(sections=sections)
+    options = dict(version.options)
+    owner = deck.owner if options.get(COLLECTION_OPTION) is True else None
+    rules_deck.options = rules_options(options, owner=owner, game_slug=slug, deck=rules_deck)
     try:
         report = validate(
             slug,
             deck.format,
-            Deck(sections=sections, options=dict(version.options)),
+            rules_deck,
             cards=pool if isinstance(pool, GamePool) else GamePool(game_slug=slug),
         )
     except (KeyError, ValueError) as exc:  # game or format gone from the rules core
@@ -591,7 +691,7 @@ def revalidate_game_decks(*, game_slug: str) -> int:
     n = 0
     decks = (
         DeckModel.objects.filter(game__slug=game_slug, current_version__isnull=False)
-        .select_related("game", "current_version")
+        .select_related("game", "owner", "current_version")
         .order_by("pk")
     )
     for deck in decks.iterator(chunk_size=200):

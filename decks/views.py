@@ -29,6 +29,7 @@ from .forms import (
     DeckSettingsForm,
 )
 from .models import CollectionEntry, Deck, DeckVersion
+from .presentation import totals_rows
 from .services import ListInvalid, list_check
 
 #: Versions listed per page of a deck's history.
@@ -48,16 +49,22 @@ def check_list(request):
     context: dict = {"form": form}
     if request.method == "POST" and form.is_valid():
         game_slug, fmt = form.split()
-        options = {"points": form.cleaned_data["points"]} if form.cleaned_data.get("points") else {}
         context["game"] = registry.get(game_slug)
         try:
             checked = list_check(
-                game_slug=game_slug, format=fmt, text=form.cleaned_data["list"], options=options
+                game_slug=game_slug,
+                format=fmt,
+                text=form.cleaned_data["list"],
+                options=form.options(),
+                owner=request.user,
             )
         except ListInvalid as exc:
             context["line_errors"] = exc.errors
+        except services.DeckInvalid:
+            form.add_error("collection", "Sign in to check a list against your collection.")
         else:
             context["report"] = checked.report
+            context["totals"] = totals_rows(checked.report.totals, context["game"])
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
     return render(request, template, context)
 
@@ -228,6 +235,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "is_current": is_current,
             "sections": sections,
             "report": report,
+            "totals": totals_rows((report or {}).get("totals"), game),
             "versions": versions,
             "is_owner": user.is_authenticated and deck.owner_id == user.pk,
             "token": token,
@@ -346,6 +354,7 @@ def deck_edit(request, pk: int):
         "list": current.list_text if current else "",
         "base_version": current.number if current else None,
         "points": (current.options.get("points") if current else None),
+        "collection": bool(current and current.options.get("collection") is True),
     }
     form = DeckEditForm(request.POST or None, initial=initial)
     context: dict = {"deck": deck, "form": form, "game": deck.game.definition}
@@ -364,6 +373,10 @@ def deck_edit(request, pk: int):
             status = 409
         except ListInvalid as exc:
             context["line_errors"] = exc.errors
+            status = 400
+        except services.DeckInvalid as exc:
+            for errs in exc.errors.values():
+                form.add_error(None, errs)
             status = 400
         else:
             messages.success(request, f"Saved version {version.number}.")

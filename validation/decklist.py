@@ -15,7 +15,8 @@ optionally followed by an expansion code in brackets and, in a section that plac
 (Hex Skirmish `units`), by `@column,row`.
 
 Reading a list takes two steps: `parse` (text -> `ListLine`s, syntax errors) and `resolve`
-(lines -> a `Deck` of `CardFacts`, unknown or ambiguous names). `parse_sections` turns the
+(lines -> a `Deck` of `CardFacts`, unknown or ambiguous names, expansion codes that are
+unknown or do not print the card). `parse_sections` turns the
 JSON form into the same lines. Nothing is ever dropped silently: every line that is not
 read gives a `LineError`.
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -56,12 +57,22 @@ class ListLine:
     name: str
     set_code: str = ""
     placement: tuple[int, int] | None = None
+    where: str = field(default="", compare=False)
+
+    @property
+    def label(self) -> str:
+        """How messages name this line: "Line 3" for text, "arsenal[2]" for JSON."""
+        return self.where or f"Line {self.line_no}"
 
 
 @dataclass(frozen=True, slots=True)
 class LineError:
     """A line that could not be read: its number (1-based for text, the item's index for
-    JSON), what is wrong, and the closest valid names when there are any."""
+    JSON), what is wrong, and the closest valid names when there are any.
+
+    `message` is the whole sentence as shown to a person, said once: where ("Line 3:" for
+    text, "arsenal[2]:" for JSON), what is wrong and, when there are suggestions, "did you
+    mean …?". Pages print it as it is; `suggestions` repeats the names for programs."""
 
     line: int
     message: str
@@ -99,15 +110,22 @@ def _suggest(word: str, options: Iterable[str], n: int = 3) -> tuple[str, ...]:
     return tuple(difflib.get_close_matches(word, list(options), n=n, cutoff=0.5))
 
 
-def _section_error(line: int, written: str, game: GameDef) -> LineError:
+def _did_you_mean(suggestions: Iterable[str]) -> str:
+    names = list(suggestions)
+    return f"did you mean {', '.join(names)}?" if names else ""
+
+
+def _section_error(line: int, written: str, game: GameDef, where: str = "") -> LineError:
     key = normalise_section(written)
     suggestions = _suggest(key, game.sections)
     if not suggestions:
         aliases = section_aliases(game)
         suggestions = tuple(dict.fromkeys(aliases[a] for a in _suggest(key, aliases)))
+    hint = f" {_did_you_mean(suggestions)}" if suggestions else ""
+    prefix = f"{where}: " if where else ""
     return LineError(
         line,
-        f"line {line}: unknown section {written!r}; {game.name} has {', '.join(game.sections)}",
+        f"{prefix}unknown section {written!r};{hint} {game.name} has {', '.join(game.sections)}",
         suggestions,
     )
 
@@ -142,7 +160,9 @@ def parse(text: str, game: GameDef) -> ParseResult:
             if key in aliases:
                 section, unknown_section = aliases[key], False
             else:
-                result.errors.append(_section_error(line_no, header.group(1).strip(), game))
+                result.errors.append(
+                    _section_error(line_no, header.group(1).strip(), game, f"Line {line_no}")
+                )
                 section, unknown_section = None, True
             continue
         error = _card_line(result, line_no, line, section, game)
@@ -158,7 +178,7 @@ def parse(text: str, game: GameDef) -> ParseResult:
             result.errors.append(
                 LineError(
                     line_no,
-                    f"line {line_no}: {line!r} is not read: {why}; start a section with one "
+                    f"Line {line_no}: {line!r} is not read: {why}; start a section with one "
                     f"of {', '.join(_header(s, game) for s in game.sections)}",
                     tuple(game.sections),
                 )
@@ -175,7 +195,7 @@ def _card_line(
     if problem or count is None:
         if len(parts) == 1 and not _COUNT.match(parts[0]):
             problem = f"{line!r} has no count; write '1 {line}'"
-        return LineError(line_no, f"line {line_no}: {problem}")
+        return LineError(line_no, f"Line {line_no}: {problem}")
     rest = parts[1].strip() if len(parts) > 1 else ""
     if rest[:2].lower() == "x " and re.match(r"^\d+$", parts[0]):  # "4 x Tigercat"
         rest = rest[2:].strip()
@@ -187,7 +207,7 @@ def _card_line(
         if not m:
             return LineError(
                 line_no,
-                f"line {line_no}: malformed placement '@{where.strip()}'; write @column,row",
+                f"Line {line_no}: malformed placement '@{where.strip()}'; write @column,row",
             )
         if section is not None and section not in game.placement_sections:
             where_ok = (
@@ -196,7 +216,7 @@ def _card_line(
                 else f"not in {game.name}"
             )
             return LineError(
-                line_no, f"line {line_no}: a placement (@column,row) is used {where_ok}"
+                line_no, f"Line {line_no}: a placement (@column,row) is used {where_ok}"
             )
         placement = (int(m.group(1)), int(m.group(2)))
     set_code = ""
@@ -204,7 +224,7 @@ def _card_line(
     if m and m.group(1):
         rest, set_code = m.group(1).strip(), m.group(2).strip()
     if not rest:
-        return LineError(line_no, f"line {line_no}: no card name after the count")
+        return LineError(line_no, f"Line {line_no}: no card name after the count")
     result.lines.append(
         ListLine(line_no, section or "", count, " ".join(rest.split()), set_code, placement)
     )
@@ -273,6 +293,7 @@ def parse_sections(data: Mapping[str, Any], game: GameDef) -> ParseResult:
                     " ".join(name.split()),
                     set_code if isinstance(set_code, str) else "",
                     placement,
+                    where,
                 )
             )
     return result
@@ -318,22 +339,65 @@ class _Index:
         return tuple(self.names[c] for c in close)
 
 
+def _code_error(
+    line: ListLine, card: CardFacts, expansions: Mapping[str, Collection[str]], game_name: str
+) -> LineError | None:
+    """The line's expansion code must be one of the game's expansions, holding the card."""
+    codes = {code.lower(): code for code in expansions}
+    holding = tuple(sorted(c for c, names in expansions.items() if card.name in names))
+    elsewhere = f"; {card.name} is in {', '.join(holding)}" if holding else ""
+    code = codes.get(line.set_code.lower())
+    if code is None:
+        where = f" in {game_name}" if game_name else ""
+        return LineError(
+            line.line_no,
+            f"{line.label}: no expansion {line.set_code}{where}{elsewhere}",
+            holding,
+        )
+    if card.name not in expansions[code]:
+        return LineError(
+            line.line_no,
+            f"{line.label}: {card.name} is not in expansion {code}{elsewhere}",
+            holding,
+        )
+    return None
+
+
 def resolve(
-    lines: Iterable[ListLine], cards: Mapping[str, CardFacts]
+    lines: Iterable[ListLine],
+    cards: Mapping[str, CardFacts],
+    *,
+    expansions: Mapping[str, Collection[str]] | None = None,
+    game_name: str = "",
 ) -> tuple[Deck, list[LineError]]:
     """Turn parsed lines into a `Deck`, given the game's cards (lower-cased name ->
     CardFacts). Names match case-insensitively, then ignoring spaces and punctuation, then
     as a unique prefix; an unknown name is an error suggesting the closest names, a name
     matching several cards an error listing them. Lines for the same card (and hex) in one
-    section are merged, in the order first seen."""
+    section are merged, in the order first seen.
+
+    A line's expansion code (`Moonrunner (RL1)`) is checked against `expansions` (code ->
+    the names of the cards it prints; case-insensitive codes) when given: an unknown code,
+    or one whose expansion does not hold the card, is an error naming the expansions that
+    do. A card whose own name ends in brackets (`Bunker (Large)`) is read as that name."""
     index = _Index(cards)
     errors: list[LineError] = []
     merged: dict[str, dict[tuple[str, tuple[int, int] | None], list[Any]]] = {}
     for line in lines:
-        card, candidates = index.find(line.name)
-        if card is None and line.set_code:
+        card: CardFacts | None = None
+        candidates: list[CardFacts] = []
+        code_is_name = False
+        if line.set_code:
             # a card whose name itself ends in brackets: "Bunker (Large)"
-            card, candidates = index.find(f"{line.name} ({line.set_code})")
+            card, _ = index.find(f"{line.name} ({line.set_code})")
+            code_is_name = card is not None
+        if card is None:
+            card, candidates = index.find(line.name)
+        if card is not None and line.set_code and not code_is_name and expansions is not None:
+            error = _code_error(line, card, expansions, game_name)
+            if error is not None:
+                errors.append(error)
+                continue
         if card is None:
             if candidates:
                 names = tuple(sorted(c.name for c in candidates))
@@ -341,17 +405,17 @@ def resolve(
                 errors.append(
                     LineError(
                         line.line_no,
-                        f"line {line.line_no}: {line.name!r} matches several cards: {shown}",
+                        f"{line.label}: {line.name!r} matches several cards: {shown}",
                         names[:10],
                     )
                 )
             else:
                 suggestions = index.suggest(line.name)
-                hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
+                hint = f"; {_did_you_mean(suggestions)}" if suggestions else ""
                 errors.append(
                     LineError(
                         line.line_no,
-                        f"line {line.line_no}: unknown card {line.name!r}{hint}",
+                        f"{line.label}: unknown card {line.name!r}{hint}",
                         suggestions,
                     )
                 )

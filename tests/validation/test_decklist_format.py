@@ -86,7 +86,7 @@ def test_bad_counts_are_errors_naming_the_line(line, fragment):
     assert len(result.errors) == 1
     assert result.errors[0].line == 2
     assert fragment in result.errors[0].message
-    assert result.errors[0].message.startswith("line 2:")
+    assert result.errors[0].message.startswith("Line 2:")
 
 
 def test_a_card_line_before_any_header_is_an_error():
@@ -250,3 +250,19 @@ def test_a_parsed_list_validates_end_to_end():
     assert errors == []
     report = validate(RL, "standard", deck)
     assert report.codes() == {"arsenal.copies"}
+
+
+def test_expansion_codes_are_checked_when_the_expansions_are_given():
+    expansions = {"RL1": frozenset({"Tigercat"}), "RL2": frozenset({"Tigercat", "Sparrowhawk"})}
+    text = "Arsenal:\n1 Tigercat (rl1)\n1 Sparrowhawk (RL1)\n1 Tigercat (ZZZ)\n"
+    deck, errors = resolve(
+        parse(text, RL).lines, p.REDLINE_CARDS, expansions=expansions, game_name="REDLINE"
+    )
+    assert [(e.line, e.message, e.suggestions) for e in errors] == [
+        (3, "Line 3: Sparrowhawk is not in expansion RL1; Sparrowhawk is in RL2", ("RL2",)),
+        (4, "Line 4: no expansion ZZZ in REDLINE; Tigercat is in RL1, RL2", ("RL1", "RL2")),
+    ]
+    assert deck.count("arsenal") == 1
+    # without the expansions (a pure check of names) the codes are not looked at
+    _deck, errors = resolve(parse(text, RL).lines, p.REDLINE_CARDS)
+    assert errors == []

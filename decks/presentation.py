@@ -1,0 +1,77 @@
+"""How a validation report's totals are shown: rows of a label and a plain-text value.
+
+Templates only iterate the rows; nothing of the report's raw shape (dicts, None, lists)
+reaches a page. A report's totals are whatever the game's rules core computed: ints, floats,
+strings (a faction slug), None (no general picked), and the per-section counts as a dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from validation.registry import GameDef
+
+EMPTY = "—"
+
+
+class TotalRow(NamedTuple):
+    """One row of the totals table: `label` and `value` as shown; `key` is the report's key
+    (for tests and scripts reading the page)."""
+
+    label: str
+    value: str
+    key: str
+
+
+def _plain(value: Any) -> str:
+    if value is None or value == "":
+        return EMPTY
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, Mapping):
+        parts = [f"{str(k).replace('_', ' ')} {_plain(v)}" for k, v in value.items()]
+        return ", ".join(parts) if parts else EMPTY
+    if isinstance(value, list | tuple | set | frozenset):
+        parts = [_plain(v) for v in value]
+        return ", ".join(parts) if parts else EMPTY
+    return str(value)
+
+
+def _label(key: str) -> str:
+    return str(key).replace("_", " ").capitalize()
+
+
+def totals_rows(
+    totals: Mapping[str, Any] | None, game: GameDef | None, *, sections: bool = True
+) -> list[TotalRow]:
+    """The rows of a report's `totals` for `game` (None when the game left the registry).
+
+    Section counts read "General 1, Arsenal 40, …" with the game's section labels; a faction
+    slug is shown by its label; a missing value is "—". With `sections=False` the per-section
+    counts are left out (the builder shows them beside each section)."""
+    rows: list[TotalRow] = []
+    totals = totals or {}
+    keys = sorted(totals, key=lambda k: k != "sections")  # the section counts first
+    for key in keys:
+        value = totals[key]
+        if key == "sections":
+            if not sections:
+                continue
+            if isinstance(value, Mapping):
+                # Stored reports come back from jsonb with their keys reordered: show the
+                # sections in the game's order.
+                order = [s for s in (game.sections if game else ()) if s in value]
+                order += [s for s in value if s not in order]
+                parts = [
+                    f"{game.section_label(s) if game else _label(s)} {_plain(value[s])}"
+                    for s in order
+                ]
+                rows.append(TotalRow("Sections", ", ".join(parts) or EMPTY, key))
+                continue
+        if key == "faction" and isinstance(value, str) and game is not None:
+            value = game.factions.get(value, value)
+        rows.append(TotalRow(_label(key), _plain(value), str(key)))
+    return rows
