@@ -7,6 +7,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
@@ -58,3 +58,10 @@ def worker_ping(request):
     return JsonResponse(
         {"id": ping.pk, "answered": ping.answered_at is not None, "answered_by": ping.answered_by}
     )
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
+    from django.templatetags.static import static
+
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

@@ -777,8 +777,9 @@ def campaign_spend_swap(*, player, remove: Mapping[str, Any], add: Mapping[str, 
 
 
 def campaign_standings(*, campaign) -> list[dict[str, Any]]:
-    """Players by campaign points, then wins (then promotions, then name), with their
-    record. Two queries."""
+    """Players in the order that decides the campaign: the rulebook's winner is the player
+    with the most Promotion Awards (Part VII), then campaign points, then wins, then name;
+    with their record. Two queries."""
     from django.db.models import Count, Q
 
     players = campaign.players.annotate(
@@ -803,7 +804,7 @@ def campaign_standings(*, campaign) -> list[dict[str, Any]]:
         }
         for p in players
     ]
-    rows.sort(key=lambda r: (-r["campaign_points"], -r["wins"], -r["promotions"], r["name"]))
+    rows.sort(key=lambda r: (-r["promotions"], -r["campaign_points"], -r["wins"], r["name"]))
     for rank, row in enumerate(rows, start=1):
         row["rank"] = rank
     return rows

@@ -129,7 +129,9 @@ def test_player_force_must_fit_the_campaign(campaign, user, other_user):
         services.campaign_player_add(campaign=campaign, name="Bob", force=theirs)
 
 
-def test_standings_by_points_then_wins(campaign, user):
+def test_standings_follow_the_rulebook_awards_then_points_then_wins(campaign, user):
+    """Part VII: the player with the most Promotion Awards wins the campaign; campaign points
+    and then wins order the rest."""
     p = services.campaign_player_add(campaign=campaign, name="Pat", force=make_force(user, "P"))
     q = services.campaign_player_add(campaign=campaign, name="Quinn", force=make_force(user, "Q"))
     r = services.campaign_player_add(campaign=campaign, name="Rae", force=make_force(user, "R"))
@@ -143,6 +145,27 @@ def test_standings_by_points_then_wins(campaign, user):
         ("Pat", 9, 0),
     ]
     assert rows[0]["played"] == 4 and rows[0]["draws"] == 3 and rows[0]["losses"] == 1
+    # Pat turns 6 points into two awards: fewest points left, but first in the campaign.
+    services.campaign_spend_promotion(player=p, count=2)
+    rows = services.campaign_standings(campaign=campaign)
+    assert [(x["name"], x["promotions"], x["campaign_points"]) for x in rows] == [
+        ("Pat", 2, 3),
+        ("Rae", 0, 15),
+        ("Quinn", 0, 9),
+    ]
+    assert [x["rank"] for x in rows] == [1, 2, 3]
+
+
+def test_the_standings_page_puts_awards_first(client, campaign, user):
+    p = services.campaign_player_add(campaign=campaign, name="Pat", force=make_force(user, "P"))
+    q = services.campaign_player_add(campaign=campaign, name="Quinn", force=make_force(user, "Q"))
+    services.campaign_game_record(campaign=campaign, results=[(p, "draw"), (q, "draw")])
+    services.campaign_spend_promotion(player=p, count=1)
+    client.force_login(user)
+    html = client.get(f"/play/tactical-assault/campaigns/{campaign.pk}/standings/").content.decode()
+    head = html[html.index('id="standings"') :]
+    assert head.index("Promotion awards") < head.index("Campaign points")
+    assert head.index("Pat") < head.index("Quinn")
 
 
 def test_api_flow(client, user, sample_catalogue):
@@ -199,7 +222,11 @@ def test_api_flow(client, user, sample_catalogue):
     )
     assert promo.status_code == 200 and promo.json()["player"]["promotions"] == 3
     standings = client.get(f"/api/play/campaigns/{cid}/standings/").json()["standings"]
-    assert [(s["name"], s["campaign_points"]) for s in standings] == [("Ben", 1), ("Ann", 0)]
+    # Ann's three Promotion Awards put her first (the rulebook's campaign winner).
+    assert [(s["name"], s["promotions"], s["campaign_points"]) for s in standings] == [
+        ("Ann", 3, 0),
+        ("Ben", 0, 1),
+    ]
     listing = client.get("/api/play/campaigns/").json()["results"]
     assert [c["id"] for c in listing] == [cid]
     detail = client.get(f"/api/play/campaigns/{cid}/").json()

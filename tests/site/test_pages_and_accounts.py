@@ -116,3 +116,14 @@ def test_profile_requires_sign_in(client):
     response = client.get(reverse("profile"))
     assert response.status_code == 302
     assert reverse("login") in response["Location"]
+
+
+def test_every_page_names_its_icon_and_the_play_tools_are_in_the_navigation(client, db):
+    html = client.get("/").content.decode()
+    assert 'rel="icon"' in html and "favicon" in html
+    nav = html[html.index('<nav aria-label="Main">') : html.index("</nav>")]
+    assert 'href="/play/"' in nav and ">Play<" in nav
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith(".svg")
+    play = client.get("/play/")
+    assert play.status_code == 200
