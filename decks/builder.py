@@ -335,8 +335,16 @@ def _cost_curve(counts: dict[int, int]) -> dict[str, Any]:
     }
 
 
+def curve_sections(game: GameDef, fmt: FormatDef) -> tuple[str, ...]:
+    """The sections a cost curve is drawn over: those drawn turn by turn (REDLINE's arsenal,
+    Hex Skirmish's command cards). None for a force, a match of ships, or decks drawn by
+    dice, where a curve of costs means nothing."""
+    return tuple(r.section for r in game.draws if r.turn_by_turn and r.section in fmt.sections)
+
+
 def _stats(game: GameDef, fmt: FormatDef, rows: list[dict]) -> dict[str, Any]:
-    """Cost curve over the format's required sections; copies by kind and by faction."""
+    """Cost curve over the sections drawn turn by turn; copies by kind and by faction."""
+    curved = curve_sections(game, fmt)
     curve: dict[int, int] = {}
     kinds: dict[str, int] = {}
     factions: dict[str, int] = {}
@@ -348,12 +356,12 @@ def _stats(game: GameDef, fmt: FormatDef, rows: list[dict]) -> dict[str, Any]:
         kinds[facts.kind] = kinds.get(facts.kind, 0) + n
         if facts.faction:
             factions[facts.faction] = factions.get(facts.faction, 0) + n
-        if row["section"] in fmt.required_sections:
+        if row["section"] in curved:
             cost = max(0, min(CURVE_MAX, facts.cost))
             curve[cost] = curve.get(cost, 0) + n
             total_cost += facts.cost * n
     return {
-        "curve": _cost_curve(curve),
+        "curve": _cost_curve(curve) if curved else None,
         "kinds": [
             (game.kinds[k].label if k in game.kinds else k, n) for k, n in sorted(kinds.items())
         ],
@@ -595,7 +603,7 @@ def state_context(
         "sections_by_name": {s["name"]: s for s in sections},
         "required_sections": [s for s in sections if s["required"]],
         "stats": _stats(game, fmt, rows),
-        "curve_of": " and ".join(game.section_label(s).lower() for s in fmt.required_sections),
+        "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
         "hexmaps": hexmaps,
         "hexmap": hexmaps[0] if hexmaps else None,
         "layout": _layout_view(hook, deck.game_id, options) if hook else None,

@@ -303,7 +303,6 @@ REDLINE_GOLDFISH = SimulationKind(
     charts=redline_charts,
     key_figures=redline_key_figures,
     check_params=redline_check,
-    odds={"section": "arsenal", "opening": 7, "draws_per_turn": 1, "first_player_draws": True},
 )
 
 
@@ -464,7 +463,6 @@ HEX_GOLDFISH = SimulationKind(
     summarise=hex_summarise,
     charts=hex_charts,
     key_figures=hex_key_figures,
-    odds={"section": "cards", "opening": 5, "draws_per_turn": 5, "first_player_draws": True},
 )
 
 

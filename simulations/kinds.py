@@ -31,7 +31,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 ParamType = Literal["int", "bool", "choice", "str"]
@@ -106,9 +106,6 @@ class SimulationKind:
     check_params: Callable[[Mapping[str, Any]], dict[str, str]] = _no_check
     inputs_from_params: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     description: str = ""
-    # The exact-odds calculator of the deck panel: which deck section is drawn from, the
-    # opening hand, cards drawn per turn and whether the first player draws on turn 1.
-    odds: Mapping[str, Any] = field(default_factory=dict)
 
     def spec(self, name: str) -> ParamSpec:
         for spec in self.param_specs:

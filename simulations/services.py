@@ -550,13 +550,22 @@ def odds_at_least(
     }
 
 
-def odds_groups(*, deck_version, kind: kinds.SimulationKind) -> dict[str, Any]:
+def odds_rules(game_slug: str):
+    """The draw rules the exact odds use: the game's first section drawn turn by turn, or
+    None when no section is (a force, a match of ships, decks drawn by dice)."""
+    from validation.registry import registry
+
+    if game_slug not in registry:
+        return None
+    return next((r for r in registry.get(game_slug).draws if r.turn_by_turn), None)
+
+
+def odds_groups(*, deck_version, rules) -> dict[str, Any]:
     """The draw deck of a version for the odds calculator: its size and the groups a player
     may pick (every card kind and every card name in the drawn section, with counts)."""
     from catalogue.services import card_facts_by_names
 
-    section = kind.odds.get("section")
-    entries = [e for e in deck_version.entries if not section or e["section"] == section]
+    entries = [e for e in deck_version.entries if e["section"] == rules.section]
     facts = card_facts_by_names(
         game_slug=deck_version.deck.game.slug, names=[e["card"] for e in entries]
     )
@@ -572,7 +581,7 @@ def odds_groups(*, deck_version, kind: kinds.SimulationKind) -> dict[str, Any]:
     return {
         "deck_size": sum(by_name.values()),
         "groups": [{"label": label, "count": n} for label, n in groups],
-        "opening": int(kind.odds.get("opening", 7)),
-        "draws_per_turn": int(kind.odds.get("draws_per_turn", 1)),
-        "first_player_draws": bool(kind.odds.get("first_player_draws", True)),
+        "opening": rules.opening,
+        "draws_per_turn": rules.draws_per_turn,
+        "first_player_draws": rules.first_player_draws,
     }

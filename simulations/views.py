@@ -95,8 +95,9 @@ def _panel_context(request, deck: Deck, version: DeckVersion, token: str | None,
             }
         )
     odds = None
-    if game_kinds:
-        odds = services.odds_groups(deck_version=version, kind=game_kinds[0])
+    rules = services.odds_rules(deck.game.slug)
+    if rules is not None:
+        odds = services.odds_groups(deck_version=version, rules=rules)
     runs = []
     if request.user.is_authenticated:
         runs = list(

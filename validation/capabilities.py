@@ -107,6 +107,12 @@ class DrawRules:
     )
     mulligan_rule: str = ""
 
+    @property
+    def turn_by_turn(self) -> bool:
+        """Cards come from this section every turn: a cost curve and per-turn draw odds say
+        something about it (not so for a deck drawn only by dice or card effects)."""
+        return self.draws_per_turn > 0
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "section": self.section,
