@@ -314,7 +314,12 @@ def goldfish(request):
                     deck_version=deck.current_version,
                     seed=seed,
                 )
-                return redirect(services.run_url(run))
+                url = services.run_url(run)
+                if not request.htmx:
+                    return redirect(url)
+                # An htmx form swaps its result panel: a link to the run, not a whole page.
+                context.update(run=run, run_url=url)
+                return render(request, "play/_goldfish.html", context)
             inputs = services.red_mittens_inputs(deck.current_version)
             stats = services.goldfish_compute(inputs, games=games, seed=seed, max_turns=max_turns)
         except PlayInputError as exc:

@@ -89,3 +89,25 @@ def test_goldfish_page(client, user, sample_catalogue):
         "/play/red-mittens/goldfish/", {"deck": deck.pk, "games": 10, "max_turns": 10}
     )
     assert "Giants" not in response.content.decode()
+
+
+def test_a_large_goldfish_from_the_page_hands_off_to_a_worker_with_a_link(
+    client, user, sample_catalogue
+):
+    """Above the inline limit the htmx form gets its result panel back with a link to the
+    run, not the whole run page swapped into the panel; without htmx, a redirect."""
+    from simulations.models import SimulationRun
+
+    deck = giant_units_deck(user)
+    client.force_login(user)
+    games = services.GOLDFISH_INLINE_MAX + 1
+    data = {"deck": deck.pk, "games": games, "seed": 3, "max_turns": 10}
+    response = client.post("/play/red-mittens/goldfish/", data, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    run = SimulationRun.objects.get(owner=user)
+    assert response.status_code == 200
+    assert html.startswith('<div id="goldfish-result"') and "<html" not in html
+    assert f'id="run-link" href="{run.get_absolute_url()}"' in html
+    response = client.post("/play/red-mittens/goldfish/", data)
+    latest = SimulationRun.objects.filter(owner=user).order_by("-pk").first()
+    assert response.status_code == 302 and response["Location"] == latest.get_absolute_url()
