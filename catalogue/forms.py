@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import InMemoryUploadedFile, UploadedFile
 from PIL import Image, UnidentifiedImageError
 
@@ -125,10 +126,34 @@ class CardAdminForm(forms.ModelForm):
             for attr in self.schema.attrs:
                 name = ATTR_PREFIX + attr.key
                 self.fields[name] = field_for(attr)
+                typed = self.initial.get(name)
+                if attr.type == "choice_list" and isinstance(typed, str):
+                    # carried over in the address when game or kind changed: "laser,pilot"
+                    self.initial[name] = [v for v in typed.split(",") if v]
                 if attr.key in current:
                     self.initial.setdefault(name, initial_for(attr, current[attr.key]))
                 elif attr.default is not None:
                     self.initial.setdefault(name, initial_for(attr, attr.default))
+
+    def _update_errors(self, errors):
+        """The model's own check names attribute errors `attributes.<key>`: show them on the
+        attribute's field (as the form's own check does), once, and never as an unknown
+        field (which Django refuses with a server error)."""
+        if hasattr(errors, "error_dict"):
+            mapped: dict[str, list] = {}
+            for key, errs in errors.error_dict.items():
+                if key.startswith("attributes."):
+                    if getattr(self, "_schema_checked", False):
+                        continue  # the form's clean() ran the same check on its fields
+                    target = ATTR_PREFIX + key.split(".", 1)[1]
+                    key = target if target in self.fields else NON_FIELD_ERRORS
+                elif key != NON_FIELD_ERRORS and key not in self.fields:
+                    key = NON_FIELD_ERRORS
+                mapped.setdefault(key, []).extend(errs)
+            if not mapped:
+                return
+            errors = ValidationError(mapped)
+        super()._update_errors(errors)
 
     def attribute_field_names(self) -> list[str]:
         return [ATTR_PREFIX + a.key for a in self.schema.attrs] if self.schema else []
@@ -151,6 +176,7 @@ class CardAdminForm(forms.ModelForm):
         errors, cleaned = check_card_fields(
             self.game_def, data.get("kind"), data.get("faction") or "", attributes
         )
+        self._schema_checked = True
         for field_name, messages in errors.items():
             target = (
                 ATTR_PREFIX + field_name.split(".", 1)[1]
@@ -159,6 +185,8 @@ class CardAdminForm(forms.ModelForm):
             )
             if target not in self.fields:
                 target = None
+            elif target in self.errors:
+                continue  # the field's own check already said what is wrong
             for message in messages:
                 self.add_error(target, message)
         if cleaned is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -99,7 +100,11 @@ class Card(models.Model):
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=40)
     faction = models.CharField(max_length=40, blank=True)
-    cost = models.IntegerField(default=0)
+    cost = models.IntegerField(
+        default=0,
+        validators=[MinValueValidator(0, "A cost cannot be negative.")],
+        help_text="0 or more: a card's cost, points or value, as the game counts it.",
+    )
     text = models.TextField(blank=True)
     attributes = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -108,6 +113,11 @@ class Card(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["game", "name"], name="card_name_unique_in_game"),
+            models.CheckConstraint(
+                condition=models.Q(cost__gte=0),
+                name="card_cost_not_negative",
+                violation_error_message="A cost cannot be negative.",
+            ),
         ]
         indexes = [
             models.Index(fields=["game", "kind"], name="card_game_kind"),

@@ -194,3 +194,88 @@ def test_admin_export_action_downloads_json(admin_client):
     )
     assert response.status_code == 200
     assert json.loads(response.content)["code"] == "RL1"
+
+
+def _add_data(game, **extra):
+    data = {
+        "game": game.pk,
+        "name": "Mudskipper",
+        "kind": "efreet",
+        "faction": "une",
+        "cost": "2",
+        "text": "",
+        "printings-TOTAL_FORMS": "0",
+        "printings-INITIAL_FORMS": "0",
+        "printings-MIN_NUM_FORMS": "0",
+        "printings-MAX_NUM_FORMS": "1000",
+        "attr__efreet_class": "light",
+        "attr__damage": "1",
+        "attr__armor": "2",
+        "attr__speed": "5",
+    }
+    data.update(extra)
+    return data
+
+
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("attr__damage", "-1", "below the minimum 0"),
+        ("attr__armor", "", "This field is required"),
+        ("attr__speed", "2.5", "Enter a whole number"),
+    ],
+)
+def test_adding_a_card_with_a_bad_attribute_shows_the_field_error(
+    admin_client, field, value, message
+):
+    """Before, the add page answered 500 ('CardForm' has no field named 'attributes.…')."""
+    rl = Game.objects.get(slug="redline")
+    response = admin_client.post(
+        reverse("admin:catalogue_card_add"), _add_data(rl, **{field: value})
+    )
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert field in errors and message in " ".join(errors[field]), errors
+    # Said once, on the field alone, and the typed name is kept.
+    assert list(errors) == [field] and len(errors[field]) == 1, errors
+    assert 'value="Mudskipper"' in response.content.decode()
+    assert not Card.objects.filter(name="Mudskipper").exists()
+
+
+def test_a_negative_cost_is_refused_by_the_admin_and_by_the_database(admin_client):
+    from django.db import IntegrityError, transaction
+
+    rl = Game.objects.get(slug="redline")
+    response = admin_client.post(reverse("admin:catalogue_card_add"), _add_data(rl, cost="-3"))
+    assert response.status_code == 200
+    assert "A cost cannot be negative." in " ".join(
+        response.context["adminform"].form.errors["cost"]
+    )
+    ok = admin_client.post(reverse("admin:catalogue_card_add"), _add_data(rl))
+    assert ok.status_code == 302
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Card.objects.filter(name="Mudskipper").update(cost=-1)
+
+
+def test_the_add_page_keeps_what_was_typed_when_game_or_kind_change(admin_client):
+    """The page reloads with the typed values in the address (static/js/card_admin.js):
+    the new form starts from them, including the chosen slots of a multiple choice."""
+    rl = Game.objects.get(slug="redline")
+    response = admin_client.get(
+        reverse("admin:catalogue_card_add"),
+        {
+            "game": rl.pk,
+            "kind": "efreet",
+            "name": "Mudskipper",
+            "cost": "4",
+            "text": "Hops.",
+            "attr__speed": "6",
+            "attr__slots": "laser,pilot",
+        },
+    )
+    form = response.context["adminform"].form
+    html = response.content.decode()
+    assert 'value="Mudskipper"' in html and "Hops." in html and 'value="6"' in html
+    assert form.initial["attr__slots"] == ["laser", "pilot"]
+    assert 'value="laser" checked' in html.replace("checked id", "checked") or "checked" in html
+    assert "js/card_admin.js" in html and "location.search" not in html
