@@ -65,6 +65,10 @@ def game_cards(request, game: str):
     cards = list(page.object_list)
     for card in cards:
         card.stats = stat_line(card, game)
+        card.kind_label = (
+            game_def.kinds[card.kind].label if card.kind in game_def.kinds else card.kind
+        )
+        card.faction_label = game_def.factions.get(card.faction, card.faction)
     view = "list" if request.GET.get("view") == "list" else "grid"
     params = request.GET.copy()
     params.pop("page", None)

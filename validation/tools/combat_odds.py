@@ -271,6 +271,7 @@ def attack_shift(
             rows.append({"row": row, "label": _ROW_LABELS[row], "shift": shift})
     return {
         "attack": attack,
+        "attack_label": attack.replace("_", " "),
         "possible": possible,
         "reason": reason,
         "attacker_rating": attacker_rating,
