@@ -107,9 +107,7 @@ def test_deeply_nested_json_is_a_400_on_deck_create(client, user, depth):
     client.force_login(user)
     nested = "[" * depth + "]" * depth
     body = (
-        '{"game": "redline", "format": "standard", "name": "n", "options": {"a": '
-        + nested
-        + "}}"
+        '{"game": "redline", "format": "standard", "name": "n", "options": {"a": ' + nested + "}}"
     )
     response = client.post("/api/decks/", body, content_type="application/json")
     assert response.status_code == 400, response.content[:300]
