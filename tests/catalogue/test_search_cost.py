@@ -116,3 +116,20 @@ def test_every_subquery_reads_the_searched_game_only(sample_catalogue, query):
     )
     assert subqueries >= 1, sql
     assert sql.count('"game_id" = (SELECT') >= subqueries, sql
+
+
+@pg_only
+def test_did_you_mean_suggestions_read_the_trigram_index(big_catalogue):
+    from catalogue.services import closest_card_names
+
+    names = list(Card.objects.order_by("name").values_list("name", flat=True)[:3])
+    typos = [name[:-1] + "x" + name[-1] for name in names]
+    with CaptureQueriesContext(connection) as queries:
+        found = closest_card_names(game_slug="redline", names=typos)
+    assert len(queries.captured_queries) == 1
+    assert all(found[typo][0] == name for typo, name in zip(typos, names, strict=True))
+    sql = queries.captured_queries[0]["sql"]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + sql)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "card_name_trgm" in plan, plan
