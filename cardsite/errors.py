@@ -100,7 +100,7 @@ class RejectNulMiddleware:
             return self.get_response(request)
         message = f"The {where} '{field}' {NUL_MESSAGE}."
         if _is_api(request):
-            return JsonResponse({field: [message]}, status=400)
+            return JsonResponse({"detail": message}, status=400)
         return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
 
 

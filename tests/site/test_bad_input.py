@@ -88,7 +88,7 @@ def test_nul_in_an_api_form_body_is_a_400_naming_the_field(client, db):
         "/api/validate/", {"game": "redline", "format": "standard", "list": "1 A\x00"}
     )
     assert response.status_code == 400
-    assert "list" in response.json()
+    assert "form field 'list'" in response.json()["detail"]
 
 
 # --- JSON nested too deep -----------------------------------------------------------------
