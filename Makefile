@@ -9,7 +9,7 @@ PORT ?= 8000
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format bench install install-dev browser-deps migrate sample-data worker clean
+.PHONY: help run test lint format bench fuzz install install-dev browser-deps migrate sample-data worker clean
 
 help: ## list the commands
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -59,6 +59,11 @@ test: install-dev browser-deps lint ## lint, Django checks and the whole test su
 
 bench: install-dev ## run the benchmarks in bench/ (ratios against in-run baselines; search and workers need PostgreSQL and Redis)
 	@failed=0; for script in bench/*.py; do echo "== $$script"; $(PY) $$script || failed=1; done; exit $$failed
+
+FUZZ_MAX_EXAMPLES ?= 200
+fuzz: install-dev ## fuzz the API from its OpenAPI schema (Schemathesis, FUZZ_MAX_EXAMPLES=200 a route, random; FUZZ_SEED=n replays)
+	FUZZ_MAX_EXAMPLES=$(FUZZ_MAX_EXAMPLES) $(VENV)/bin/pytest -p no:cacheprovider tests/api/test_schemathesis.py \
+		$(if $(FUZZ_SEED),--hypothesis-seed=$(FUZZ_SEED)) -q
 
 clean: ## remove the local data folder (SQLite database, broker, media)
 	rm -rf data

@@ -91,6 +91,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "cardsite.errors.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -99,6 +100,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "cardsite.errors.SlowQueryMiddleware",
 ]
 
 ROOT_URLCONF = "cardsite.urls"
@@ -164,6 +166,21 @@ if _db["ENGINE"].endswith("postgresql"):
             )
         _options = _db.setdefault("OPTIONS", {})
         _options["options"] = f"{_options.get('options', '')} -c random_page_cost={_cost}".strip()
+    # The longest a single statement may run, in milliseconds (0: no limit). A statement
+    # cancelled by it answers 503 "took too long" (cardsite.errors), never a 500: one costly
+    # search cannot hold a connection and a core for a minute. Long maintenance (migrate on
+    # a big catalogue) may run with DB_STATEMENT_TIMEOUT_MS=0.
+    _timeout_raw = (os.environ.get("DB_STATEMENT_TIMEOUT_MS") or "5000").strip()
+    if not _timeout_raw.isdigit() or len(_timeout_raw) > 9:
+        raise ImproperlyConfigured(
+            f"DB_STATEMENT_TIMEOUT_MS is {_timeout_raw!r}; use a whole number of milliseconds "
+            "such as 5000, or 0 for no limit."
+        )
+    DB_STATEMENT_TIMEOUT_MS = int(_timeout_raw)
+    _options = _db.setdefault("OPTIONS", {})
+    _options["options"] = (
+        f"{_options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()
+    )
 DATABASES = {"default": _db}
 USING_POSTGRES = _db["ENGINE"].endswith("postgresql")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -269,6 +286,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": [
+        "cardsite.errors.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "EXCEPTION_HANDLER": "cardsite.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "validate": os.environ.get("THROTTLE_VALIDATE", "120/min"),
         "deck_write": os.environ.get("THROTTLE_DECK_WRITE", "60/min"),

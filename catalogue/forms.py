@@ -253,3 +253,7 @@ class ExpansionImportForm(forms.Form):
             raise forms.ValidationError(
                 f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
             ) from exc
+        except ValueError as exc:  # a number of more than 4,300 digits
+            raise forms.ValidationError(f"not valid JSON: {exc}") from exc
+        except RecursionError as exc:
+            raise forms.ValidationError("not valid JSON: nested too deeply") from exc

@@ -23,6 +23,18 @@ CARD_FIELDS = ("kind", "faction", "cost", "text", "attributes")
 PRINTING_FIELDS = ("number", "rarity", "flavour", "artist")
 KNOWN_ROW_KEYS = {"name", *CARD_FIELDS, *PRINTING_FIELDS}
 KNOWN_TOP_KEYS = {"game", "code", "name", "released", "sample", "notice", "cards"}
+#: The range of a cost (the column is a 32-bit integer; no game comes near this).
+MAX_COST = 1_000_000
+#: Namespace of the advisory lock an import holds on its game (PostgreSQL).
+IMPORT_LOCK = 0x43415244  # "CARD"
+
+
+def _too_long(model, field_name: str, value: str) -> str | None:
+    """Why a text is too long for its column (None when it fits)."""
+    limit = model._meta.get_field(field_name).max_length
+    if limit is not None and len(value) > limit:
+        return f"{len(value):,} characters; at most {limit}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,10 @@ def read_expansion_file(path: str | Path) -> dict[str, Any]:
         raise ValueError(
             f"{path}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from exc
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise ValueError(f"{path}: not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise ValueError(f"{path}: not valid JSON: nested too deeply") from exc
     return data
 
 
@@ -120,6 +136,8 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         errors.append(RowError(None, "name", "required: the expansion's name"))
+    elif problem := _too_long(Expansion, "name", name.strip()):
+        errors.append(RowError(None, "name", problem))
     else:
         meta["name"] = name.strip()
     released = data.get("released")
@@ -134,6 +152,10 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
         errors.append(RowError(None, "sample", "must be true or false"))
     meta["sample"] = bool(sample)
     notice = data.get("notice", "")
+    if notice is not None and not isinstance(notice, str):
+        errors.append(RowError(None, "notice", "expected text"))
+    elif notice and (problem := _too_long(Expansion, "notice", notice)):
+        errors.append(RowError(None, "notice", problem))
     meta["notice"] = notice if isinstance(notice, str) else ""
     cards = data.get("cards")
     if not isinstance(cards, list):
@@ -159,6 +181,8 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
             err(key, "unknown field")
         if not isinstance(row_name, str) or not row_name.strip():
             err("name", "required")
+        elif problem := _too_long(Card, "name", row_name.strip()):
+            err("name", problem)
         else:
             key = row_name.strip().lower()
             if key in seen_names:
@@ -166,13 +190,23 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
             seen_names.setdefault(key, index)
         kind = row.get("kind")
         faction = row.get("faction", "") or ""
+        if not isinstance(faction, str):
+            err("faction", f"expected text (a faction's code), got {type(faction).__name__}")
+            faction = ""
         cost = row.get("cost", 0)
         if not _check_int(cost):
-            err("cost", f"expected an integer, got {cost!r}")
+            err("cost", f"expected an integer, got {_short_repr(cost)}")
+        elif abs(cost) > MAX_COST:
+            err("cost", f"{_short_repr(cost)} is out of range (at most {MAX_COST:,})")
         for text_key in ("text", "rarity", "flavour", "artist", "number"):
             value = row.get(text_key, "")
             if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
                 err(text_key, "expected text")
+            elif isinstance(value, int) and abs(value) > 10**18:
+                err(text_key, "expected text, got a number too large")
+            elif text_key in ("rarity", "artist", "number") and value:
+                if problem := _too_long(Printing, text_key, str(value)):
+                    err(text_key, problem)
         number = str(row.get("number", "") or "")
         if number:
             if number in seen_numbers:
@@ -204,6 +238,37 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
     return report, rows, meta
 
 
+def _short_repr(value: Any) -> str:
+    """A value for a message, never longer than a line (a 5,000-digit number is not)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        return f"a number of {len(str(abs(value))):,} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _lock_game(slug: str) -> None:
+    """Serialise the imports of one game (PostgreSQL; a transaction-level advisory lock): a
+    second import of the same new expansion waits for the first to commit, then finds it
+    and updates it in place, instead of failing on the unique constraints."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [IMPORT_LOCK, slug])
+
+
+def _analyze_cards() -> None:
+    """Refresh the planner's statistics of the card table after an import (PostgreSQL):
+    the search's plans depend on them, and autovacuum may come much later."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE catalogue_card")
+
+
 def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
     """Import one expansion document. Raises ImportFailed (with every error) on a bad file;
     with `dry_run` nothing is written and the report says what would change."""
@@ -213,6 +278,7 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
         raise ImportFailed(report)
     game_def = registry.get(report.game)
     with transaction.atomic():
+        _lock_game(game_def.slug)
         game, _ = Game.objects.get_or_create(
             slug=game_def.slug,
             defaults={"name": game_def.name, "position": registry.slugs().index(game_def.slug)},
@@ -294,6 +360,8 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
             from .services import catalogue_changed
 
             catalogue_changed(game_slug=game.slug)
+    if not dry_run and (report.created or report.updated):
+        _analyze_cards()
     return report
 
 

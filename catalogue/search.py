@@ -32,6 +32,12 @@ membership use JSONB containment (`@>`, GIN-indexed); comparisons of integer att
 a phrase becomes one `id IN (SELECT ... UNION ALL SELECT ...)`, each part on its own index.
 On SQLite the same queries fall back to plain substring and JSON1 lookups (no typo
 forgiveness).
+
+Cost is bounded whatever the query: at most MAX_TERMS terms; a word or phrase with fewer
+than WORD_MIN letters or digits (`a`, `*`) is dropped, a word shorter than FUZZY_MIN is
+matched as a whole word (no prefix, no trigrams: it has none); every id subquery reads
+the searched game's cards only. And PostgreSQL cancels any statement that still runs past
+DB_STATEMENT_TIMEOUT_MS (cardsite.errors answers 503).
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Value,
 )
 from django.db.models.fields.json import HasKey, KeyTextTransform
@@ -68,11 +75,16 @@ from validation.registry import registry
 
 # Limits that keep hostile input cheap: longer queries are cut, deeper nesting flattened.
 MAX_QUERY_CHARS = 1000
-MAX_TERMS = 40
+MAX_TERMS = 12
 MAX_DEPTH = 12
 MAX_NUMBER = 10**9
 # Whole-name trigram similarity (typo forgiveness) for bare words of at least this length.
 TYPO_MIN = 6
+# Letters and digits a bare word or a phrase needs to be searched at all (a single letter
+# matches the prefix of nearly every card and has no trigram an index can use), and to be
+# matched fuzzily by trigrams (a shorter word has no trigram of its own).
+WORD_MIN = 2
+FUZZY_MIN = 3
 
 # The full-text configuration and document; migration 0002 indexes exactly this expression.
 FTS_CONFIG = "english"
@@ -407,10 +419,14 @@ class _WordMatch(Func):
 
     output_field = BooleanField()
 
-    def __init__(self, word: str, tsquery: str | None) -> None:
+    def __init__(
+        self, word: str, tsquery: str | None, game: str | None = None, fuzzy: bool = True
+    ) -> None:
         super().__init__(F("pk"))
         self.word = word
         self.tsquery = tsquery
+        self.game = game
+        self.fuzzy = fuzzy
 
     def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
         pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
@@ -426,23 +442,42 @@ class _WordMatch(Func):
         # `%%` is a literal % (the trigram operators) in Django's parameterised SQL. A word
         # is similar to the name (`%`, typos: "tigrecat") or to a word of it (`%>`, "tiger");
         # `%` only from TYPO_MIN letters, as short words are similar to too many names.
-        if len(self.word) >= TYPO_MIN:
-            trigram = f"{name} %% %s OR {name} %%> %s"
-            params: list[Any] = [self.word, self.word]
-        else:
-            trigram, params = f"{name} %%> %s", [self.word]
-        selects = [(f"SELECT {id_} FROM {table} WHERE {trigram}", params)]
+        game_sql, game_params = _game_condition(connection, self.game)
+        selects: list[tuple[str, list[Any]]] = []
         if self.tsquery is not None:
             document = DOCUMENT_SQL % {"expressions": f"{name} || ' ' || {text}"}
-            selects.insert(
-                0,
+            selects.append(
                 (
                     f"SELECT {id_} FROM {table} WHERE {document} @@ "
-                    f"to_tsquery('{FTS_CONFIG}'::regconfig, %s)",
-                    [self.tsquery],
-                ),
+                    f"to_tsquery('{FTS_CONFIG}'::regconfig, %s){game_sql}",
+                    [self.tsquery, *game_params],
+                )
             )
+        if self.fuzzy:
+            if len(self.word) >= TYPO_MIN:
+                trigram = f"({name} %% %s OR {name} %%> %s)"
+                params: list[Any] = [self.word, self.word]
+            else:
+                trigram, params = f"{name} %%> %s", [self.word]
+            selects.append(
+                (f"SELECT {id_} FROM {table} WHERE {trigram}{game_sql}", [*params, *game_params])
+            )
+        if not selects:
+            selects.append((f"SELECT {id_} FROM {table} WHERE false", []))
         return selects
+
+
+def _game_condition(connection, game: str | None) -> tuple[str, list[Any]]:
+    """` AND game_id = (the searched game's id)` for an id subquery, so that it reads the
+    cards of that game only (empty without a game)."""
+    if not game:
+        return "", []
+    qn = connection.ops.quote_name
+    return (
+        f" AND {qn('game_id')} = (SELECT {qn('id')} FROM {qn('catalogue_game')} "
+        f"WHERE {qn('slug')} = %s)",
+        [game],
+    )
 
 
 #: Words the English full-text configuration drops; a phrase of only these is matched as a
@@ -500,10 +535,11 @@ class _PhraseMatch(Func):
 
     output_field = BooleanField()
 
-    def __init__(self, phrase: str, direct: bool = False) -> None:
+    def __init__(self, phrase: str, direct: bool = False, game: str | None = None) -> None:
         super().__init__(F("pk"), F("name"), F("text"))
         self.phrase = phrase
         self.direct = direct
+        self.game = game
 
     @staticmethod
     def condition(name_sql: str, text_sql: str, lower_sql: str) -> str:
@@ -532,8 +568,11 @@ class _PhraseMatch(Func):
             return f"({self.condition(name_sql, text_sql, lower_sql)})", values
         pk_sql, pk_params = compiler.compile(pk)
         test = self.condition(qn("name"), qn("text"), qn("text_lower"))
-        sql = f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE {test})"
-        return sql, (*pk_params, *values)
+        game_sql, game_params = _game_condition(connection, self.game)
+        sql = (
+            f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE ({test}){game_sql})"
+        )
+        return sql, (*pk_params, *values, *game_params)
 
 
 _KEY_RE = re.compile(r"[a-z][a-z0-9_]*")
@@ -579,12 +618,13 @@ class _AnyOf(Func):
 
     output_field = BooleanField()
 
-    def __init__(self, parts: list[Q]) -> None:
+    def __init__(self, parts: list[Q], game: str | None = None) -> None:
         super().__init__(F("pk"))
         self.parts = parts
+        self.game = game
 
     def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
-        from .models import Card
+        from .models import Card, Game
 
         pk_sql, params = compiler.compile(self.get_source_expressions()[0])
         selects: list[str] = []
@@ -598,7 +638,11 @@ class _AnyOf(Func):
                 continue
             if isinstance(only, _PhraseMatch):
                 part = Q(_PhraseMatch(only.phrase, direct=True))  # on the SELECT's own rows
-            inner = Card.objects.filter(part).order_by().values("id").query
+            inner = Card.objects.filter(part)
+            if self.game:
+                game_id = Game.objects.filter(slug=self.game).values("id")[:1]
+                inner = inner.filter(game_id=Subquery(game_id))
+            inner = inner.order_by().values("id").query
             sql, part_params = inner.get_compiler(connection=connection).as_sql()
             selects.append(sql)
             params.extend(part_params)
@@ -753,6 +797,8 @@ class _Compiler:
                 self.game = registry.get(game_slug)
             except KeyError:
                 problems.append(f"no game {game_slug!r}: keys of every game are accepted")
+        # The game whose cards every id subquery reads (None: every game's).
+        self.game_slug = self.game.slug if self.game else None
         games = [self.game] if self.game else registry.all()
         self.kinds: set[str] = set()
         self.factions: set[str] = set()
@@ -793,7 +839,7 @@ class _Compiler:
             if len(kept) == 1:
                 return kept[0]
             if isinstance(node, Or) and self.pg and any(_has_id_subquery(q) for q, _ in kept):
-                q = Q(_AnyOf([q for q, _ in kept]))
+                q = Q(_AnyOf([q for q, _ in kept], game=self.game_slug))
             else:
                 q = kept[0][0]
                 for other, _ in kept[1:]:
@@ -848,6 +894,13 @@ class _Compiler:
     def word(self, node: Word, positive: bool, top: bool = False) -> tuple[Q, str]:
         text = node.text
         shown = f'"{text}"' if node.phrase else text
+        letters = "".join(re.findall(r"[^\W_]+", text))
+        if len(letters) < WORD_MIN:
+            what = "a phrase" if node.phrase else "a word"
+            raise _Drop(
+                f"'{shown}': too short, ignored ({what} needs at least {WORD_MIN} letters or "
+                "digits; there are no wildcards: words already match the start of words)"
+            )
         if not self.pg:
             return Q(IContains(F("name"), text)) | Q(IContains(F("text"), text)), shown
         if positive and not node.phrase:
@@ -859,12 +912,21 @@ class _Compiler:
             if words - STOP_WORDS:
                 # The phrase as written in the name or text, found through the full-text
                 # index (its words) and checked on those cards only.
-                return Q(_PhraseMatch(text, direct=top)), shown
+                return Q(_PhraseMatch(text, direct=top, game=self.game_slug)), shown
             # Nothing a full-text query can hold: a substring of the name or the text.
             return _contains_ci("name", text, pg=True) | _contains_ci("text", text, pg=True), shown
         lexemes = re.findall(r"[^\W_]+", text)
-        tsquery = " & ".join(f"'{lex}':*" for lex in lexemes) if lexemes else None
-        return Q(_WordMatch(text, tsquery)), shown
+        fuzzy = len("".join(lexemes)) >= FUZZY_MIN
+        # A short word ("hq") as a prefix matches nearly every card, and has no trigram:
+        # it is matched as a whole word only.
+        star = ":*" if fuzzy else ""
+        tsquery = " & ".join(f"'{lex}'{star}" for lex in lexemes) if lexemes else None
+        if not fuzzy:
+            self.problems.append(
+                f"'{text}': a short word, matched as a whole word only (not as the start "
+                "of longer words, nor with typos)"
+            )
+        return Q(_WordMatch(text, tsquery, game=self.game_slug, fuzzy=fuzzy)), shown
 
     # -- key terms --------------------------------------------------------------------------
     def term(self, t: Term) -> tuple[Q, str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from django.db.models import Count
@@ -87,6 +87,48 @@ def expansion_card_names(*, game_slug: str) -> dict[str, frozenset[str]]:
 def card_names(*, game_slug: str) -> list[str]:
     """Every card name of a game, for suggestions."""
     return list(Card.objects.filter(game__slug=game_slug).values_list("name", flat=True))
+
+
+#: Candidates the trigram index gives per unknown name, ranked by similarity; the closest
+#: of them (difflib, as without PostgreSQL) are the suggestions.
+SUGGESTION_CANDIDATES = 12
+
+
+def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Name -> up to three card names of the game closest to it, for "did you mean".
+
+    On PostgreSQL one query for all the names: per name, the cards whose name is
+    trigram-similar to it (`%`, served by the trigram index `card_name_trgm`), the most
+    similar first, at most SUGGESTION_CANDIDATES; elsewhere every name of the game."""
+    from django.db import connection
+
+    from validation.decklist import closest_names
+
+    names = list(dict.fromkeys(names))
+    if not names:
+        return {}
+    if connection.vendor != "postgresql":
+        every = card_names(game_slug=game_slug)
+        return {name: closest_names(name, every) for name in names}
+    sql = """
+        SELECT q.name, c.name
+        FROM unnest(%s::text[]) WITH ORDINALITY AS q(name, i)
+        CROSS JOIN LATERAL (
+            SELECT card.name
+            FROM catalogue_card card
+            WHERE card.game_id = (SELECT id FROM catalogue_game WHERE slug = %s)
+              AND card.name %% q.name
+            ORDER BY similarity(card.name, q.name) DESC, card.name
+            LIMIT %s
+        ) c
+        ORDER BY q.i
+    """
+    candidates: dict[str, list[str]] = {name: [] for name in names}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [names, game_slug, SUGGESTION_CANDIDATES])
+        for name, card_name in cursor.fetchall():
+            candidates[name].append(card_name)
+    return {name: closest_names(name, found) for name, found in candidates.items()}
 
 
 def catalogue_changed(*, game_slug: str) -> None:

@@ -42,7 +42,8 @@ from .serializers import (
     DeckImportSerializer,
     DeckSerializer,
     DeckUpdateSerializer,
-    EntrySerializer,
+    ListTextField,
+    SectionsField,
     VersionCreateSerializer,
     VersionSerializer,
     VersionSummarySerializer,
@@ -53,8 +54,8 @@ from .services import ListInvalid, list_check
 class ValidateRequestSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
     format = serializers.CharField(max_length=40)
-    list = serializers.CharField(required=False, max_length=50_000, allow_blank=True)
-    sections = serializers.DictField(child=EntrySerializer(many=True), required=False)
+    list = ListTextField(required=False, allow_blank=True)
+    sections = SectionsField(required=False)
     options = serializers.DictField(required=False)
 
     def __init__(self, *args, **kwargs):

@@ -38,6 +38,7 @@ from catalogue.models import Card
 from catalogue.presentation import stat_line
 from catalogue.search import search_cards
 from catalogue.services import card_facts_by_names
+from validation import decklist
 from validation.registry import FormatDef, GameDef, MapLayout, registry
 from validation.rules import ExactlyOne, ExactSize, KindAllowed, KindForbidden, MinSize
 from validation.runner import validate
@@ -51,6 +52,7 @@ SEARCH_LIMIT = 40
 #: Deeper pages are refused: narrowing the search is the way there.
 MAX_SEARCH_PAGE = 250
 MAX_COUNT = 99
+MAX_ENTRIES = decklist.MAX_ENTRIES
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). Your change was not "
     "saved: reload the builder to continue from version {n}."
@@ -234,6 +236,8 @@ def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequenc
         raise ValueError(f"no section {section!r} in this format")
     if op == "replace":
         names = [n.strip() for n in data.get("cards", []) if n and n.strip()]
+        if len(names) > MAX_ENTRIES:
+            raise ValueError(f"cards: {len(names):,} given; at most {MAX_ENTRIES} are read")
         out = [e for e in out if e["section"] != section]
         for name in names:
             _add(out, section, name[:200], 1)
@@ -243,11 +247,11 @@ def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequenc
         raise ValueError("no card named")
     hex_ = _hex(data.get("hex"))
     if op == "add":
-        _add(out, section, card, max(1, min(MAX_COUNT, int(data.get("n") or 1))), hex_)
+        _add(out, section, card, max(1, min(MAX_COUNT, _number(data, "n", 1))), hex_)
     elif op == "remove":
-        _take(out, section, card, max(1, int(data.get("n") or 1)), hex_)
+        _take(out, section, card, max(1, _number(data, "n", 1)), hex_)
     elif op == "set":
-        count = max(0, min(MAX_COUNT, int(data.get("count") or 0)))
+        count = max(0, min(MAX_COUNT, _number(data, "count", 0)))
         e = _find(out, section, card, hex_)
         if e is None and count:
             _add(out, section, card, count, hex_)
@@ -262,7 +266,20 @@ def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequenc
         _add(out, section, card, 1, to)
     else:
         raise ValueError(f"unknown change {op!r}")
+    if len(out) > MAX_ENTRIES:
+        raise ValueError(f"a deck has at most {MAX_ENTRIES} entries")
     return out
+
+
+def _number(data: Mapping[str, Any], key: str, default: int) -> int:
+    """A small whole number of the change, or a ValueError naming the field."""
+    raw = data.get(key)
+    if raw in (None, ""):
+        return default
+    text = str(raw).strip()
+    if not text.lstrip("+-").isdigit() or len(text) > 6:
+        raise ValueError(f"{key}: {text[:12]!r} is not a whole number up to {MAX_COUNT}")
+    return int(text)
 
 
 def _change_data(request) -> dict[str, Any]:

@@ -1,10 +1,27 @@
 from django import forms
 
+from validation import decklist
 from validation.registry import registry
 
 from .models import Deck, Visibility
 
-MAX_LIST = 50_000
+MAX_LIST = decklist.MAX_LIST_BYTES
+TOO_LARGE = "too_large"
+
+
+def validate_list_size(text: str) -> None:
+    """A list larger than the site reads (bytes, lines) is refused, stating the limit."""
+    problem = decklist.text_size_problem(text or "")
+    if problem:
+        raise forms.ValidationError(problem, code=TOO_LARGE)
+
+
+def list_too_large(form: forms.Form) -> bool:
+    """The form was refused because its list is larger than the site reads (the page then
+    answers 400, as the API does)."""
+    return form.has_error("list", TOO_LARGE) or form.has_error(
+        forms.forms.NON_FIELD_ERRORS, TOO_LARGE
+    )
 
 
 def collection_field() -> forms.BooleanField:
@@ -56,6 +73,7 @@ class CheckListForm(forms.Form):
             }
         ),
         max_length=MAX_LIST,
+        validators=[validate_list_size],
     )
     collection = collection_field()
 
@@ -74,6 +92,7 @@ class _ListInput(forms.Form):
         label="Deck list",
         required=False,
         max_length=MAX_LIST,
+        validators=[validate_list_size],
         widget=forms.Textarea(attrs={"rows": 18}),
     )
     file = forms.FileField(label="…or a text file", required=False)
@@ -84,11 +103,16 @@ class _ListInput(forms.Form):
         upload = data.get("file")
         if upload:
             if upload.size > MAX_LIST:
-                raise forms.ValidationError(f"the file is too large (at most {MAX_LIST} bytes)")
+                raise forms.ValidationError(
+                    f"the file is too large (at most {MAX_LIST:,} bytes)", code=TOO_LARGE
+                )
             try:
                 data["list"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 raise forms.ValidationError("the file is not UTF-8 text") from exc
+            problem = decklist.text_size_problem(data["list"])
+            if problem:
+                raise forms.ValidationError(problem, code=TOO_LARGE)
         if self.list_required and not (data.get("list") or "").strip():
             raise forms.ValidationError("paste a list or choose a file")
         return data
@@ -141,7 +165,10 @@ class DeckEditForm(forms.Form):
     """The list of a deck as text, and the version it was opened at."""
 
     list = forms.CharField(
-        label="Deck list", max_length=MAX_LIST, widget=forms.Textarea(attrs={"rows": 24})
+        label="Deck list",
+        max_length=MAX_LIST,
+        validators=[validate_list_size],
+        widget=forms.Textarea(attrs={"rows": 24}),
     )
     base_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     points = forms.IntegerField(

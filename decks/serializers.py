@@ -7,11 +7,28 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from catalogue.models import Card
+from validation import decklist
 from validation.registry import registry
 
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 
-MAX_LIST = 50_000
+MAX_LIST = decklist.MAX_LIST_BYTES
+
+
+class ListTextField(serializers.CharField):
+    """A deck list as text, refused (400, stating the limit) when larger than the site
+    reads: decklist.MAX_LIST_BYTES bytes, decklist.MAX_LIST_LINES lines."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", MAX_LIST)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        problem = decklist.text_size_problem(value)
+        if problem:
+            raise serializers.ValidationError(problem)
+        return value
 
 
 class EntrySerializer(serializers.Serializer):
@@ -26,6 +43,22 @@ class EntrySerializer(serializers.Serializer):
         allow_blank=True,
         help_text="an expansion code that prints the card (checked, not stored)",
     )
+
+
+class SectionsField(serializers.DictField):
+    """A deck list as sections ({section: [entries]}), refused (400, stating the limit)
+    before its entries are read when it has more than decklist.MAX_SECTIONS sections or
+    decklist.MAX_ENTRIES entries."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("child", EntrySerializer(many=True))
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        problem = decklist.sections_size_problem(data)
+        if problem:
+            raise serializers.ValidationError(problem)
+        return super().to_internal_value(data)
 
 
 class StoredEntrySerializer(EntrySerializer):
@@ -142,8 +175,8 @@ class DeckDetailSerializer(DeckSerializer):
 
 
 class _ListInputMixin(serializers.Serializer):
-    list = serializers.CharField(required=False, max_length=MAX_LIST, allow_blank=False)
-    sections = serializers.DictField(child=EntrySerializer(many=True), required=False)
+    list = ListTextField(required=False, allow_blank=False)
+    sections = SectionsField(required=False)
     options = serializers.DictField(required=False, default=dict)
 
     def _one_list(self, attrs, *, required: bool):
@@ -186,7 +219,7 @@ class DeckCreateSerializer(_ListInputMixin):
 class DeckImportSerializer(DeckCreateSerializer):
     """Import a list as a new deck (version 1); the list is required."""
 
-    list = serializers.CharField(max_length=MAX_LIST)
+    list = ListTextField()
 
     def validate(self, attrs):
         self._one_list(attrs, required=True)
@@ -232,7 +265,7 @@ class CollectionEntrySerializer(serializers.ModelSerializer):
 
 class CollectionImportSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
-    list = serializers.CharField(max_length=MAX_LIST)
+    list = ListTextField()
     replace = serializers.BooleanField(default=False)
 
     def __init__(self, *args, **kwargs):

@@ -13,7 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalogue.services import GamePool, card_facts_by_names, expansion_card_names
+from catalogue.services import (
+    GamePool,
+    card_facts_by_names,
+    closest_card_names,
+    expansion_card_names,
+)
 from validation import decklist
 from validation.registry import registry
 from validation.runner import Report, validate
@@ -49,8 +54,8 @@ def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[A
     cards = card_facts_by_names(game_slug=game_slug, names=[line.name for line in parsed.lines])
     if any(line.name.lower() not in cards for line in parsed.lines):
         # A name not found as written: match it against the whole game (spacing,
-        # punctuation, unique prefixes) and suggest the closest names. One more query, only
-        # when some name is not exact.
+        # punctuation, unique prefixes). One more query, only when some name is not exact;
+        # and one for the suggestions (the trigram index) when some name is unknown.
         cards = dict(GamePool(game_slug=game_slug))
     # Expansion codes written after names are checked with one more query, only when a
     # line names one.
@@ -60,7 +65,11 @@ def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[A
         else None
     )
     deck, resolve_errors = decklist.resolve(
-        parsed.lines, cards, expansions=expansions, game_name=registry.get(game_slug).name
+        parsed.lines,
+        cards,
+        expansions=expansions,
+        game_name=registry.get(game_slug).name,
+        suggest=lambda names: closest_card_names(game_slug=game_slug, names=names),
     )
     errors.extend(resolve_errors)
     if errors:
@@ -78,8 +87,9 @@ def deck_from_list(
 ) -> tuple[Deck, list[Any]]:
     """Read a list (text or sections) into a Deck of catalogue facts.
 
-    One query fetches every named card; a second runs only when a name is unknown, to
-    suggest the closest names. Raises ListInvalid with every line error.
+    One query fetches every named card; a second runs only when a name is not exact, and a
+    third suggests the closest names of the first unknown ones. Raises ListInvalid with
+    every line error.
     """
     game = registry.get(game_slug)
     parsed = (

@@ -27,6 +27,7 @@ from .forms import (
     DeckEditForm,
     DeckNewForm,
     DeckSettingsForm,
+    list_too_large,
 )
 from .models import CollectionEntry, Deck, DeckVersion
 from .presentation import totals_rows
@@ -66,7 +67,9 @@ def check_list(request):
             context["report"] = checked.report
             context["totals"] = totals_rows(checked.report.totals, context["game"])
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
-    return render(request, template, context)
+    # A list larger than the site reads is a 400 (an htmx swap only shows a 2xx answer).
+    status = 400 if list_too_large(form) and not request.htmx else 200
+    return render(request, template, context, status=status)
 
 
 def build(request):
@@ -188,6 +191,8 @@ def _new(request, *, list_required: bool):
         else:
             messages.success(request, f"Deck “{deck.name}” created.")
             return redirect(deck)
+    if list_too_large(form):
+        status = 400
     return render(request, "decks/new.html", context, status=status)
 
 
@@ -381,6 +386,8 @@ def deck_edit(request, pk: int):
         else:
             messages.success(request, f"Saved version {version.number}.")
             return redirect(deck)
+    if list_too_large(form):
+        status = 400
     return render(request, "decks/edit.html", context, status=status)
 
 
@@ -440,6 +447,8 @@ def collection(request):
         .select_related("card__game")
         .order_by("card__game__position", "card__name")
     )
+    if list_too_large(form):
+        status = 400
     return render(request, "decks/collection.html", context, status=status)
 
 

@@ -23,9 +23,10 @@ read gives a `LineError`.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,11 +36,25 @@ if TYPE_CHECKING:
     from validation.registry import GameDef
 
 MAX_COUNT = 9999
+#: "Did you mean" suggestions are looked for the first this many unknown names of a list
+#: only: each costs a search of the game's names.
+MAX_SUGGESTED = 20
+#: Digits a count or a hex coordinate may have (Python refuses to read numbers of more
+#: than 4,300 digits; none of these needs more than a few).
+MAX_DIGITS = 9
+
+#: The largest list the site reads, as text (bytes of UTF-8, lines) and as sections (the
+#: sections, the entries of all of them): far above any deck, and what one request may cost.
+MAX_LIST_BYTES = 50_000
+MAX_LIST_LINES = 1_000
+MAX_SECTIONS = 20
+MAX_ENTRIES = 500
 
 _COMMENT = re.compile(r"^\s*(#|//)")
 _TRAILING_COMMENT = re.compile(r"\s+(#|//).*$")
 _HEADER = re.compile(r"^([^\d\s:][^:]*):\s*$")
 _COUNT = re.compile(r"^(-?\d+)\s*[xX]?$")
+_NUMBER_TOO_LONG = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _CODE = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 _PLACEMENT = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
@@ -94,6 +109,29 @@ class ParseResult:
         return not self.errors
 
 
+def text_size_problem(text: str) -> str | None:
+    """Why a list text is too large to be read (None when it is not)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_LIST_BYTES:
+        return f"the list is {size:,} bytes long; at most {MAX_LIST_BYTES:,} bytes are read"
+    lines = text.count("\n") + 1
+    if lines > MAX_LIST_LINES:
+        return f"the list has {lines:,} lines; at most {MAX_LIST_LINES:,} lines are read"
+    return None
+
+
+def sections_size_problem(sections: Any) -> str | None:
+    """Why a list given as sections is too large to be read (None when it is not)."""
+    if not isinstance(sections, Mapping):
+        return None
+    if len(sections) > MAX_SECTIONS:
+        return f"{len(sections):,} sections given; at most {MAX_SECTIONS} are read"
+    entries = sum(len(v) for v in sections.values() if isinstance(v, list | tuple))
+    if entries > MAX_ENTRIES:
+        return f"{entries:,} entries given; at most {MAX_ENTRIES} are read"
+    return None
+
+
 def normalise_section(name: str) -> str:
     """'Critical hits' -> 'critical_hits'."""
     return "_".join(re.split(r"[\s_\-]+", name.strip().lower())).strip("_")
@@ -134,6 +172,8 @@ def _parse_count(token: str) -> tuple[int | None, str | None]:
     m = _COUNT.match(token)
     if not m:
         return None, f"bad count {token!r}; a card line starts with a number"
+    if _NUMBER_TOO_LONG.search(m.group(1)):
+        return None, f"bad count {token[:12]!r}…; at most {MAX_COUNT}"
     n = int(m.group(1))
     if n < 1:
         return None, f"bad count {n}; at least 1"
@@ -147,6 +187,10 @@ def parse(text: str, game: GameDef) -> ParseResult:
     card line gives a `LineError`; so does a card line before any header or under an unknown
     header, and a placement outside the game's placement sections."""
     result = ParseResult()
+    too_large = text_size_problem(text)
+    if too_large:
+        result.errors.append(LineError(0, too_large))
+        return result
     aliases = section_aliases(game)
     section: str | None = None
     unknown_section = False
@@ -204,10 +248,12 @@ def _card_line(
         rest, _, where = rest.rpartition("@")
         rest = rest.strip()
         m = _PLACEMENT.match(where)
-        if not m:
+        if not m or _NUMBER_TOO_LONG.search(where):
+            shown = where.strip()
+            shown = shown if len(shown) <= 20 else shown[:20] + "…"
             return LineError(
                 line_no,
-                f"Line {line_no}: malformed placement '@{where.strip()}'; write @column,row",
+                f"Line {line_no}: malformed placement '@{shown}'; write @column,row",
             )
         if section is not None and section not in game.placement_sections:
             where_ok = (
@@ -238,6 +284,10 @@ def parse_sections(data: Mapping[str, Any], game: GameDef) -> ParseResult:
     if not isinstance(data, Mapping):
         result.errors.append(LineError(0, "expected an object of sections"))
         return result
+    too_large = sections_size_problem(data)
+    if too_large:
+        result.errors.append(LineError(0, too_large))
+        return result
     aliases = section_aliases(game)
     for written, items in data.items():
         section = aliases.get(normalise_section(str(written)))
@@ -264,7 +314,8 @@ def parse_sections(data: Mapping[str, Any], game: GameDef) -> ParseResult:
                 continue
             if count < 1 or count > MAX_COUNT:
                 limit = "at least 1" if count < 1 else f"at most {MAX_COUNT}"
-                result.errors.append(LineError(i, f"{where}: bad count {count}; {limit}"))
+                shown = str(count) if abs(count) < 10**12 else f"of {len(str(abs(count)))} digits"
+                result.errors.append(LineError(i, f"{where}: bad count {shown}; {limit}"))
                 continue
             placement = None
             hex_ = item.get("hex")
@@ -307,7 +358,7 @@ def normalise_name(name: str) -> str:
 class _Index:
     """Lookups over a card pool: exact (case-insensitive), normalised, normalised prefix."""
 
-    __slots__ = ("exact", "norm", "names")
+    __slots__ = ("exact", "norm", "names", "keys")
 
     def __init__(self, cards: Mapping[str, CardFacts]) -> None:
         self.exact = {k.lower(): v for k, v in cards.items()}
@@ -315,6 +366,8 @@ class _Index:
         for card in self.exact.values():
             self.norm.setdefault(normalise_name(card.name), []).append(card)
         self.names = {c.name.lower(): c.name for c in self.exact.values()}
+        # The normalised names in order: the names a prefix starts are one run of them.
+        self.keys = sorted(self.norm)
 
     def find(self, name: str) -> tuple[CardFacts | None, list[CardFacts]]:
         """The card called `name`, or None and the candidates (several = ambiguous)."""
@@ -329,14 +382,30 @@ class _Index:
             return same[0], []
         if same:
             return None, same
-        prefixed = [c for k, cs in self.norm.items() if k.startswith(key) for c in cs]
+        # Normalised names are letters and digits only: "{" sorts after every one of them.
+        start, end = bisect.bisect_left(self.keys, key), bisect.bisect_left(self.keys, key + "{")
+        prefixed = [c for k in self.keys[start:end] for c in self.norm[k]]
         if len(prefixed) == 1:
             return prefixed[0], []
         return None, prefixed
 
     def suggest(self, name: str) -> tuple[str, ...]:
-        close = difflib.get_close_matches(name.lower(), list(self.names), n=3, cutoff=0.6)
-        return tuple(self.names[c] for c in close)
+        return closest_names(name, self.names.values())
+
+    def suggest_many(self, names: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        return {name: self.suggest(name) for name in names}
+
+
+def closest_names(name: str, candidates: Iterable[str]) -> tuple[str, ...]:
+    """Up to three of `candidates` closest to `name` (any case), best first."""
+    by_lower = {c.lower(): c for c in candidates}
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6)
+    return tuple(by_lower[c] for c in close)
+
+
+#: Suggestions for unknown names: a callable given the names, answering name -> the closest
+#: card names (a name may be left out: no suggestion).
+Suggester = Callable[[Sequence[str]], Mapping[str, tuple[str, ...]]]
 
 
 def _code_error(
@@ -369,6 +438,7 @@ def resolve(
     *,
     expansions: Mapping[str, Collection[str]] | None = None,
     game_name: str = "",
+    suggest: Suggester | None = None,
 ) -> tuple[Deck, list[LineError]]:
     """Turn parsed lines into a `Deck`, given the game's cards (lower-cased name ->
     CardFacts). Names match case-insensitively, then ignoring spaces and punctuation, then
@@ -379,9 +449,13 @@ def resolve(
     A line's expansion code (`Moonrunner (RL1)`) is checked against `expansions` (code ->
     the names of the cards it prints; case-insensitive codes) when given: an unknown code,
     or one whose expansion does not hold the card, is an error naming the expansions that
-    do. A card whose own name ends in brackets (`Bunker (Large)`) is read as that name."""
+    do. A card whose own name ends in brackets (`Bunker (Large)`) is read as that name.
+
+    Suggestions are looked for the first MAX_SUGGESTED unknown names only, in one call of
+    `suggest` (default: the closest names of `cards`, by difflib)."""
     index = _Index(cards)
     errors: list[LineError] = []
+    unknown: list[ListLine] = []
     merged: dict[str, dict[tuple[str, tuple[int, int] | None], list[Any]]] = {}
     for line in lines:
         card: CardFacts | None = None
@@ -410,15 +484,7 @@ def resolve(
                     )
                 )
             else:
-                suggestions = index.suggest(line.name)
-                hint = f"; {_did_you_mean(suggestions)}" if suggestions else ""
-                errors.append(
-                    LineError(
-                        line.line_no,
-                        f"{line.label}: unknown card {line.name!r}{hint}",
-                        suggestions,
-                    )
-                )
+                unknown.append(line)
             continue
         section = merged.setdefault(line.section, {})
         key = (card.name, line.placement)
@@ -426,6 +492,8 @@ def resolve(
             section[key][1] += line.count
         else:
             section[key] = [card, line.count, line.placement]
+    errors.extend(_unknown_errors(unknown, suggest or index.suggest_many))
+    errors.sort(key=lambda e: e.line)
     deck = Deck(
         sections={
             s: [Entry(card, count, placement) for card, count, placement in entries.values()]
@@ -433,6 +501,26 @@ def resolve(
         }
     )
     return deck, errors
+
+
+def _unknown_errors(unknown: list[ListLine], suggest: Suggester) -> list[LineError]:
+    """An error per unknown name; suggestions for the first MAX_SUGGESTED names only."""
+    looked = list(dict.fromkeys(line.name for line in unknown))[:MAX_SUGGESTED]
+    found = suggest(looked) if looked else {}
+    looked_set = set(looked)
+    errors = []
+    for line in unknown:
+        suggestions = tuple(found.get(line.name, ()))
+        if suggestions:
+            hint = f"; {_did_you_mean(suggestions)}"
+        elif line.name in looked_set:
+            hint = ""
+        else:
+            hint = f" (suggestions are looked for the first {MAX_SUGGESTED} unknown names only)"
+        errors.append(
+            LineError(line.line_no, f"{line.label}: unknown card {line.name!r}{hint}", suggestions)
+        )
+    return errors
 
 
 def _header(section: str, game: GameDef) -> str:

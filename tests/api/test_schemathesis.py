@@ -1,8 +1,12 @@
 """Property-based API tests from the OpenAPI schema (Schemathesis): no endpoint answers a
 server error and every documented response matches the schema. Deterministic and bounded:
-derandomized Hypothesis with a fixed number of examples per operation."""
+derandomized Hypothesis with a fixed number of examples per operation.
+
+`make fuzz` runs the same test far longer: FUZZ_MAX_EXAMPLES examples per operation (200
+there), randomized (FUZZ_SEED picks the seed, to replay a run)."""
 
 import base64
+import os
 
 import pytest
 import schemathesis
@@ -17,6 +21,10 @@ from cardsite.wsgi import application
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 
 PASSWORD = "schema-pass-2026"
+
+# A fast, fixed run in the suite; `make fuzz` sets FUZZ_MAX_EXAMPLES for a long random one.
+FUZZING = bool(os.environ.get("FUZZ_MAX_EXAMPLES"))
+MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES") or 12)
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +48,8 @@ def auth_header(django_user_model):
 @pytest.mark.django_db
 @schema.parametrize()
 @settings(
-    max_examples=12,
-    derandomize=True,
+    max_examples=MAX_EXAMPLES,
+    derandomize=not FUZZING,
     deadline=None,
     database=None,
     suppress_health_check=list(HealthCheck),

@@ -43,6 +43,10 @@ def run_manage(*args, **env):
             {"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "PG_RANDOM_PAGE_COST": "-1"},
             "PG_RANDOM_PAGE_COST is '-1'",
         ),
+        (
+            {"DATABASE_URL": "postgres://u@127.0.0.1:5432/x", "DB_STATEMENT_TIMEOUT_MS": "5s"},
+            "DB_STATEMENT_TIMEOUT_MS is '5s'",
+        ),
     ],
 )
 def test_bad_environment_stops_with_a_clear_message(env, expected):

@@ -1,0 +1,135 @@
+"""A search's cost is bounded whatever the query: words with no trigrams are dropped, the
+terms are capped, and every subquery reads the searched game's cards only."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalogue.models import Card, Game
+from catalogue.search import MAX_TERMS, search_cards
+from catalogue.services import games_sync
+
+pg_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL plans")
+
+SYLLABLES = "ka ro mi tan vel dor ash qua bri zen lo fa ur el mon sti".split()
+
+
+@pytest.fixture
+def big_catalogue(db):
+    """20,000 REDLINE resource cards (the kind without attributes to fill), analysed."""
+    games_sync()
+    game = Game.objects.get(slug="redline")
+    rng = random.Random(7)
+    names: set[str] = set()
+    while len(names) < 20_000:
+        parts = ["".join(rng.choice(SYLLABLES) for _ in range(3)).capitalize() for _ in (1, 2)]
+        names.add(" ".join(parts))
+    words = ["".join(rng.choice(SYLLABLES) for _ in range(2)) for _ in range(500)]
+    Card.objects.bulk_create(
+        [
+            Card(
+                game=game,
+                name=name,
+                kind="resource",
+                cost=rng.randint(0, 8),
+                text=" ".join(rng.choice(words) for _ in range(12)),
+            )
+            for name in sorted(names)
+        ],
+        batch_size=5000,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE catalogue_card")
+    return game
+
+
+HOSTILE = ("a* *" * 20)[:79]  # 79 characters: 40 words, not one with a trigram
+
+
+def test_the_hostile_query_is_79_characters():
+    assert len(HOSTILE) == 79
+
+
+@pg_only
+def test_words_without_trigrams_are_dropped_with_a_message(big_catalogue, client):
+    started = time.monotonic()
+    response = client.get("/cards/redline/", {"q": HOSTILE})
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "too short" in text
+    assert elapsed < 2.0, f"the search took {elapsed:.1f} s"
+
+
+@pg_only
+@pytest.mark.parametrize(
+    "query",
+    [
+        HOSTILE,
+        " ".join(SYLLABLES),  # two-letter prefixes found in nearly every card
+        " or ".join(SYLLABLES),
+        " ".join(f'"{s}"' for s in SYLLABLES),
+    ],
+)
+def test_the_api_answers_costly_queries_with_a_message(big_catalogue, client, query):
+    started = time.monotonic()
+    response = client.get("/api/cards/", {"game": "redline", "q": query})
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200
+    assert response.json()["problems"]
+    assert elapsed < 2.0, f"the search took {elapsed:.1f} s"
+
+
+def test_single_letters_and_bare_wildcards_are_dropped_with_a_message(db):
+    result = search_cards(query="a* * tiger", queryset=Card.objects.all(), game_slug="redline")
+    assert result.read_as == "tiger"
+    assert any("'a*'" in p and "too short" in p for p in result.problems), result.problems
+    assert any("'*'" in p for p in result.problems), result.problems
+
+
+def test_the_number_of_terms_is_capped_with_a_message(db):
+    query = " ".join(f"word{i}" for i in range(30))
+    result = search_cards(query=query, queryset=Card.objects.all(), game_slug="redline")
+    assert MAX_TERMS == 12
+    assert result.read_as.count(" AND ") == MAX_TERMS - 1
+    assert any(f"only the first {MAX_TERMS}" in p for p in result.problems)
+
+
+@pg_only
+@pytest.mark.parametrize(
+    "query",
+    ["tiger", '-"supply drop"', "tiger or cost:3", '"supply drop" or speed>=4', "-tiger"],
+)
+def test_every_subquery_reads_the_searched_game_only(sample_catalogue, query):
+    qs = Card.objects.filter(game__slug="redline")
+    result = search_cards(query=query, queryset=qs, game_slug="redline")
+    with CaptureQueriesContext(connection) as queries:
+        list(result.queryset.values_list("id", flat=True))
+    sql = queries.captured_queries[-1]["sql"]
+    subqueries = sql.count('FROM "catalogue_card" WHERE') + sql.count(
+        'FROM "catalogue_card" U0 WHERE'
+    )
+    assert subqueries >= 1, sql
+    assert sql.count('"game_id" = (SELECT') >= subqueries, sql
+
+
+@pg_only
+def test_did_you_mean_suggestions_read_the_trigram_index(big_catalogue):
+    from catalogue.services import closest_card_names
+
+    names = list(Card.objects.order_by("name").values_list("name", flat=True)[:3])
+    typos = [name[:-1] + "x" + name[-1] for name in names]
+    with CaptureQueriesContext(connection) as queries:
+        found = closest_card_names(game_slug="redline", names=typos)
+    assert len(queries.captured_queries) == 1
+    assert all(found[typo][0] == name for typo, name in zip(typos, names, strict=True))
+    sql = queries.captured_queries[0]["sql"]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + sql)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "card_name_trgm" in plan, plan
