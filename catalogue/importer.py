@@ -23,6 +23,8 @@ CARD_FIELDS = ("kind", "faction", "cost", "text", "attributes")
 PRINTING_FIELDS = ("number", "rarity", "flavour", "artist")
 KNOWN_ROW_KEYS = {"name", *CARD_FIELDS, *PRINTING_FIELDS}
 KNOWN_TOP_KEYS = {"game", "code", "name", "released", "sample", "notice", "cards"}
+#: Faction values that mean "no faction" in a game without factions.
+NO_FACTION_WORDS = frozenset({"", "neutral", "none"})
 #: The range of a cost (the column is a 32-bit integer; no game comes near this).
 MAX_COST = 1_000_000
 #: Namespace of the advisory lock an import holds on its game (PostgreSQL).
@@ -63,6 +65,7 @@ class ImportReport:
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     errors: list[RowError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     dry_run: bool = False
 
     @property
@@ -165,6 +168,7 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
         return report, rows, meta
 
     seen_names: dict[str, int] = {}
+    neutral_rows: list[str] = []
     seen_numbers: dict[str, int] = {}
     for index, row in enumerate(cards):
         if not isinstance(row, dict):
@@ -193,11 +197,18 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
         if not isinstance(faction, str):
             err("faction", f"expected text (a faction's code), got {type(faction).__name__}")
             faction = ""
+        elif not game_def.factions and faction.strip().lower() in NO_FACTION_WORDS:
+            # A game without factions: "neutral" (or blank) written out means no faction.
+            if faction:
+                neutral_rows.append(label or f"#{index}")
+            faction = ""
         cost = row.get("cost", 0)
         if not _check_int(cost):
             err("cost", f"expected an integer, got {_short_repr(cost)}")
         elif abs(cost) > MAX_COST:
             err("cost", f"{_short_repr(cost)} is out of range (at most {MAX_COST:,})")
+        elif cost < 0:
+            err("cost", f"{cost} is negative; a cost is 0 or more")
         for text_key in ("text", "rarity", "flavour", "artist", "number"):
             value = row.get(text_key, "")
             if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
@@ -234,6 +245,12 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
                 "flavour": str(row.get("flavour", "") or ""),
                 "artist": str(row.get("artist", "") or ""),
             }
+        )
+    if neutral_rows:
+        shown = ", ".join(neutral_rows[:5]) + (" …" if len(neutral_rows) > 5 else "")
+        report.notes.append(
+            f"{game_def.name} has no factions: the faction written on {len(neutral_rows)} "
+            f"card(s) ({shown}) means no faction and is stored as none."
         )
     return report, rows, meta
 

@@ -119,6 +119,10 @@ class Attr:
                 return value, self._expected(value)
             return value, None
         if t == "choice":
+            if _is_int(value) and str(value) in self.choices:
+                # choices that are numbers written as text ("1" to "12" on a clock): the
+                # number itself is the natural way to write one in JSON
+                return str(value), None
             if not isinstance(value, str) or value not in self.choices:
                 return value, f"{self.key}: {value!r} is not one of {', '.join(self.choices)}"
             return value, None

@@ -183,3 +183,78 @@ def test_load_sample_data_loads_all_five_games_with_the_required_contents(sample
     assert orders.count() == 9
     assert sum(c.attributes["copies"] for c in orders) == 30
     assert Expansion.objects.filter(sample=True).count() == 5
+
+
+def _one_card(game: str, **card):
+    from tests.decks.conftest import sample_expansion
+
+    data = sample_expansion(
+        game, {"tactical-assault": "TA1", "red-mittens": "RM1", "redline": "RL1"}[game]
+    )
+    base = dict(data["cards"][0])
+    base.update(card)
+    data["cards"] = [base]
+    return data
+
+
+def test_a_number_is_taken_for_a_choice_of_numbers(db):
+    """drift_direction's choices are "1" to "12" (a clock): 3 in JSON is "3"."""
+    from tests.decks.conftest import sample_expansion
+
+    data = sample_expansion("tactical-assault", "TA1")
+    card = dict(next(c for c in data["cards"] if c["kind"] == "combat_card"))
+    card["attributes"] = {**card["attributes"], "drift_direction": 3}
+    data["cards"] = [card]
+    report = expansion_import(data=data)
+    assert report.ok, report.errors
+    assert Card.objects.get(name=card["name"]).attributes["drift_direction"] == "3"
+    data["cards"][0]["attributes"]["drift_direction"] = 13
+    with pytest.raises(ImportFailed):
+        expansion_import(data=data)
+
+
+@pytest.mark.parametrize("written", ["", None, "neutral", "Neutral"])
+def test_a_game_without_factions_reads_neutral_or_blank_as_no_faction(db, written):
+    from catalogue.importer import expansion_import
+    from catalogue.models import Card
+
+    data = _one_card("red-mittens", faction=written)
+    report = expansion_import(data=data, dry_run=True)
+    assert report.ok, report.errors
+    if written:
+        assert report.notes and "has no factions" in report.notes[0]
+        assert data["cards"][0]["name"] in report.notes[0]
+    else:
+        assert not report.notes
+    expansion_import(data=data)
+    assert Card.objects.get(name=data["cards"][0]["name"]).faction == ""
+
+
+def test_a_real_faction_in_a_game_without_factions_is_still_a_row_error(db):
+    from catalogue.importer import ImportFailed, expansion_import
+
+    with pytest.raises(ImportFailed) as exc:
+        expansion_import(data=_one_card("red-mittens", faction="blue"))
+    assert exc.value.report.errors[0].field == "faction"
+
+
+def test_a_negative_cost_is_a_row_error(db):
+    from catalogue.importer import ImportFailed, expansion_import
+
+    with pytest.raises(ImportFailed) as exc:
+        expansion_import(data=_one_card("redline", cost=-2))
+    error = exc.value.report.errors[0]
+    assert error.field == "cost" and "negative" in error.message
+
+
+def test_the_admin_preview_shows_the_no_faction_note(client, staff_user, db):
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(staff_user)
+    data = _one_card("red-mittens", faction="neutral")
+    upload = SimpleUploadedFile("rm.json", json.dumps(data).encode(), "application/json")
+    response = client.post("/admin/catalogue/expansion/import/", {"file": upload})
+    html = response.content.decode()
+    assert response.status_code == 200 and "has no factions" in html

@@ -27,4 +27,6 @@ class Command(BaseCommand):
             for label, names in (("created", report.created), ("updated", report.updated)):
                 for name in names:
                     self.stdout.write(f"  {label}: {name}")
+        for note in report.notes:
+            self.stdout.write(f"Note: {note}")
         self.stdout.write(self.style.SUCCESS(report.summary()))
