@@ -759,6 +759,40 @@ def _fmt_value(value: str) -> str:
     return value
 
 
+#: The typo-forgiving name match of the SQLite fallback: how alike a word and a name (or
+#: one of its words) must be, how many names it reads at most, and how many it returns.
+CLOSE_CUTOFF = 0.75
+CLOSE_SCAN_MAX = 50_000
+CLOSE_MAX = 50
+
+
+def close_name_ids(word: str, game_slug: str | None) -> list[int]:
+    """Ids of the cards whose name, or a word of it, is close to `word` (difflib's ratio
+    at least CLOSE_CUTOFF): `tigrcat` finds Tigercat. The fallback for databases without
+    trigram indexes (SQLite, the embedded default); one query over the game's names."""
+    from .models import Card
+
+    target = word.lower().strip()
+    if len(target) < FUZZY_MIN:
+        return []
+    qs = Card.objects.all()
+    if game_slug:
+        qs = qs.filter(game__slug=game_slug)
+    matcher = difflib.SequenceMatcher(b=target, autojunk=False)
+    scored: list[tuple[float, int]] = []
+    for pk, name in qs.values_list("pk", "name")[:CLOSE_SCAN_MAX]:
+        best = 0.0
+        for candidate in (name.lower(), *name.lower().split()):
+            matcher.set_seq1(candidate)
+            if matcher.real_quick_ratio() < CLOSE_CUTOFF or matcher.quick_ratio() < CLOSE_CUTOFF:
+                continue
+            best = max(best, matcher.ratio())
+        if best >= CLOSE_CUTOFF:
+            scored.append((best, pk))
+    scored.sort(reverse=True)
+    return [pk for _, pk in scored[:CLOSE_MAX]]
+
+
 def _suggest(word: str, candidates: Iterable[str]) -> str:
     close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.6)
     return f" — did you mean {close[0]}?" if close else ""
@@ -902,7 +936,9 @@ class _Compiler:
                 "digits; there are no wildcards: words already match the start of words)"
             )
         if not self.pg:
-            return Q(IContains(F("name"), text)) | Q(IContains(F("text"), text)), shown
+            q = Q(IContains(F("name"), text)) | Q(IContains(F("text"), text))
+            close = close_name_ids(text, self.game_slug) if node.text and not node.phrase else []
+            return (q | Q(pk__in=close) if close else q), shown
         if positive and not node.phrase:
             # Bare words rank by how well the name matches; a phrase is an exact filter, and
             # ranking its (often many) matches would cost a pass over all of them.
