@@ -79,7 +79,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
+    "csp",
     "axes",
     "cardsite",
     "catalogue",
@@ -90,6 +92,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cardsite.errors.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -226,7 +229,7 @@ STORAGES = {
         )
     },
 }
-MEDIA_URL = "media/"
+MEDIA_URL = os.environ.get("MEDIA_URL", "media/")
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or DATA_DIR / "media")
 if not MEDIA_ROOT.is_absolute():
     raise ImproperlyConfigured(f"MEDIA_ROOT={str(MEDIA_ROOT)!r} must be an absolute path.")
@@ -300,6 +303,11 @@ REST_FRAMEWORK = {
     },
 }
 SPECTACULAR_SETTINGS = {
+    # Swagger UI's files come from the drf-spectacular-sidecar package: /api/docs/ works
+    # with no internet access and under the Content-Security-Policy.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "TITLE": "Cardsite API",
     "DESCRIPTION": "Catalogue, deck validation, decks and simulations for five tabletop games.",
     "VERSION": "1.0.0",
@@ -307,15 +315,116 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# --- Clients behind proxies -----------------------------------------------------------------
+# How many proxies in front of the site append to X-Forwarded-For (a load balancer: 1). With
+# 0 the header is ignored: a client cannot mint a new address for the throttles or the login
+# lock by sending one. The throttles (DRF's and the pages'), django-axes and the logs all read
+# the address through cardsite.clientip.client_ip.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT must be 0 or more.")
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+AXES_CLIENT_IP_CALLABLE = "cardsite.clientip.client_ip"
 
+
+# --- Cache ----------------------------------------------------------------------------------
+# Shared by every process (the throttles must hold across gunicorn workers and machines):
+# CACHE_URL, else REDIS_URL, else, when the broker is Redis, the broker's server with the
+# next database number (the broker's own database is never flushed by a cache clear). With
+# none of these (the embedded defaults) a per-process memory cache.
+def _cache_location() -> str:
+    url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+    if url or _broker_scheme not in {"redis", "rediss"}:
+        return url
+    parsed = urlparse(CELERY_BROKER_URL)
+    try:
+        db = int((parsed.path or "/0").strip("/") or 0)
+    except ValueError:
+        db = 0
+    return parsed._replace(path=f"/{(db + 1) % 16}").geturl()
+
+
+CACHE_LOCATION = _cache_location()
+if CACHE_LOCATION.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_LOCATION,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cardsite"),
+        }
+    }
+elif CACHE_LOCATION in ("", "locmem://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL {CACHE_LOCATION!r} is not a Redis URL (redis://host:6379/1) or locmem://."
+    )
+
+# --- Logging --------------------------------------------------------------------------------
+# One line per event, key=value pairs (LOG_FORMAT=json for JSON lines), a logger per app:
+# failed requests (django.request), tasks that fail or are sent again (simulations, decks),
+# imports (catalogue), the rules core (validation).
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "formatters": {
+        "structured": {
+            "()": "cardsite.logs.StructuredFormatter",
+            "json": os.environ.get("LOG_FORMAT", "").lower() == "json",
+        }
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        **{
+            app: {"level": LOG_LEVEL}
+            for app in ("cardsite", "catalogue", "decks", "simulations", "play", "validation")
+        },
+        "django.request": {"level": "WARNING"},
+        "celery": {"level": "INFO"},
+        "axes": {"level": "WARNING"},
+    },
 }
+
+# Error reporting: with SENTRY_DSN set, errors (and failed tasks) go to Sentry as well.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        environment=DJANGO_ENV,
+        send_default_pii=False,
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )
+
+# --- Content Security Policy (django-csp) -------------------------------------------------
+# Scripts only from the site itself (no inline script anywhere); styles from the site and
+# the style attributes the templates use; images from the site, data: URIs (SVG charts) and
+# MEDIA_URL when it is another host. CSP_REPORT_ONLY=1 reports instead of blocking.
+_media_host = urlparse(os.environ.get("MEDIA_URL", "")).netloc
+_csp = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", *([f"https://{_media_host}"] if _media_host else [])],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    }
+}
+if env_bool("CSP_REPORT_ONLY", False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _csp
+else:
+    CONTENT_SECURITY_POLICY = _csp
 
 # --- Production hardening -----------------------------------------------------------------
 if PRODUCTION:

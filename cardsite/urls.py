@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import views
 
@@ -11,10 +11,11 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("health/", views.health, name="health"),
     path("health/worker/", views.worker_ping, name="worker-ping"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("cardsite.api_urls")),
     path("", include("catalogue.urls")),
     # before decks.urls: /simulations/ is this app's list (decks has a placeholder there)
@@ -24,7 +25,12 @@ urlpatterns = [
     path("", include("play.urls")),
 ]
 
-if settings.DEBUG:
-    from django.conf.urls.static import static
+# Uploaded media, unless MEDIA_URL points at another host (a CDN or object store).
+if "://" not in settings.MEDIA_URL and not settings.MEDIA_URL.startswith("//"):
+    from django.urls import re_path
 
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+    from .media import serve_media
+
+    urlpatterns.append(
+        re_path(rf"^{settings.MEDIA_URL.strip('/')}/(?P<path>.+)$", serve_media, name="media")
+    )

@@ -1,5 +1,7 @@
 """Home, accounts and health pages."""
 
+import logging
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -20,6 +22,9 @@ def home(request):
     counts = game_card_counts()
     games = [(game, counts.get(game.slug, 0)) for game in registry.all()]
     return render(request, "home.html", {"games": games})
+
+
+logger = logging.getLogger(__name__)
 
 
 @require_http_methods(["GET", "POST"])
@@ -46,7 +51,10 @@ def profile(request):
 
 @require_http_methods(["GET", "POST"])
 def worker_ping(request):
-    """POST sends a ping through the broker; GET ?id= tells whether a worker answered."""
+    """POST sends a ping through the broker; GET ?id= tells whether a worker answered.
+    Staff only: each ping is a row and a task."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return JsonResponse({"detail": "staff only"}, status=403)
     if request.method == "POST":
         ping = WorkerPing.objects.create()
         transaction.on_commit(lambda: answer_ping.delay(ping.pk))
@@ -65,3 +73,49 @@ def favicon(request):
     from django.templatetags.static import static
 
     return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
+@require_http_methods(["GET", "HEAD"])
+def health(request):
+    """For a load balancer: 200 when the database, the cache and the broker answer, else 503
+    with what failed. Reads only; anyone may ask; never cached."""
+    checks = {
+        "database": _check_database,
+        "cache": _check_cache,
+        "broker": _check_broker,
+    }
+    results = {}
+    for name, check in checks.items():
+        try:
+            check()
+        except Exception as exc:  # noqa: BLE001 - a health check reports, it never raises
+            results[name] = f"unreachable: {exc.__class__.__name__}"
+            logger.warning("health check failed", extra={"check": name, "error": repr(exc)})
+        else:
+            results[name] = "ok"
+    healthy = all(v == "ok" for v in results.values())
+    response = JsonResponse({"status": "ok" if healthy else "unhealthy", **results})
+    response.status_code = 200 if healthy else 503
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _check_database() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+def _check_cache() -> None:
+    from django.core.cache import cache
+
+    cache.get("health-check")
+
+
+def _check_broker() -> None:
+    from cardsite.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)

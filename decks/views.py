@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cardsite.throttling import page_throttle
 from catalogue.models import Game
 from validation.registry import registry
 
@@ -42,6 +43,7 @@ CONFLICT_MESSAGE = (
 )
 
 
+@page_throttle("validate")
 def check_list(request):
     """Check a list without an account: verdict, every violation, the totals."""
     form = CheckListForm(

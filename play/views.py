@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cardsite.throttling import page_throttle
 from validation.tools import combat_odds as co
 
 from . import services, sim_kinds
@@ -150,6 +151,7 @@ def _close_combat_context(result: dict) -> dict:
     }
 
 
+@page_throttle("simulate")
 @require_POST
 def close_combat(request):
     """Run the close combat Monte Carlo: inline up to 20,000 games, else on a worker."""
@@ -287,6 +289,7 @@ def _goldfish_decks(request):
     )
 
 
+@page_throttle("simulate")
 @require_http_methods(["GET", "POST"])
 def goldfish(request):
     """Red Mittens goldfish of a deck: a quick run here, a large one on a worker."""

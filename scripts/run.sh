@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
 # Start Cardsite on the configured database and broker (SQLite and the filesystem broker by
-# default): migrate, load the sample data, make the demo account, then run the web server
-# and a Celery worker together. Ctrl-C stops both.
+# default): migrate, load the sample data, make the demo account, then run the site under
+# gunicorn (WEB_CONCURRENCY workers, default 2; GUNICORN_TIMEOUT seconds, default 30), a
+# Celery worker (WORKER_CONCURRENCY, default 2) and Celery beat (the scheduled tasks)
+# together. Ctrl-C stops all three.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
-CELERY="$(dirname "$PY")/celery"
+BIN="$(dirname "$PY")"
+CELERY="$BIN/celery"
+GUNICORN="$BIN/gunicorn"
+WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
+GUNICORN_TIMEOUT=${GUNICORN_TIMEOUT:-30}
+WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-2}
+DATA_DIR=${CARDSITE_DATA_DIR:-data}
+mkdir -p "$DATA_DIR"
 
 "$PY" manage.py migrate --noinput
 "$PY" manage.py collectstatic --noinput -v0
 "$PY" manage.py load_sample_data
 "$PY" manage.py ensure_demo_user
 
-"$CELERY" -A cardsite worker --loglevel=INFO --concurrency=2 &
+"$CELERY" -A cardsite worker --loglevel=INFO --concurrency="$WORKER_CONCURRENCY" &
 worker=$!
+"$CELERY" -A cardsite beat --loglevel=INFO --schedule="$DATA_DIR/celerybeat-schedule" &
+beat=$!
 server=
 # Stop the server and the worker: a warm shutdown first, then, if one has not ended within
 # 20 s, for good. Runs on Ctrl-C, on a SIGTERM sent to this script alone, and on exit.
 stop() {
   trap - EXIT INT TERM
-  local pids=("$worker")
+  local pids=("$worker" "$beat")
   [ -n "$server" ] && pids+=("$server")
   kill -TERM "${pids[@]}" 2>/dev/null || true
   for _ in $(seq 40); do
@@ -35,10 +46,11 @@ trap 'stop; exit 143' TERM
 trap 'stop; exit 130' INT
 
 echo
-echo "  Cardsite is starting at http://$HOST:$PORT/  (a Celery worker runs beside it; Ctrl-C stops both)"
+echo "  Cardsite is starting at http://$HOST:$PORT/  (gunicorn, $WEB_CONCURRENCY workers; a Celery worker and beat beside it; Ctrl-C stops all)"
 echo
 # In the background with a `wait`, so that a signal to this script is handled at once (bash
 # runs a trap only once the foreground command has ended).
-"$PY" manage.py runserver --noreload "$HOST:$PORT" &
+"$GUNICORN" cardsite.wsgi:application --bind "$HOST:$PORT" --workers "$WEB_CONCURRENCY" \
+  --timeout "$GUNICORN_TIMEOUT" --access-logfile - --error-logfile - &
 server=$!
 wait "$server"

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from cardsite.throttling import page_throttle
 from decks.models import Deck, DeckVersion
 
 from . import kinds, services
@@ -128,6 +129,7 @@ def deck_panel(request, deck_pk: int):
     return render(request, template, context)
 
 
+@page_throttle("simulate")
 @require_POST
 def start(request, deck_pk: int):
     """Start a run from the panel's form; redirect to the run page."""

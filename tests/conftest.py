@@ -27,6 +27,20 @@ def _fresh_cache():
 
 
 @pytest.fixture(autouse=True)
+def _throttle_rates_restored():
+    """Tests that lower a rate set ScopedRateThrottle.THROTTLE_RATES (read once at import by
+    DRF): put the configured rates back after each test, whatever it did."""
+    if not settings.configured:
+        yield
+        return
+    from rest_framework.throttling import ScopedRateThrottle
+
+    saved = ScopedRateThrottle.THROTTLE_RATES
+    yield
+    ScopedRateThrottle.THROTTLE_RATES = saved
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(request):
     """Tests sign users in thousands of times: a fast hasher keeps that cheap. (Production
     keeps Django's default PBKDF2.)"""
