@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from django.db import transaction
 from validation.registry import registry
 
 from .models import Card, Expansion, Game, Printing, check_card_fields
+
+logger = logging.getLogger(__name__)
 
 CARD_FIELDS = ("kind", "faction", "cost", "text", "attributes")
 PRINTING_FIELDS = ("number", "rarity", "flavour", "artist")
@@ -292,8 +295,16 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
     report, rows, meta = _check(data)
     report.dry_run = dry_run
     if report.errors:
+        logger.warning(
+            "import refused",
+            extra={"game": report.game, "code": report.code, "errors": len(report.errors)},
+        )
         raise ImportFailed(report)
     game_def = registry.get(report.game)
+    logger.info(
+        "import started",
+        extra={"game": report.game, "code": report.code, "cards": len(rows), "dry_run": dry_run},
+    )
     with transaction.atomic():
         _lock_game(game_def.slug)
         game, _ = Game.objects.get_or_create(
@@ -379,6 +390,16 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
             catalogue_changed(game_slug=game.slug)
     if not dry_run and (report.created or report.updated):
         _analyze_cards()
+    logger.info(
+        "import finished" if not dry_run else "import previewed",
+        extra={
+            "game": report.game,
+            "code": report.code,
+            "cards_created": len(report.created),
+            "cards_updated": len(report.updated),
+            "cards_unchanged": len(report.unchanged),
+        },
+    )
     return report
 
 

@@ -149,6 +149,13 @@ def page(browser, live_server, live_catalogue):
     errors: list[str] = []
     pg.on("response", lambda r: errors.append(r.url) if r.status >= 500 else None)
     pg.server_errors = errors
+    # The Content-Security-Policy is on: anything it blocks shows in the console.
+    blocked: list[str] = []
+    pg.on(
+        "console",
+        lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    pg.csp_violations = blocked
     yield pg
     context.close()
 
@@ -252,3 +259,4 @@ def test_build_share_and_play_every_game(game, browser, page, live_server, tmp_p
     if page.locator("#simulations-panel").count():
         expect(page.locator("#simulations-panel h2").first).to_be_visible()
     assert not page.server_errors, page.server_errors
+    assert not page.csp_violations, page.csp_violations

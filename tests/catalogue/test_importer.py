@@ -258,3 +258,20 @@ def test_the_admin_preview_shows_the_no_faction_note(client, staff_user, db):
     response = client.post("/admin/catalogue/expansion/import/", {"file": upload})
     html = response.content.decode()
     assert response.status_code == 200 and "has no factions" in html
+
+
+def test_imports_are_logged(db, caplog):
+    import logging
+
+    from tests.decks.conftest import sample_expansion
+
+    with caplog.at_level(logging.INFO, logger="catalogue"):
+        expansion_import(data=sample_expansion("hex-skirmish", "HS1"))
+        with pytest.raises(ImportFailed):
+            expansion_import(data={"game": "hex-skirmish", "code": "HS9", "cards": [1]})
+    messages = [(r.name, r.getMessage()) for r in caplog.records]
+    assert ("catalogue.importer", "import started") in messages
+    assert ("catalogue.importer", "import finished") in messages
+    assert ("catalogue.importer", "import refused") in messages
+    finished = next(r for r in caplog.records if r.getMessage() == "import finished")
+    assert finished.cards_created > 0 and finished.game == "hex-skirmish"
