@@ -952,6 +952,10 @@ class _Compiler:
             # Nothing a full-text query can hold: a substring of the name or the text.
             return _contains_ci("name", text, pg=True) | _contains_ci("text", text, pg=True), shown
         lexemes = re.findall(r"[^\W_]+", text)
+        if lexemes and all(lex.lower() in STOP_WORDS for lex in lexemes):
+            # "in", "of", "the": the full-text index holds no such word, so it could only
+            # match nothing; the rest of the query is searched without it.
+            raise _Drop(f"'{text}': a common word, ignored")
         fuzzy = len("".join(lexemes)) >= FUZZY_MIN
         # A short word ("hq") as a prefix matches nearly every card, and has no trigram:
         # it is matched as a whole word only.

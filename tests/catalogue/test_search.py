@@ -937,3 +937,12 @@ def test_api_pages_of_a_dense_search_are_walked_and_in_name_order(client, sample
         walked = any("search_hit" in q["sql"] for q in ctx.captured_queries)
         assert walked == (connection.vendor == "postgresql")
     assert got == want
+
+
+@pytest.mark.django_db
+def test_common_short_words_are_ignored_not_matched_against_nothing(sample_catalogue):
+    """'Dig In': "in" is not in the full-text index (a stop word); searching for it as a
+    whole word found nothing at all. It is ignored with a message instead."""
+    result = run("Dig In")
+    assert "Dig In" in {c.name for c in result.queryset}
+    assert any("'In': a common word, ignored" in p for p in result.problems)
