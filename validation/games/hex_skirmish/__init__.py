@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from validation.games.hex_skirmish.draws import DRAWS
+from validation.games.hex_skirmish.faces import CARD_FACES
 from validation.games.hex_skirmish.formats import FORMATS
 from validation.games.hex_skirmish.kinds import KINDS
 from validation.registry import GameDef
@@ -31,6 +32,7 @@ GAME = GameDef(
     "battlefield.",
     factions={},
     kinds=KINDS,
+    card_faces=CARD_FACES,
     draws=DRAWS,
     formats=FORMATS,
     sections=("units", "cards"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from validation.games.red_code.faces import CARD_FACES
 from validation.games.red_code.formats import FORMATS
 from validation.games.red_code.kinds import KINDS
 from validation.games.red_code.layout import generate_layout
@@ -28,6 +29,7 @@ GAME = GameDef(
     "crew to sink each other.",
     factions={"blue": "Blue", "red": "Red"},
     kinds=KINDS,
+    card_faces=CARD_FACES,
     formats=FORMATS,
     sections=("blue", "red", "orders"),
     section_labels={"blue": "Blue side", "red": "Red side", "orders": "Order deck"},

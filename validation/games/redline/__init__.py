@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from validation.games.redline.draws import DRAWS
+from validation.games.redline.faces import CARD_FACES
 from validation.games.redline.formats import FORMATS
 from validation.games.redline.kinds import KINDS
 from validation.registry import GameDef
@@ -45,6 +46,7 @@ GAME = GameDef(
         "neutral": "Neutral",
     },
     kinds=KINDS,
+    card_faces=CARD_FACES,
     draws=DRAWS,
     formats=FORMATS,
     sections=("general", "arsenal", "missions", "critical_hits", "red_line"),
