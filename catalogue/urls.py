@@ -9,5 +9,8 @@ urlpatterns = [
     path("cards/help/", views.search_help, name="search-help"),
     path("cards/<slug:game>/", views.game_cards, name="game"),
     path("cards/<slug:game>/card/<int:pk>/", views.card_detail, name="card"),
+    path("cards/<slug:game>/card/<int:pk>/face/", views.card_face, name="face"),
+    path("cards/<slug:game>/face/", views.card_face_by_name, name="face-by-name"),
+    path("cards/<slug:game>/named/", views.card_by_name, name="card-by-name"),
     path("cards/<slug:game>/sets/<str:code>/", views.expansion_detail, name="expansion"),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from cardsite import hooks
@@ -9,7 +10,7 @@ from validation.registry import registry
 
 from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
-from .presentation import labelled_attributes, stat_line
+from .presentation import face_context, labelled_attributes, stat_line
 from .search import search_cards
 from .services import game_card_counts
 
@@ -112,6 +113,7 @@ def card_detail(request, game: str, pk: int):
             if card.kind in game_def.kinds
             else card.kind,
             "faction_label": game_def.factions.get(card.faction, card.faction),
+            "face": face_context(game, card),
         },
     )
 
@@ -126,3 +128,53 @@ def expansion_detail(request, game: str, code: str):
         "catalogue/expansion.html",
         {"expansion": expansion, "game": registry.get(game), "printings": printings},
     )
+
+
+# --- Card faces (the card page's face, the hover and tap preview) ---------------------------
+
+FACE_MAX_AGE = 300
+
+
+def _face_response(request, game: str, card):
+    from django.utils.cache import patch_cache_control
+
+    from .presentation import face_context
+
+    response = render(request, "catalogue/_card_face.html", face_context(game, card))
+    patch_cache_control(response, public=True, max_age=FACE_MAX_AGE)
+    return response
+
+
+def card_face(request, game: str, pk: int):
+    """The drawn face of one card, as an HTML fragment. One query."""
+    if game not in registry:
+        raise Http404(f"no game {game!r}")
+    card = get_object_or_404(Card.objects.filter(game__slug=game), pk=pk)
+    return _face_response(request, game, card)
+
+
+def card_face_by_name(request, game: str):
+    """The same by exact name (any case), for lists that know names only: ?name=…"""
+    if game not in registry:
+        raise Http404(f"no game {game!r}")
+    name = " ".join(request.GET.get("name", "").split())[:200]
+    card = Card.objects.filter(game__slug=game, name__iexact=name).first() if name else None
+    if card is None:
+        raise Http404("no card of that name")
+    return _face_response(request, game, card)
+
+
+def card_by_name(request, game: str):
+    """The card page of the card named ?name= (any case): lists that know names only link
+    here."""
+    from django.shortcuts import redirect
+
+    if game not in registry:
+        raise Http404(f"no game {game!r}")
+    name = " ".join(request.GET.get("name", "").split())[:200]
+    card = (
+        Card.objects.filter(game__slug=game, name__iexact=name).only("pk").first() if name else None
+    )
+    if card is None:
+        raise Http404("no card of that name")
+    return redirect("catalogue:card", game, card.pk)

@@ -1,6 +1,6 @@
 """Every game, end to end in a real browser (Debian's Chromium driven by Playwright): sign
-up, build a legal deck from an empty one with the search panel and keyboard quick-add (a typo
-included), place units where the game deploys them, deal the map where the game deals one,
+up, build a legal deck from an empty one with the search panel (hovering a name shows its
+card face) and keyboard quick-add (a typo included), place units where the game deploys them, deal the map where the game deals one,
 save a version with a note, share it, open the deck page and the share link signed out,
 then the game's simulations or play tools. No page answers 500, and none is wider than a
 390 px phone screen.
@@ -121,6 +121,12 @@ class Builder:
         self.page.press("#search-q", "Enter")
         result = self.page.locator(f'tr.b-result[data-card="{name}"]')
         expect(result).to_be_visible()
+        # Hovering the name shows the drawn card face, rules text included.
+        result.locator("a.b-name").hover()
+        face = self.page.locator(".face-popover .card-face")
+        expect(face).to_be_visible()
+        expect(face).to_contain_text(name)
+        self.page.mouse.move(0, 0)
         result.locator(f'[data-section="{section}"] button').first.click()
         self.saved()
         expect(self.row(name).first).to_be_visible()
@@ -232,11 +238,21 @@ def test_build_share_and_play_every_game(game, browser, page, live_server, tmp_p
     expect(page.locator("#versions")).to_contain_text("first legal list")
     shots(page, tmp_path, f"{game}-deck")
 
-    # The share link, signed out.
-    stranger = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    # The share link, signed out, on a phone: a tap on a name shows its face inside the
+    # screen, with a link to the card page.
+    stranger = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True
+    )
     try:
         other = stranger.new_page()
         other.goto(share)
+        other.locator("#deck-list a[data-face-url]").first.tap()
+        popover = other.locator(".face-popover")
+        expect(popover.locator(".card-face")).to_be_visible()
+        expect(popover.get_by_role("link", name="Open card page")).to_be_visible()
+        box = popover.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        other.screenshot(path=str(tmp_path / f"{game}-share-preview-390.png"))
         expect(other.locator("#verdict")).to_contain_text("Legal")
         expect(other.locator("#deck-list")).to_contain_text(entries[0][1])
         no_overflow(other, f"{game} share link")
