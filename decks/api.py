@@ -406,6 +406,17 @@ class DeckViewSet(
         return self._create(request, DeckImportSerializer)
 
     @extend_schema(
+        request=None,
+        responses={200: DeckDetailSerializer},
+        summary="Replace the share link (the old link stops working)",
+    )
+    @action(detail=True, methods=["post"], url_path="new-link")
+    def new_link(self, request, pk=None):
+        deck = self.get_object()  # the user's own decks only (get_queryset)
+        services.deck_new_share_link(deck=deck)
+        return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
+
+    @extend_schema(
         parameters=[OpenApiParameter("token", str, OpenApiParameter.PATH)],
         responses=DeckDetailSerializer,
         summary="An unlisted (or public) deck through its share link",

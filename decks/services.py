@@ -543,17 +543,35 @@ def deck_update(
     visibility: str | None = None,
 ):
     """Change a deck's name, description or visibility (its list changes only by versions)."""
-    from .models import Visibility
+    from .models import Visibility, new_share_token
 
     if visibility is not None and visibility not in Visibility.values:
         raise DeckInvalid({"visibility": [f"use one of {', '.join(Visibility.values)}"]})
     fields = []
+    leaves_unlisted = False
+    if visibility is not None and visibility != Visibility.UNLISTED and deck.pk:
+        # As stored: a model form may already have set the new value on the instance.
+        stored = type(deck).objects.filter(pk=deck.pk).values_list("visibility", flat=True)
+        leaves_unlisted = stored.first() == Visibility.UNLISTED
     for attr, value in (("name", name), ("description", description), ("visibility", visibility)):
         if value is not None:
             setattr(deck, attr, value)
             fields.append(attr)
+    if leaves_unlisted:
+        # Whoever had the link loses it: going back to unlisted hands out a new one.
+        deck.share_token = new_share_token()
+        fields.append("share_token")
     if fields:
         deck.save(update_fields=[*fields, "updated_at"])
+    return deck
+
+
+def deck_new_share_link(*, deck):
+    """Replace the deck's share link: the old one stops working at once."""
+    from .models import new_share_token
+
+    deck.share_token = new_share_token()
+    deck.save(update_fields=["share_token", "updated_at"])
     return deck
 
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("decks/<int:pk>/settings/", views.deck_settings, name="settings"),
     path("decks/<int:pk>/delete/", views.deck_delete, name="delete"),
     path("decks/<int:pk>/hand/", views.deck_hand, name="hand"),
+    path("decks/<int:pk>/new-link/", views.deck_new_link, name="new-link"),
     path("decks/shared/<str:token>/", views.deck_shared, name="shared"),
     path("decks/shared/<str:token>/hand/", views.deck_shared_hand, name="shared-hand"),
     path("decks/shared/<str:token>/diff/", views.deck_shared_diff, name="shared-diff"),

@@ -503,3 +503,13 @@ def deck_hand(request, pk: int):
 
 def deck_shared_hand(request, token: str):
     return _hand(request, _readable(request, token=token), token=token)
+
+
+@login_required
+@require_POST
+def deck_new_link(request, pk: int):
+    """Replace the share link of one of the user's decks; the old link stops working."""
+    deck = _owned(request, pk)
+    services.deck_new_share_link(deck=deck)
+    messages.success(request, "The deck has a new share link; the old one no longer works.")
+    return redirect(deck.get_absolute_url() + "#share-link")
