@@ -277,6 +277,23 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Lost simulation work is found by a reaper that Celery beat runs every few seconds (a
+# running chunk renews a short lease; see simulations/services.py).
+SIMULATIONS_REAP_SECONDS = float(os.environ.get("SIMULATIONS_REAP_SECONDS", "10"))
+SIMULATIONS_LEASE_SECONDS = float(os.environ.get("SIMULATIONS_LEASE_SECONDS", "20"))
+SIMULATIONS_HEARTBEAT_SECONDS = float(os.environ.get("SIMULATIONS_HEARTBEAT_SECONDS", "5"))
+SIMULATIONS_STALL_SECONDS = float(os.environ.get("SIMULATIONS_STALL_SECONDS", "40"))
+if not 0 < SIMULATIONS_HEARTBEAT_SECONDS < SIMULATIONS_LEASE_SECONDS:
+    raise ImproperlyConfigured(
+        "SIMULATIONS_HEARTBEAT_SECONDS must be positive and shorter than SIMULATIONS_LEASE_SECONDS."
+    )
+CELERY_BEAT_SCHEDULE = {
+    "simulations-reap": {
+        "task": "simulations.reap",
+        "schedule": SIMULATIONS_REAP_SECONDS,
+        "options": {"expires": 5 * SIMULATIONS_REAP_SECONDS},
+    }
+}
 
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {

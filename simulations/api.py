@@ -241,11 +241,6 @@ class SimulationDetailView(generics.RetrieveAPIView):
     def get_queryset(self):
         return SimulationRun.objects.readable_by(self.request.user).select_related("deck_version")
 
-    def get_object(self):
-        run = super().get_object()
-        services.simulation_check(run)
-        return run
-
 
 class SimulationKindsView(APIView):
     """The simulation kinds and their parameters."""

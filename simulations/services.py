@@ -12,18 +12,24 @@ How a run moves (see docs/architecture.md, "Simulations app"):
    lock. The call that fills the last slot merges the chunks, summarises them and marks the
    run ``done``. A chunk whose slot is filled, or of a run that is no longer active, is a
    no-op, so a redelivered message (``acks_late``) does no harm.
-3. ``simulation_reap`` finds chunks whose worker was lost — started longer ago than the task
-   time limit allows, or never started while the run made no progress for longer than the
-   broker's visibility timeout — and sends them again (at most ``SIMULATIONS_MAX_REAPS``
-   times; then the run fails with the reason "worker lost…"). The run page and the API call
-   the cheap per-run check ``simulation_check`` on every poll; ``manage.py simulations_reap``
-   sweeps every active run (e.g. from cron).
+3. A running chunk holds a lease, ``chunk_started[i]``, that a heartbeat thread renews every
+   ``SIMULATIONS_HEARTBEAT_SECONDS`` (5). ``simulation_reap``, run by Celery beat every
+   ``SIMULATIONS_REAP_SECONDS`` (10), sends again the chunks whose lease was not renewed for
+   ``SIMULATIONS_LEASE_SECONDS`` (20: their worker died) — at most ``SIMULATIONS_MAX_REAPS``
+   times, then the run fails with the reason "worker lost…" — and, when the run made no
+   progress for ``SIMULATIONS_STALL_SECONDS`` (40), the chunks that never started (their
+   message may be held by a dead worker). A chunk whose slot is filled, or whose lease is
+   held by a live worker, is a no-op, so a repeat costs nothing and every game is counted
+   once. Reading a run (pages, API) never changes it; ``manage.py simulations_reap`` sweeps
+   by hand.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
@@ -39,6 +45,8 @@ from validation.sim import odds
 
 from . import kinds
 from .models import SimulationRun, Status
+
+logger = logging.getLogger(__name__)
 
 MAX_SEED = 2**63 - 1
 _TRUE = {"1", "true", "yes", "on"}
@@ -75,6 +83,22 @@ def queue_lost_after() -> float:
 
 def max_reaps() -> int:
     return int(_setting("SIMULATIONS_MAX_REAPS", 3))
+
+
+def heartbeat_every() -> float:
+    """Seconds between the heartbeats of a running chunk (it renews its lease)."""
+    return float(_setting("SIMULATIONS_HEARTBEAT_SECONDS", 5))
+
+
+def lease_seconds() -> float:
+    """A started chunk whose lease was not renewed for this long lost its worker."""
+    return float(_setting("SIMULATIONS_LEASE_SECONDS", 20))
+
+
+def stall_seconds() -> float:
+    """A run that made no progress for this long has its chunks that never started sent
+    again (their message may sit with a worker that died; a repeat is a no-op)."""
+    return float(_setting("SIMULATIONS_STALL_SECONDS", 40))
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -308,6 +332,9 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
         locked = _locked(run_id)
         if locked is None or not locked.is_active or key in locked.chunk_results:
             return "skipped"
+        held = locked.chunk_started.get(key)
+        if held and now - datetime.fromisoformat(held) <= timedelta(seconds=lease_seconds()):
+            return "busy"  # a live worker holds this chunk's lease: a repeated message
         locked.chunk_started[key] = now.isoformat()
         fields = ["chunk_started", "heartbeat_at"]
         if locked.status == Status.QUEUED:
@@ -318,7 +345,8 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
         locked.save(update_fields=fields)
 
     t0 = time.perf_counter()
-    stats = kind.run_chunk(run.inputs, run.params, run.seed, chunk_index, run.n_chunks)
+    with _Heartbeat(run_id, key):
+        stats = kind.run_chunk(run.inputs, run.params, run.seed, chunk_index, run.n_chunks)
     seconds = time.perf_counter() - t0
 
     now = timezone.now()
@@ -339,6 +367,49 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
             outcome = "finished"
         locked.save()
     return outcome
+
+
+def _renew_lease(run_id: int, key: str) -> None:
+    now = timezone.now()
+    with transaction.atomic():
+        locked = _locked(run_id)
+        if locked is None or not locked.is_active or key in locked.chunk_results:
+            return
+        locked.chunk_started[key] = now.isoformat()
+        locked.heartbeat_at = now
+        locked.save(update_fields=["chunk_started", "heartbeat_at"])
+
+
+class _Heartbeat:
+    """Renews a running chunk's lease every heartbeat_every() seconds from a thread (with
+    its own database connection), for as long as the chunk is being played."""
+
+    def __init__(self, run_id: int, key: str) -> None:
+        self.run_id, self.key = run_id, key
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"lease-{key}")
+
+    def _beat(self) -> None:
+        from django.db import connection
+
+        try:
+            while not self.stop.wait(heartbeat_every()):
+                try:
+                    _renew_lease(self.run_id, self.key)
+                except Exception:  # noqa: BLE001 - a missed beat only shortens the lease
+                    logger.warning(
+                        "heartbeat failed", extra={"run": self.run_id, "chunk": self.key}
+                    )
+        finally:
+            connection.close()
+
+    def __enter__(self) -> _Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join(timeout=30)
 
 
 def _finalise(run: SimulationRun, kind: kinds.SimulationKind, now: datetime) -> None:
@@ -374,42 +445,43 @@ def simulation_fail(*, run_id: int, reason: str) -> bool:
 # --- reaping ----------------------------------------------------------------------------
 
 
-def _lost_chunks(run: SimulationRun, now: datetime) -> list[int]:
+def _lost_chunks(run: SimulationRun, now: datetime) -> tuple[list[int], list[int]]:
+    """(started chunks whose lease ran out, chunks never started of a stalled run)."""
     last = max(d for d in (run.heartbeat_at, run.created_at, run.started_at) if d)
-    chunk_limit = timedelta(seconds=chunk_lost_after())
-    queue_limit = timedelta(seconds=queue_lost_after())
-    lost = []
+    lease = timedelta(seconds=lease_seconds())
+    stall = timedelta(seconds=stall_seconds())
+    expired, unstarted = [], []
     for i in range(run.n_chunks):
         key = str(i)
         if key in run.chunk_results:
             continue
         started = run.chunk_started.get(key)
         if started:
-            if now - datetime.fromisoformat(started) > chunk_limit:
-                lost.append(i)
-        elif now - last > queue_limit:
-            lost.append(i)
-    return lost
+            if now - datetime.fromisoformat(started) > lease:
+                expired.append(i)
+        elif now - last > stall:
+            unstarted.append(i)
+    return expired, unstarted
 
 
 def simulation_check(run: SimulationRun, *, now: datetime | None = None) -> str | None:
-    """The cheap per-run check of the run page and the API: when chunks of an active run
-    look lost, send them again (or fail the run after too many tries). Touches the
-    database only when something is to be done. Returns "requeued", "failed" or None."""
+    """The reaper's check of one active run: send again the chunks whose worker was lost
+    (or fail the run after too many lost workers). Touches the database only when something
+    is to be done. Returns "requeued", "failed" or None."""
     if not run.is_active:
         return None
     now = now or timezone.now()
-    if not _lost_chunks(run, now):
+    if not any(_lost_chunks(run, now)):
         return None
     with transaction.atomic():
         locked = _locked(run.pk)
         if locked is None or not locked.is_active:
             return None
-        lost = _lost_chunks(locked, now)
-        if not lost:
+        expired, unstarted = _lost_chunks(locked, now)
+        if not expired and not unstarted:
             return None
-        listed = ", ".join(str(i) for i in lost)
-        if locked.reaps >= max_reaps():
+        if expired and locked.reaps >= max_reaps():
+            listed = ", ".join(str(i) for i in expired)
             locked.status = Status.FAILED
             locked.finished_at = now
             locked.heartbeat_at = now
@@ -418,16 +490,26 @@ def simulation_check(run: SimulationRun, *, now: datetime | None = None) -> str 
                 f"{locked.reaps} re-deliveries"
             )
             locked.save()
+            logger.error(
+                "simulation failed: worker lost",
+                extra={"run": locked.pk, "chunks": listed, "reaps": locked.reaps},
+            )
             outcome = "failed"
         else:
-            locked.reaps += 1
-            for i in lost:
+            if expired:  # only lost workers count towards failing the run
+                locked.reaps += 1
+            for i in expired:
                 locked.chunk_started.pop(str(i), None)
             locked.heartbeat_at = now
+            lost = sorted(expired + unstarted)
             events = locked.timings.setdefault("reaped", [])
-            events.append({"at": now.isoformat(), "chunks": lost})
+            events.append({"at": now.isoformat(), "chunks": lost, "expired": expired})
             locked.save()
             _enqueue_on_commit(locked.pk, lost)
+            logger.warning(
+                "simulation chunks sent again",
+                extra={"run": locked.pk, "expired": expired, "unstarted": unstarted},
+            )
             outcome = "requeued"
     for attr in ("status", "error", "reaps", "chunk_started", "heartbeat_at", "finished_at"):
         setattr(run, attr, getattr(locked, attr))

@@ -5,12 +5,15 @@ timeout (settings: CELERY_TASK_TIME_LIMIT < CELERY_VISIBILITY_TIMEOUT)."""
 
 from __future__ import annotations
 
+import logging
 import socket
 
 from celery import Task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
+
+logger = logging.getLogger(__name__)
 
 # Errors worth another try: the database was unreachable or locked for a moment.
 RETRYABLE = (OperationalError, InterfaceError, ConnectionError)
@@ -29,10 +32,19 @@ class ChunkTask(Task):
             reason = f"chunk {chunk} took longer than the time limit"
         else:
             reason = f"chunk {chunk} failed: {type(exc).__name__}: {exc}"
+        logger.error(
+            "simulation chunk failed", extra={"run": run_id, "chunk": chunk, "reason": reason}
+        )
         try:
             simulation_fail(run_id=run_id, reason=reason)
         except RETRYABLE:  # the database is gone; the reaper will deal with the run
             pass
+
+    def on_retry(self, exc, task_id, args, kwargs, einfo) -> None:
+        logger.warning(
+            "simulation chunk retried",
+            extra={"run": args[0] if args else kwargs.get("run_id"), "error": repr(exc)},
+        )
 
 
 @shared_task(
@@ -60,7 +72,8 @@ def run_chunk(self, run_id: int, chunk_index: int) -> str:
 
 @shared_task(name="simulations.reap")
 def reap() -> dict:
-    """Re-queue lost chunks of active runs (for a periodic scheduler, when there is one)."""
+    """Send again the lost chunks of active runs: scheduled by Celery beat every
+    SIMULATIONS_REAP_SECONDS (settings.CELERY_BEAT_SCHEDULE)."""
     from .services import simulation_reap
 
     return simulation_reap()

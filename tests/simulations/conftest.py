@@ -81,7 +81,9 @@ class DedicatedWorker:
         self.broker_dir = broker_dir
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, concurrency: int = 1) -> subprocess.Popen:
+    def start(self, concurrency: int = 1, beat: bool = False) -> subprocess.Popen:
+        """A worker; with `beat`, Celery beat inside it too (the scheduled reaper), as
+        `make run` starts one beside the workers."""
         env = dict(os.environ)
         env["DATABASE_URL"] = _database_url()
         env["CELERY_QUEUE"] = self.queue
@@ -107,6 +109,7 @@ class DedicatedWorker:
                     "--without-heartbeat",
                     "-n",
                     f"sim-{uuid.uuid4().hex[:6]}@%h",
+                    *(["-B", f"--schedule={self.tmp_path / 'beat-schedule'}"] if beat else []),
                 ],
                 cwd=ROOT,
                 env=env,

@@ -217,13 +217,13 @@ def test_reaper_requeues_a_chunk_whose_worker_was_lost_then_gives_up(
     redline_deck, settings, django_capture_on_commit_callbacks, monkeypatch
 ):
     settings.SIMULATIONS_CHUNK_GAMES = 2_000
-    settings.SIMULATIONS_CHUNK_LOST_SECONDS = 60
+    settings.SIMULATIONS_LEASE_SECONDS = 60
     settings.SIMULATIONS_MAX_REAPS = 1
     sent = []
     monkeypatch.setattr(run_chunk, "delay", lambda *args: sent.append(args))
     run = start(redline_deck)
     services.simulation_run_chunk(run_id=run.pk, chunk_index=0)
-    # chunk 1 was started by a worker that then died
+    # chunk 1 was started by a worker that then died: its lease is not renewed
     long_ago = timezone.now() - timedelta(minutes=5)
     run.refresh_from_db()
     run.chunk_started["1"] = long_ago.isoformat()
@@ -246,16 +246,85 @@ def test_reaper_requeues_a_chunk_whose_worker_was_lost_then_gives_up(
     assert services.simulation_run_chunk(run_id=run.pk, chunk_index=1) == "skipped"
 
 
-def test_reaper_requeues_chunks_never_started_after_the_queue_timeout(redline_deck, settings):
-    settings.SIMULATIONS_QUEUE_LOST_SECONDS = 100
+def test_reaper_requeues_chunks_never_started_of_a_stalled_run(redline_deck, settings):
+    settings.SIMULATIONS_STALL_SECONDS = 100
     run = start(redline_deck)
     assert services.simulation_check(run) is None
     later = timezone.now() + timedelta(seconds=101)
     assert services.simulation_check(run, now=later) == "requeued"
     run.refresh_from_db()
-    assert run.reaps == 1 and run.status == "queued"
-    # the reap counts as activity: not lost again straight away
+    # a chunk that never started is no lost worker: it does not count towards failing
+    assert run.reaps == 0 and run.status == "queued"
+    assert run.timings["reaped"][0]["chunks"] == list(range(run.n_chunks))
+    # the reap counts as activity: not sent again straight away
     assert services.simulation_check(run, now=later + timedelta(seconds=50)) is None
+
+
+def test_a_chunk_held_by_a_live_lease_is_not_played_twice(redline_deck, settings):
+    """A repeated message (a re-send, a redelivery) finds the chunk's lease held by a live
+    worker and does nothing: every game is counted once."""
+    settings.SIMULATIONS_LEASE_SECONDS = 60
+    run = start(redline_deck)
+    run.chunk_started["0"] = timezone.now().isoformat()
+    run.save()
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=0) == "busy"
+    run.refresh_from_db()
+    assert "0" not in run.chunk_results
+    # once the lease has run out, the chunk is played
+    run.chunk_started["0"] = (timezone.now() - timedelta(seconds=61)).isoformat()
+    run.save()
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=0) in ("stored", "finished")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_chunk_renews_its_lease(redline_deck, settings, monkeypatch):
+    import time
+
+    settings.SIMULATIONS_HEARTBEAT_SECONDS = 0.2
+    settings.SIMULATIONS_LEASE_SECONDS = 5
+    run = start(redline_deck)
+    kind = kinds.get(run.kind)
+    leases = []
+    original = kind.run_chunk
+
+    def slow(*args):
+        leases.append(SimulationRun.objects.get(pk=run.pk).chunk_started["0"])
+        time.sleep(1.0)
+        leases.append(SimulationRun.objects.get(pk=run.pk).chunk_started["0"])
+        return original(*args)
+
+    import dataclasses
+
+    patched = dataclasses.replace(kind, run_chunk=slow)
+    monkeypatch.setattr(services.kinds, "get", lambda slug: patched)
+    assert services.simulation_run_chunk(run_id=run.pk, chunk_index=0) in ("stored", "finished")
+    assert leases[1] > leases[0]  # renewed while the chunk was being played
+
+
+def test_reading_a_run_never_changes_it(client, user, redline_deck, settings):
+    """Pages and the API only read: the reaper (Celery beat) does the re-sending."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.SIMULATIONS_STALL_SECONDS = 0
+    run = start(redline_deck)
+    client.force_login(user)
+    for url in (
+        f"/simulations/{run.pk}/",
+        f"/simulations/{run.pk}/progress/",
+        f"/api/simulations/{run.pk}/",
+    ):
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        writes = [
+            q["sql"]
+            for q in ctx.captured_queries
+            if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))
+        ]
+        writes = [w for w in writes if "django_session" not in w]
+        assert writes == [], (url, writes)
+    run.refresh_from_db()
+    assert run.reaps == 0 and "reaped" not in run.timings
 
 
 def test_the_reap_command_reports(db, capsys):
