@@ -278,15 +278,22 @@ def _lock_game(slug: str) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [IMPORT_LOCK, slug])
 
 
-def _analyze_cards() -> None:
-    """Refresh the planner's statistics of the card table after an import (PostgreSQL):
-    the search's plans depend on them, and autovacuum may come much later."""
+def analyze_catalogue() -> None:
+    """Refresh the planner's statistics of the catalogue's tables (PostgreSQL): the search's
+    plans depend on them, and autovacuum never analyses a small table (with none, a search
+    over 70 cards was planned as 70 repeated sub-searches: 50 ms instead of 3)."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE catalogue_card")
+        for table in (
+            "catalogue_game",
+            "catalogue_expansion",
+            "catalogue_card",
+            "catalogue_printing",
+        ):
+            cursor.execute(f"ANALYZE {table}")
 
 
 def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
@@ -389,7 +396,7 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
 
             catalogue_changed(game_slug=game.slug)
     if not dry_run and (report.created or report.updated):
-        _analyze_cards()
+        analyze_catalogue()
     logger.info(
         "import finished" if not dry_run else "import previewed",
         extra={

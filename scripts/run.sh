@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start Cardsite on the configured database and broker (SQLite and the filesystem broker by
 # default): migrate, load the sample data, make the demo account, then run the site under
-# gunicorn (WEB_CONCURRENCY workers, default 2; GUNICORN_TIMEOUT seconds, default 30), a
+# gunicorn (WEB_CONCURRENCY workers, default 4; GUNICORN_TIMEOUT seconds, default 30), a
 # Celery worker (WORKER_CONCURRENCY, default 2) and Celery beat (the scheduled tasks)
 # together. Ctrl-C stops all three.
 set -euo pipefail
@@ -12,7 +12,7 @@ PORT=${PORT:-8000}
 BIN="$(dirname "$PY")"
 CELERY="$BIN/celery"
 GUNICORN="$BIN/gunicorn"
-WEB_CONCURRENCY=${WEB_CONCURRENCY:-2}
+WEB_CONCURRENCY=${WEB_CONCURRENCY:-4}
 GUNICORN_TIMEOUT=${GUNICORN_TIMEOUT:-30}
 WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-2}
 DATA_DIR=${CARDSITE_DATA_DIR:-data}

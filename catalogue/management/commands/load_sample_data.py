@@ -1,6 +1,11 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from catalogue.importer import ImportFailed, expansion_import, read_expansion_file
+from catalogue.importer import (
+    ImportFailed,
+    analyze_catalogue,
+    expansion_import,
+    read_expansion_file,
+)
 from catalogue.services import games_sync, sample_data_files
 
 
@@ -20,4 +25,7 @@ class Command(BaseCommand):
                     self.stderr.write(f"  {error}")
                 raise CommandError(f"{path.name}: {exc.report.summary()}") from exc
             self.stdout.write(f"{path.parent.name}/{path.name}: {report.summary()}")
+        # Statistics even when nothing changed: a database loaded before imports analysed
+        # their tables would otherwise keep planning searches without any.
+        analyze_catalogue()
         self.stdout.write(self.style.SUCCESS(f"sample data loaded ({len(files)} expansions)"))
