@@ -232,10 +232,16 @@ def test_build_share_and_play_every_game(game, browser, page, live_server, tmp_p
     share = page.locator("#share-link").get_attribute("href")
     shots(page, tmp_path, f"{game}-builder")
 
-    # The deck page: the list, the verdict, the note in the history.
+    # The deck page: the list, the verdict, the note in the history, and the goldfish
+    # simulations of the games that have one, ready to start.
     page.click("text=deck page")
     expect(page.locator("#verdict")).to_contain_text("Legal")
     expect(page.locator("#versions")).to_contain_text("first legal list")
+    from simulations import kinds
+
+    if [k for k in kinds.for_game(game) if k.needs_deck]:
+        panel = page.locator("#simulations-panel")
+        expect(panel.locator("form[action$='/start/']").first).to_be_visible()
     shots(page, tmp_path, f"{game}-deck")
 
     # The share link, signed out, on a phone: a tap on a name shows its face inside the
