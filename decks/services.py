@@ -406,17 +406,7 @@ def deck_save_version(
         # the unique (deck, number) constraint refused the second.
         latest = DeckVersion.objects.filter(deck=deck).order_by("-number").first()
         raise VersionConflict(latest.number if latest else None) from exc
-    for attr in (
-        "current_version",
-        "current_version_id",
-        "legal",
-        "violations_count",
-        "warnings_count",
-        "report",
-        "validated_at",
-        "updated_at",
-    ):
-        setattr(deck, attr, getattr(locked, attr))
+    _copy_deck_state(deck, locked)
     return version
 
 
@@ -522,6 +512,7 @@ def deck_seal_version(*, deck, note: str = ""):
 
 
 def _copy_deck_state(deck, locked) -> None:
+    """The caller's deck object takes what the save wrote on the locked copy."""
     for attr in (
         "current_version",
         "current_version_id",

@@ -7,12 +7,10 @@ Screenshots (desktop and phone-sized) are written under pytest's tmp_path, never
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from playwright.sync_api import expect
 
-from .support import page_ready
+from .support import builder_state, page_ready, sign_up, wait_saved
 
 DESKTOP = {"width": 1440, "height": 1000}
 PHONE = {"width": 390, "height": 844}
@@ -30,18 +28,6 @@ def page(browser, live_server, live_catalogue):
     pg = context.new_page()
     yield pg
     context.close()
-
-
-def sign_up(page) -> str:
-    username = f"builder{uuid.uuid4().hex[:8]}"
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", "a-long-pass-for-tests-123")
-    page.fill("#id_password2", "a-long-pass-for-tests-123")
-    page.click("form.panel button[type=submit]")
-    expect(page.locator("header.site")).to_contain_text(username)
-    return username
 
 
 def new_deck(page, game: str, fmt: str, name: str) -> None:
@@ -62,27 +48,14 @@ class Builder:
         self.state = self._state()
 
     def _state(self) -> str:
-        return self.page.evaluate(
-            "() => (document.querySelector('#builder-base')||{}).value + ':' +"
-            " (document.querySelector('#builder-rev')||{}).value"
-        )
+        return builder_state(self.page)
 
     @property
     def version(self) -> int:
         return int(self.state.split(":")[0] or 0)
 
     def saved(self) -> None:
-        # The new panels are swapped in: wait until htmx has settled them (and bound their
-        # triggers) before the next change, or a fast click can land on a node not yet live.
-        self.page.wait_for_function(
-            "prev => { const b = document.querySelector('#builder-base'),"
-            " r = document.querySelector('#builder-rev');"
-            " return b && r && (b.value + ':' + r.value) !== prev"
-            " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }",
-            arg=self.state,
-            timeout=15_000,
-        )
-        self.state = self._state()
+        self.state = wait_saved(self.page, self.state)
 
     def search(self, text: str) -> None:
         self.page.fill("#search-q", text)
@@ -131,7 +104,7 @@ def screenshot(page, tmp_path, name: str) -> None:
 
 
 def test_build_a_legal_redline_arsenal_and_share_it(browser, page, live_server, tmp_path):
-    sign_up(page)
+    sign_up(page, "builder")
     new_deck(page, "redline", "standard", "UNE efreets")
     b = Builder(page)
     expect(page.locator("#verdict")).to_contain_text("Not legal")
@@ -189,7 +162,7 @@ def test_build_a_legal_redline_arsenal_and_share_it(browser, page, live_server, 
 
 
 def test_place_hex_skirmish_units_by_clicking_hexes(page, live_server, tmp_path):
-    sign_up(page)
+    sign_up(page, "builder")
     new_deck(page, "hex-skirmish", "standard", "Hex army")
     b = Builder(page)
     b.add_from_search("Lancers", "units")
@@ -225,7 +198,7 @@ def test_place_hex_skirmish_units_by_clicking_hexes(page, live_server, tmp_path)
 
 
 def test_red_code_match_setup_and_a_new_map_layout(page, live_server, tmp_path):
-    sign_up(page)
+    sign_up(page, "builder")
     new_deck(page, "red-code", "war", "Convoy battle")
     b = Builder(page)
     page.locator('form[data-side="blue"] select').first.select_option("Barracuda")

@@ -11,7 +11,6 @@ Screenshots at 1440 px and 390 px go under pytest's tmp_path (printed), never th
 from __future__ import annotations
 
 import re
-import uuid
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from playwright.sync_api import expect
 
 from validation.registry import registry
 
-from .support import page_ready
+from .support import builder_state, page_ready, sign_up, wait_saved
 
 DESKTOP = {"width": 1440, "height": 1000}
 PHONE = {"width": 390, "height": 844}
@@ -87,21 +86,10 @@ class Builder:
         self.state = self._state()
 
     def _state(self) -> str:
-        return self.page.evaluate(
-            "() => (document.querySelector('#builder-base')||{}).value + ':' +"
-            " (document.querySelector('#builder-rev')||{}).value"
-        )
+        return builder_state(self.page)
 
     def saved(self) -> None:
-        self.page.wait_for_function(
-            "prev => { const b = document.querySelector('#builder-base'),"
-            " r = document.querySelector('#builder-rev');"
-            " return b && r && (b.value + ':' + r.value) !== prev"
-            " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }",
-            arg=self.state,
-            timeout=15_000,
-        )
-        self.state = self._state()
+        self.state = wait_saved(self.page, self.state)
 
     def row(self, name: str):
         return self.page.locator(f'#builder-state tr.b-row[data-card="{name}"]')
@@ -166,18 +154,6 @@ def page(browser, live_server, live_catalogue):
     context.close()
 
 
-def sign_up(page) -> str:
-    username = f"player{uuid.uuid4().hex[:8]}"
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", "a-long-pass-for-tests-123")
-    page.fill("#id_password2", "a-long-pass-for-tests-123")
-    page.click("form.panel button[type=submit]")
-    expect(page.locator("header.site")).to_contain_text(username)
-    return username
-
-
 def typo(name: str) -> str:
     """The name with one letter dropped from its longest word (tigercat -> tigrcat)."""
     words = name.split()
@@ -192,7 +168,7 @@ def typo(name: str) -> str:
 def test_build_share_and_play_every_game(game, browser, page, live_server, tmp_path):
     fmt = FORMATS[game]
     definition = registry.get(game)
-    sign_up(page)
+    sign_up(page, "player")
     page.goto(f"/build/{game}/{fmt}/new/")
     page.fill("#id_name", f"{definition.name} test deck")
     page.click("form.panel button[type=submit]")

@@ -55,7 +55,7 @@ def test_card_page_shows_every_attribute_with_its_label_and_printings(client, sa
     assert "Core Set" in html or "RL1" in html
     assert tiger.text.split(".")[0] in html
     # No image: the face is drawn from the data.
-    assert 'class="face' in html
+    assert 'class="card-face' in html and 'class="fig-icons"' in html  # its slots as icons
 
 
 def test_card_of_another_game_is_not_found(client, sample_catalogue):

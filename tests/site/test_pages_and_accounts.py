@@ -127,3 +127,20 @@ def test_every_page_names_its_icon_and_the_play_tools_are_in_the_navigation(clie
     assert response.status_code == 301 and response["Location"].endswith(".svg")
     play = client.get("/play/")
     assert play.status_code == 200
+
+
+def test_a_forged_forwarded_for_does_not_escape_the_sign_in_lock(client, user, settings):
+    """The lock keys on the real client address: a new X-Forwarded-For on every try (no
+    trusted proxy in front) is still the same client."""
+    for i in range(settings.AXES_FAILURE_LIMIT):
+        client.post(
+            reverse("login"),
+            {"username": "alice", "password": "wrong"},
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{i}",
+        )
+    response = client.post(
+        reverse("login"),
+        {"username": "alice", "password": "a-long-pass-123"},
+        HTTP_X_FORWARDED_FOR="203.0.113.77",
+    )
+    assert response.status_code == 429
