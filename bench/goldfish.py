@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from validation.games.redline.goldfish import simulate_redline, simulate_redline_reference  # noqa: E402
+from validation.games.redline.samples import redline_arsenal  # noqa: E402
 from validation.sim.kernel import SimParams, merge_all, summarise  # noqa: E402
-from validation.sim.redline import simulate_redline, simulate_redline_reference  # noqa: E402
-from validation.sim.samples import redline_arsenal  # noqa: E402
 
 SEED = 20_240_601
 

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from validation.tools import combat_odds as co
+from validation.games.tactical_assault import combat_odds as co
 
 from . import services
 from .models import Campaign, CampaignPlayer, GameResult

@@ -7,7 +7,7 @@ import re
 
 from django import forms
 
-from validation.tools import combat_odds as co
+from validation.games.tactical_assault import combat_odds as co
 
 from . import services
 from .models import Campaign, GameResult

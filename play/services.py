@@ -1,4 +1,4 @@
-"""Play-tool services: the catalogue side of `validation.tools`, and Tactical Assault
+"""Play-tool services: the catalogue side of the game packages, and Tactical Assault
 campaigns.
 
 Views and API classes parse input, call one service and render. A bad input raises
@@ -17,11 +17,11 @@ import numpy as np
 from django.db import transaction
 
 from catalogue.models import Card
+from validation.games.red_code import crew_economy as ce
 from validation.games.red_code.layout import generate_layout
+from validation.games.red_mittens import goldfish as rm
+from validation.games.tactical_assault import combat_odds as co
 from validation.registry import registry
-from validation.tools import combat_odds as co
-from validation.tools import crew_economy as ce
-from validation.tools import red_mittens as rm
 from validation.types import CardFacts
 
 TACTICAL_ASSAULT = "tactical-assault"

@@ -2,9 +2,9 @@
 `PlayConfig.ready()`:
 
 - `red-mittens-goldfish` (needs a Red Mittens deck): the goldfish of
-  `validation.tools.red_mittens` against a passive opponent on 20 LP.
+  `validation.games.red_mittens.goldfish` against a passive opponent on 20 LP.
 - `tactical-assault-close-combat` (no deck; two unit types): repeated close combat of
-  `validation.tools.combat_odds` until one side is eliminated or out of contact.
+  `validation.games.tactical_assault.combat_odds` until one side is eliminated or out of contact.
 
 Each is a handful of plain functions over JSON: `run_chunk` is a pure function of its
 arguments, `merge` sums counts exactly, `summarise` derives the figures and `charts` the
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from validation.games.red_mittens import goldfish as rm
 from validation.sim.kernel import chunk_seed_sequence
-from validation.tools import red_mittens as rm
 
 GOLDFISH = "red-mittens-goldfish"
 CLOSE_COMBAT = "tactical-assault-close-combat"

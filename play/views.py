@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cardsite.throttling import page_throttle
-from validation.tools import combat_odds as co
+from validation.games.tactical_assault import combat_odds as co
 
 from . import services, sim_kinds
 from .charts import map_svg, render_chart, xy

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from validation.games.hex_skirmish.goldfish import simulate_hexskirmish
+from validation.games.redline.goldfish import OPENING as REDLINE_OPENING
+from validation.games.redline.goldfish import simulate_redline
 from validation.sim import kernel, odds
-from validation.sim.hexskirmish import simulate_hexskirmish
-from validation.sim.redline import OPENING as REDLINE_OPENING
-from validation.sim.redline import simulate_redline
 from validation.types import CardFacts, Entry
 
 from . import charts

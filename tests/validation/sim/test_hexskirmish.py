@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from validation.sim.hexskirmish import simulate_hexskirmish
+from validation.games.hex_skirmish.goldfish import simulate_hexskirmish
 from validation.sim.kernel import SimParams, merge_all, summarise
 from validation.types import Entry
 

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from validation.games.redline.goldfish import simulate_redline, simulate_redline_reference
 from validation.sim.kernel import (
     SimParams,
     chunk_games,
@@ -15,7 +16,6 @@ from validation.sim.kernel import (
     summarise,
 )
 from validation.sim.odds import distribution
-from validation.sim.redline import simulate_redline, simulate_redline_reference
 from validation.types import Entry
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from validation.tools.crew_economy import (
+from validation.games.red_code.crew_economy import (
     box_grid,
     crew_schedule,
     crew_table,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from validation.tools.combat_odds import (
+from validation.games.tactical_assault.combat_odds import (
     MODIFIERS,
     RATINGS,
     RESULTS,

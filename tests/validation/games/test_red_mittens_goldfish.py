@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from validation.tools.red_mittens import (
+from validation.games.red_mittens.goldfish import (
     _Game,
     _Unit,
     goldfish_red_mittens,
