@@ -159,6 +159,18 @@ def test_build_a_legal_redline_arsenal_and_share_it(browser, page, live_server, 
     deck = Deck.objects.get(name="UNE efreets (final)")
     assert deck.legal and deck.visibility == "unlisted"
     assert deck.current_version.number == b.version
+    # The session's edits are one working version; leaving the builder seals it.
+    assert not deck.current_version.sealed
+    page.click("text=deck page")
+    expect(page.locator("#verdict")).to_contain_text("Legal")
+
+    def sealed():
+        deck.current_version.refresh_from_db()
+        return deck.current_version.sealed
+
+    from tests.conftest import wait_for
+
+    wait_for(sealed, timeout=15)
 
 
 def test_place_hex_skirmish_units_by_clicking_hexes(page, live_server, tmp_path):
