@@ -1,4 +1,4 @@
-"""Indexes for the card search (catalogue/search.py), on PostgreSQL only.
+"""Indexes for the card search (catalogue/search/), on PostgreSQL only.
 
 - trigram GIN indexes on the name (bare-word similarity, `name:` ILIKE) and the rules text
   (`o:`/`text:` ILIKE);

@@ -6,7 +6,7 @@ of a search matching many cards; `text_lower` is folded once, when the card is w
 (a stored generated column, so the database keeps it true on every insert and update), and
 matched with a plain `LIKE`. Its trigram index replaces the one on `text`.
 
-The column is not a model field: only the PostgreSQL branch of catalogue/search.py reads it.
+The column is not a model field: only the PostgreSQL branch of catalogue/search/ reads it.
 On SQLite nothing is done.
 """
 

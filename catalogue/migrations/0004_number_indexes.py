@@ -2,7 +2,7 @@
 PostgreSQL only.
 
 `speed>=6`, `atk<3`, `capture_cost!=4`: a comparison of an integer attribute is matched by
-catalogue/search.py as
+catalogue/search/ as
 
     attributes ? '<key>' AND CASE WHEN jsonb_typeof(attributes -> '<key>') = 'number'
                                   THEN (attributes ->> '<key>')::numeric END >= 6

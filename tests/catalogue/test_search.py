@@ -866,7 +866,7 @@ def test_a_kind_an_attribute_implies_is_a_condition_of_the_results(sample_catalo
 def test_a_walked_page_is_the_page_of_the_query(sample_catalogue, monkeypatch, query):
     from django.core.cache import cache
 
-    import catalogue.search as search
+    import catalogue.search.paging as search
 
     cache.clear()
     monkeypatch.setattr(search, "WALK_MIN_SHARE", 0.0)
@@ -889,7 +889,7 @@ def test_a_walked_page_is_the_page_of_the_query(sample_catalogue, monkeypatch, q
 def test_the_walk_steps_aside_when_it_cannot_be_exact_or_cheap(sample_catalogue, monkeypatch):
     from django.core.cache import cache
 
-    import catalogue.search as search
+    import catalogue.search.paging as search
 
     if connection.vendor != "postgresql":
         return

@@ -1,0 +1,494 @@
+"""Step 3 of catalogue.search: checking terms against the game's keys and turning the AST
+into a `Q` (terms that cannot be used are dropped with a problem)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import (
+    Exists,
+    F,
+    OuterRef,
+    Q,
+)
+from django.db.models.fields.json import HasKey, KeyTextTransform
+from django.db.models.functions import Lower
+from django.db.models.lookups import Exact, IContains, IExact
+
+from validation.registry import registry
+
+from .expressions import (
+    STOP_WORDS,
+    _AnyOf,
+    _Contains,
+    _contains_ci,
+    _has_id_subquery,
+    _nothing,
+    _NumberCompare,
+    _PhraseMatch,
+    _SqliteListHas,
+    _SqliteScalar,
+    _WordMatch,
+)
+from .language import (
+    COMMON_KEYS,
+    COMPARISONS,
+    FALSE_WORDS,
+    FUZZY_MIN,
+    MAX_NUMBER,
+    TRUE_WORDS,
+    WORD_MIN,
+    And,
+    Node,
+    Not,
+    Or,
+    Term,
+    Word,
+)
+
+# --------------------------------------------------------------------------------------------
+# Compiling the AST
+
+
+class _Drop(Exception):
+    """A term that cannot be used; the message says what and why."""
+
+
+def _json_string(value: str) -> str:
+    return json.dumps(value)
+
+
+def _fmt_value(value: str) -> str:
+    if value == "" or any(c.isspace() or c in '()"' for c in value):
+        return '"' + value.replace('"', "") + '"'
+    return value
+
+
+#: The typo-forgiving name match of the SQLite fallback: how alike a word and a name (or
+#: one of its words) must be, how many names it reads at most, and how many it returns.
+CLOSE_CUTOFF = 0.75
+CLOSE_SCAN_MAX = 50_000
+CLOSE_MAX = 50
+
+
+def close_name_ids(word: str, game_slug: str | None) -> list[int]:
+    """Ids of the cards whose name, or a word of it, is close to `word` (difflib's ratio
+    at least CLOSE_CUTOFF): `tigrcat` finds Tigercat. The fallback for databases without
+    trigram indexes (SQLite, the embedded default); one query over the game's names."""
+    from ..models import Card
+
+    target = word.lower().strip()
+    if len(target) < FUZZY_MIN:
+        return []
+    qs = Card.objects.all()
+    if game_slug:
+        qs = qs.filter(game__slug=game_slug)
+    matcher = difflib.SequenceMatcher(b=target, autojunk=False)
+    scored: list[tuple[float, int]] = []
+    for pk, name in qs.values_list("pk", "name")[:CLOSE_SCAN_MAX]:
+        best = 0.0
+        for candidate in (name.lower(), *name.lower().split()):
+            matcher.set_seq1(candidate)
+            if matcher.real_quick_ratio() < CLOSE_CUTOFF or matcher.quick_ratio() < CLOSE_CUTOFF:
+                continue
+            best = max(best, matcher.ratio())
+        if best >= CLOSE_CUTOFF:
+            scored.append((best, pk))
+    scored.sort(reverse=True)
+    return [pk for _, pk in scored[:CLOSE_MAX]]
+
+
+def _suggest(word: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.6)
+    return f" — did you mean {close[0]}?" if close else ""
+
+
+def _parse_int(term: Term, label: str) -> int:
+    text = term.value.strip()
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise _Drop(f"{term.raw}: expected a number for {label}")
+    number = int(text)
+    if abs(number) > MAX_NUMBER:
+        raise _Drop(f"{term.raw}: {text} is out of range")
+    return number
+
+
+def _parse_bool(term: Term) -> bool:
+    low = term.value.strip().lower()
+    if low in TRUE_WORDS:
+        return True
+    if low in FALSE_WORDS:
+        return False
+    raise _Drop(f"{term.raw}: expected true/false (or yes/no)")
+
+
+def _norm_choice(value: str) -> str:
+    return re.sub(r"[\s\-]+", "_", value.strip().lower())
+
+
+class _Compiler:
+    def __init__(self, game_slug: str | None, pg: bool, problems: list[str]) -> None:
+        self.pg = pg
+        self.problems = problems
+        self.game = None
+        if game_slug:
+            try:
+                self.game = registry.get(game_slug)
+            except KeyError:
+                problems.append(f"no game {game_slug!r}: keys of every game are accepted")
+        # The game whose cards every id subquery reads (None: every game's).
+        self.game_slug = self.game.slug if self.game else None
+        games = [self.game] if self.game else registry.all()
+        self.kinds: set[str] = set()
+        self.factions: set[str] = set()
+        self.attrs: dict[str, list[Any]] = {}
+        for g in games:
+            self.kinds.update(g.kinds)
+            self.factions.update(g.factions)
+            for schema in g.kinds.values():
+                for a in schema.attrs:
+                    group = self.attrs.setdefault(a.key, [])
+                    if a not in group:
+                        group.append(a)
+        # Keys of other games, to say where an unknown key belongs.
+        self.elsewhere: dict[str, list[str]] = {}
+        if self.game:
+            for g in registry.all():
+                if g.slug == self.game.slug:
+                    continue
+                for schema in g.kinds.values():
+                    for a in schema.attrs:
+                        names = self.elsewhere.setdefault(a.key, [])
+                        if g.name not in names:
+                            names.append(g.name)
+        self.rank_words: list[str] = []
+        self.narrow: dict[str, str] = {}
+        # The part of `narrow` the query does not say itself (a kind implied by an attribute).
+        self.implied: dict[str, str] = {}
+
+    # -- tree ---------------------------------------------------------------------------
+    def compile(self, node: Node, positive: bool = True, top: bool = True) -> tuple[Q, str] | None:
+        """`top`: the node is a condition of the top-level AND (not under an OR or a NOT)."""
+        if isinstance(node, And | Or):
+            inner_top = top and isinstance(node, And)
+            parts = [self.compile(c, positive, inner_top) for c in node.children]
+            kept = [p for p in parts if p is not None]
+            if not kept:
+                return None
+            if len(kept) == 1:
+                return kept[0]
+            if isinstance(node, Or) and self.pg and any(_has_id_subquery(q) for q, _ in kept):
+                q = Q(_AnyOf([q for q, _ in kept], game=self.game_slug))
+            else:
+                q = kept[0][0]
+                for other, _ in kept[1:]:
+                    q = (q & other) if isinstance(node, And) else (q | other)
+            if isinstance(node, And):
+                text = " AND ".join(
+                    f"({t})" if " OR " in t and not _wrapped(t) else t for _, t in kept
+                )
+            else:
+                text = " OR ".join(t for _, t in kept)
+            return q, text
+        if isinstance(node, Not):
+            inner = self.compile(node.child, not positive, top=False)
+            if inner is None:
+                return None
+            q, text = inner
+            if " AND " in text or " OR " in text:
+                text = f"({text})" if not _wrapped(text) else text
+            return ~q, f"NOT {text}"
+        try:
+            if isinstance(node, Word):
+                return self.word(node, positive, top)
+            compiled = self.term(node)
+            if top:
+                self._narrow_by(node)
+            return compiled
+        except _Drop as exc:
+            self.problems.append(str(exc))
+            return None
+        except Exception as exc:  # noqa: BLE001 - a search never fails on a term
+            raw = node.raw if isinstance(node, Term) else node.text
+            self.problems.append(f"{raw}: could not be read ({exc.__class__.__name__})")
+            return None
+
+    def _narrow_by(self, t: Term) -> None:
+        """Note the kind every result has, when a term of the top-level AND says it: a
+        `kind:`, or an attribute that only one kind of the game has (attributes are exactly
+        those of the card's kind, validated on every write, and every attribute term but a
+        NOT needs the card to have the attribute)."""
+        key = t.key.lower()
+        if key == "kind":
+            if t.op in (":", "="):
+                self.narrow.setdefault("kind", _norm_choice(self._value(t)))
+            return
+        if self.game is None or key in COMMON_KEYS or key not in self.attrs:
+            return
+        kinds = [kind for kind, schema in self.game.kinds.items() if key in schema.keys()]
+        if len(kinds) == 1 and "kind" not in self.narrow:
+            self.narrow["kind"] = self.implied["kind"] = kinds[0]
+
+    # -- bare words and phrases -----------------------------------------------------------
+    def word(self, node: Word, positive: bool, top: bool = False) -> tuple[Q, str]:
+        text = node.text
+        shown = f'"{text}"' if node.phrase else text
+        letters = "".join(re.findall(r"[^\W_]+", text))
+        if len(letters) < WORD_MIN:
+            what = "a phrase" if node.phrase else "a word"
+            raise _Drop(
+                f"'{shown}': too short, ignored ({what} needs at least {WORD_MIN} letters or "
+                "digits; there are no wildcards: words already match the start of words)"
+            )
+        if not self.pg:
+            q = Q(IContains(F("name"), text)) | Q(IContains(F("text"), text))
+            close = close_name_ids(text, self.game_slug) if node.text and not node.phrase else []
+            return (q | Q(pk__in=close) if close else q), shown
+        if positive and not node.phrase:
+            # Bare words rank by how well the name matches; a phrase is an exact filter, and
+            # ranking its (often many) matches would cost a pass over all of them.
+            self.rank_words.append(text)
+        if node.phrase:
+            words = {w.lower() for w in re.findall(r"[^\W_]+", text)}
+            if words - STOP_WORDS:
+                # The phrase as written in the name or text, found through the full-text
+                # index (its words) and checked on those cards only.
+                return Q(_PhraseMatch(text, direct=top, game=self.game_slug)), shown
+            # Nothing a full-text query can hold: a substring of the name or the text.
+            return _contains_ci("name", text, pg=True) | _contains_ci("text", text, pg=True), shown
+        lexemes = re.findall(r"[^\W_]+", text)
+        if lexemes and all(lex.lower() in STOP_WORDS for lex in lexemes):
+            # "in", "of", "the": the full-text index holds no such word, so it could only
+            # match nothing; the rest of the query is searched without it.
+            raise _Drop(f"'{text}': a common word, ignored")
+        fuzzy = len("".join(lexemes)) >= FUZZY_MIN
+        # A short word ("hq") as a prefix matches nearly every card, and has no trigram:
+        # it is matched as a whole word only.
+        star = ":*" if fuzzy else ""
+        tsquery = " & ".join(f"'{lex}'{star}" for lex in lexemes) if lexemes else None
+        if not fuzzy:
+            self.problems.append(
+                f"'{text}': a short word, matched as a whole word only (not as the start "
+                "of longer words, nor with typos)"
+            )
+        return Q(_WordMatch(text, tsquery, game=self.game_slug, fuzzy=fuzzy)), shown
+
+    # -- key terms --------------------------------------------------------------------------
+    def term(self, t: Term) -> tuple[Q, str]:
+        key = t.key.lower()
+        if key in COMMON_KEYS:
+            return self.common(COMMON_KEYS[key], t)
+        if key in self.attrs:
+            return self.attribute(key, self.attrs[key], t)
+        where = self.elsewhere.get(key)
+        if where and self.game:
+            raise _Drop(
+                f"'{key}' is not a key of {self.game.name} (it is a key of {', '.join(where)})"
+            )
+        known = list(COMMON_KEYS) + list(self.attrs)
+        raise _Drop(f"unknown key '{t.key}'{_suggest(key, known)}")
+
+    def _value(self, t: Term) -> str:
+        value = " ".join(t.value.split())
+        if not value:
+            raise _Drop(f"{t.raw}: missing a value after {t.op}")
+        return value
+
+    def _equality_only(self, t: Term, key: str) -> None:
+        if t.op in COMPARISONS:
+            raise _Drop(f"{t.raw}: {key} takes : = or != (not {t.op})")
+
+    def common(self, key: str, t: Term) -> tuple[Q, str]:
+        value = self._value(t)
+        op = t.op
+        if key == "cost":
+            number = _parse_int(t, "cost")
+            lookup = {
+                ":": "exact",
+                "=": "exact",
+                "!=": "exact",
+                "<": "lt",
+                "<=": "lte",
+                ">": "gt",
+                ">=": "gte",
+            }[op]
+            q = Q(**{f"cost__{lookup}": number})
+            return (~q if op == "!=" else q), f"cost{op}{number}"
+        self._equality_only(t, key)
+        if key in ("name", "text"):
+            if op == ":":
+                q = _contains_ci(key, value, self.pg)
+            elif key == "name":
+                q = Q(Exact(Lower("name"), value.lower()))  # the card_lower_name index
+            else:
+                q = Q(IExact(F("text"), value))
+            shown_op = op
+        elif key == "kind":
+            value = _norm_choice(value)
+            if value not in self.kinds:
+                where = f" of {self.game.name}" if self.game else ""
+                raise _Drop(
+                    f"{t.raw}: not a kind{where}{_suggest(value, self.kinds)}"
+                    f" (kinds: {', '.join(sorted(self.kinds))})"
+                )
+            q, shown_op = Q(kind=value), ":" if op != "!=" else op
+        elif key == "faction":
+            value = _norm_choice(value)
+            if not self.factions:
+                raise _Drop(
+                    f"{t.raw}: {self.game.name if self.game else 'no game'} has no factions"
+                )
+            if value not in self.factions:
+                raise _Drop(
+                    f"{t.raw}: not a faction{_suggest(value, self.factions)}"
+                    f" (factions: {', '.join(sorted(self.factions))})"
+                )
+            q, shown_op = Q(faction=value), ":" if op != "!=" else op
+        elif key == "set":
+            from ..models import Printing
+
+            q = Q(
+                Exists(Printing.objects.filter(card=OuterRef("pk"), expansion__code__iexact=value))
+            )
+            shown_op = ":" if op != "!=" else op
+        else:  # game
+            value = value.lower()
+            if value not in registry:
+                raise _Drop(f"{t.raw}: no such game{_suggest(value, registry.slugs())}")
+            q, shown_op = Q(game__slug=value), ":" if op != "!=" else op
+        return (~q if op == "!=" else q), f"{key}{shown_op}{_fmt_value(value)}"
+
+    def attribute(self, key: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
+        """An attribute of the game's kinds; with several games, one Q per attribute type."""
+        self._value(t)
+        by_type: dict[str, list[Any]] = {}
+        for a in attrs:
+            by_type.setdefault(a.type if a.type != "list" else f"list_{a.item_type}", []).append(a)
+        results: list[tuple[Q, str]] = []
+        errors: list[str] = []
+        for typ, group in by_type.items():
+            try:
+                results.append(self.typed(key, typ, group, t))
+            except _Drop as exc:
+                errors.append(str(exc))
+        if not results:
+            raise _Drop(errors[0])
+        q = results[0][0]
+        for other, _ in results[1:]:
+            q |= other
+        return q, results[0][1]
+
+    def typed(self, key: str, typ: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
+        op = t.op
+        value = self._value(t)
+        has_key = Q(HasKey(F("attributes"), key))
+        if typ == "int":
+            number = _parse_int(t, key)
+            shown = f"{key}{'=' if op == ':' else op}{number}"
+            if op in (":", "="):
+                return self._equals(key, number), shown
+            if self.pg:
+                return Q(_NumberCompare(key, op, number)), shown
+            if op == "!=":
+                return has_key & ~self._equals(key, number), shown
+            return Q(_SqliteScalar(key, op, number)), shown
+        if typ == "bool":
+            self._equality_only(t, key)
+            flag = _parse_bool(t)
+            if op == "!=":
+                flag = not flag
+            return self._equals(key, flag), f"{key}:{'true' if flag else 'false'}"
+        if typ == "choice":
+            choice = _norm_choice(value)
+            valid = [c for a in attrs for c in a.choices]
+            if choice not in valid:
+                raise _Drop(
+                    f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}"
+                    f"{_suggest(choice, valid)}"
+                )
+            if op in (":", "=", "!="):
+                q = self._equals(key, choice)
+                if op == "!=":
+                    q = has_key & ~q
+                return q, f"{key}{':' if op == '=' else op}{choice}"
+            # Choices are ordered (ratings, distances, classes): compare by position.
+            picked: list[str] = []
+            for a in attrs:
+                if choice not in a.choices:
+                    continue
+                pos = a.choices.index(choice)
+                for i, c in enumerate(a.choices):
+                    if {"<": i < pos, "<=": i <= pos, ">": i > pos, ">=": i >= pos}[op]:
+                        picked.append(c)
+            q = _nothing()
+            for c in dict.fromkeys(picked):
+                q |= self._equals(key, c)
+            return q, f"{key}{op}{choice}"
+        if typ in ("choice_list", "list_str", "list_int"):
+            self._equality_only(t, key)
+            if typ == "choice_list":
+                item: Any = _norm_choice(value)
+                valid = [c for a in attrs for c in a.choices]
+                if item not in valid:
+                    raise _Drop(
+                        f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}"
+                        f"{_suggest(item, valid)}"
+                    )
+            elif typ == "list_int":
+                item = _parse_int(t, key)
+            else:
+                item = value
+            q = self._list_has(key, item, case_insensitive=typ == "list_str")
+            if op == "!=":
+                q = has_key & ~q
+            return q, f"{key}{':' if op == '=' else op}{_fmt_value(str(item))}"
+        # str, dict, dict_list: text containment (exact with =)
+        self._equality_only(t, key)
+        text = KeyTextTransform(key, "attributes")
+        if op == ":" or typ != "str":
+            q = Q(IContains(text, value))
+        else:
+            q = Q(IExact(text, value))
+        if op == "!=":
+            q = has_key & ~q
+        return q, f"{key}{op}{_fmt_value(value)}"
+
+    def _equals(self, key: str, value: Any) -> Q:
+        """attributes.<key> equals a JSON scalar: containment on PostgreSQL (GIN-indexed)."""
+        if self.pg:
+            return Q(_Contains(F("attributes"), {key: value}))
+        return Q(_SqliteScalar(key, "=", value))
+
+    def _list_has(self, key: str, item: Any, case_insensitive: bool) -> Q:
+        if self.pg:
+            if not case_insensitive:
+                return Q(_Contains(F("attributes"), {key: [item]}))
+            # Any case, as stored in practice: as typed, lower, UPPER, Capitalised, Title Case.
+            # Each variant is a containment test served by the GIN index (a BitmapOr).
+            text = str(item)
+            # The likeliest first: a row that matches stops at the first test that holds.
+            variants = dict.fromkeys(
+                (text.capitalize(), text.title(), text, text.lower(), text.upper())
+            )
+            q = _nothing()
+            for v in variants:
+                q |= Q(_Contains(F("attributes"), {key: [v]}))
+            return q
+        return Q(_SqliteListHas(key, item))
+
+
+def _wrapped(text: str) -> bool:
+    """True when the whole text is one parenthesised group."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for i, c in enumerate(text):
+        depth += c == "("
+        depth -= c == ")"
+        if depth == 0 and i < len(text) - 1:
+            return False
+    return True

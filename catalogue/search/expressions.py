@@ -1,0 +1,386 @@
+"""The SQL pieces a compiled query is made of: full-text, trigram, phrase, JSONB and number
+expressions on PostgreSQL, their JSON1 fallbacks on SQLite."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.db.models import (
+    BooleanField,
+    F,
+    Func,
+    Q,
+    Subquery,
+    Value,
+)
+from django.db.models.lookups import IContains
+
+from .language import DOCUMENT_SQL, FTS_CONFIG, TYPO_MIN
+
+# --------------------------------------------------------------------------------------------
+# SQL pieces
+
+
+class _Op(Func):
+    """`lhs <op> rhs` as a boolean expression usable in Q objects."""
+
+    output_field = BooleanField()
+
+    def __init__(self, lhs: Any, op: str, rhs: Any) -> None:
+        super().__init__(lhs, rhs)
+        self.op = op
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs, rhs = self.get_source_expressions()
+        lhs_sql, lhs_params = compiler.compile(lhs)
+        rhs_sql, rhs_params = compiler.compile(rhs)
+        return f"({lhs_sql} {self.op} {rhs_sql})", (*lhs_params, *rhs_params)
+
+
+class _Contains(Func):
+    """PostgreSQL `lhs @> '<json>'::jsonb` (GIN jsonb_path_ops-indexed)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, lhs: Any, value: Any) -> None:
+        super().__init__(lhs)
+        self.value = value
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
+        return f"({lhs_sql} @> %s::jsonb)", (*lhs_params, json.dumps(self.value))
+
+
+class _WordMatch(Func):
+    """PostgreSQL: the card's id is among the ids whose document matches the full-text query
+    or whose name is trigram-similar to the word.
+
+    Written as `id IN (SELECT ... UNION ALL SELECT ...)` so that each half runs on its own
+    index (the full-text half needs no recheck, so `to_tsvector` is never recomputed per
+    row), and so that an OR with a condition no index serves becomes a hashed subplan
+    instead of a sequential scan computing `to_tsvector` on every row."""
+
+    output_field = BooleanField()
+
+    def __init__(
+        self, word: str, tsquery: str | None, game: str | None = None, fuzzy: bool = True
+    ) -> None:
+        super().__init__(F("pk"))
+        self.word = word
+        self.tsquery = tsquery
+        self.game = game
+        self.fuzzy = fuzzy
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
+        selects = self.id_selects(connection)
+        sql = " UNION ALL ".join(s for s, _ in selects)
+        return f"{pk_sql} IN ({sql})", (*pk_params, *(p for _, ps in selects for p in ps))
+
+    def id_selects(self, connection) -> list[tuple[str, list[Any]]]:
+        """The SELECTs of ids (with their parameters) whose union is the matching cards."""
+        qn = connection.ops.quote_name
+        table = qn("catalogue_card")
+        name, text, id_ = qn("name"), qn("text"), qn("id")
+        # `%%` is a literal % (the trigram operators) in Django's parameterised SQL. A word
+        # is similar to the name (`%`, typos: "tigrecat") or to a word of it (`%>`, "tiger");
+        # `%` only from TYPO_MIN letters, as short words are similar to too many names.
+        game_sql, game_params = _game_condition(connection, self.game)
+        selects: list[tuple[str, list[Any]]] = []
+        if self.tsquery is not None:
+            document = DOCUMENT_SQL % {"expressions": f"{name} || ' ' || {text}"}
+            selects.append(
+                (
+                    f"SELECT {id_} FROM {table} WHERE {document} @@ "
+                    f"to_tsquery('{FTS_CONFIG}'::regconfig, %s){game_sql}",
+                    [self.tsquery, *game_params],
+                )
+            )
+        if self.fuzzy:
+            if len(self.word) >= TYPO_MIN:
+                trigram = f"({name} %% %s OR {name} %%> %s)"
+                params: list[Any] = [self.word, self.word]
+            else:
+                trigram, params = f"{name} %%> %s", [self.word]
+            selects.append(
+                (f"SELECT {id_} FROM {table} WHERE {trigram}{game_sql}", [*params, *game_params])
+            )
+        if not selects:
+            selects.append((f"SELECT {id_} FROM {table} WHERE false", []))
+        return selects
+
+
+def _game_condition(connection, game: str | None) -> tuple[str, list[Any]]:
+    """` AND game_id = (the searched game's id)` for an id subquery, so that it reads the
+    cards of that game only (empty without a game)."""
+    if not game:
+        return "", []
+    qn = connection.ops.quote_name
+    return (
+        f" AND {qn('game_id')} = (SELECT {qn('id')} FROM {qn('catalogue_game')} "
+        f"WHERE {qn('slug')} = %s)",
+        [game],
+    )
+
+
+#: Words the English full-text configuration drops; a phrase of only these is matched as a
+#: plain substring instead (its full-text query would be empty).
+STOP_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with i me my we our you your he him his she her "
+    "its them what which who whom am were been being have has had do does did so than too "
+    "very s t can just don should now".split()
+)
+
+
+def _like_contains(value: str) -> str:
+    """A LIKE pattern matching `value` anywhere (its own `%`, `_` and `\\` taken literally)."""
+    escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _sibling(column_sql: str, column: str, sibling: str) -> str:
+    """The SQL of another column of the same table (alias included) as `column_sql`."""
+    quoted = f'"{column}"'
+    if not column_sql.endswith(quoted):
+        raise ValueError(f"unexpected column SQL {column_sql!r}")
+    return column_sql[: -len(quoted)] + f'"{sibling}"'
+
+
+class _TextContains(Func):
+    """PostgreSQL: the rules text contains the value, any case. Matched as a plain `LIKE` on
+    `text_lower` (the text folded once when written, migration 0003; trigram-indexed),
+    against the value folded by the same `lower()`."""
+
+    output_field = BooleanField()
+
+    def __init__(self, value: str) -> None:
+        super().__init__(F("text"))
+        self.value = value
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        text_sql, params = compiler.compile(self.get_source_expressions()[0])
+        lower_sql = _sibling(text_sql, "text", "text_lower")
+        return f"({lower_sql} LIKE lower(%s))", (*params, _like_contains(self.value))
+
+
+class _PhraseMatch(Func):
+    """PostgreSQL: the card's document holds every word of the phrase (a full-text query the
+    index answers without rechecking rows) and its name or its text contains the phrase as
+    written, any case (a plain `LIKE` on the folded name and text, on those cards only), as
+    the SQLite fallback reads it.
+
+    `direct` (the phrase is a condition of the top-level AND): written on the card's own
+    row, so the planner combines the full-text index with the other conditions. Otherwise
+    (under an OR or a NOT) as `id IN (SELECT ...)`: an OR with a condition no index serves
+    then becomes a hashed subplan instead of a sequential scan computing `to_tsvector` on
+    every row."""
+
+    output_field = BooleanField()
+
+    def __init__(self, phrase: str, direct: bool = False, game: str | None = None) -> None:
+        super().__init__(F("pk"), F("name"), F("text"))
+        self.phrase = phrase
+        self.direct = direct
+        self.game = game
+
+    @staticmethod
+    def condition(name_sql: str, text_sql: str, lower_sql: str) -> str:
+        """The test, with three parameters (the LIKE pattern twice, the phrase). The cheap
+        `LIKE`s come first: where the test is computed per row (a column of a query, see
+        `walk_page`), `to_tsvector` then runs on the cards that contain the phrase only. The
+        text is matched in its stored folded copy, neither it nor the name is concatenated
+        (no string is built per row)."""
+        document = DOCUMENT_SQL % {"expressions": f"{name_sql} || ' ' || {text_sql}"}
+        return (
+            f"({lower_sql} LIKE lower(%s) OR lower({name_sql}) LIKE lower(%s)) "
+            f"AND {document} @@ plainto_tsquery('{FTS_CONFIG}'::regconfig, %s)"
+        )
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        pk, name, text = self.get_source_expressions()
+        qn = connection.ops.quote_name
+        pattern = _like_contains(self.phrase)
+        values = (pattern, pattern, self.phrase)
+        if self.direct:
+            name_sql, name_params = compiler.compile(name)
+            text_sql, text_params = compiler.compile(text)
+            if name_params or text_params:
+                raise ValueError("unexpected parameters in a column reference")
+            lower_sql = _sibling(text_sql, "text", "text_lower")
+            return f"({self.condition(name_sql, text_sql, lower_sql)})", values
+        pk_sql, pk_params = compiler.compile(pk)
+        test = self.condition(qn("name"), qn("text"), qn("text_lower"))
+        game_sql, game_params = _game_condition(connection, self.game)
+        sql = (
+            f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE ({test}){game_sql})"
+        )
+        return sql, (*pk_params, *values, *game_params)
+
+
+_KEY_RE = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def number_sql(attributes_sql: str, key: str) -> str:
+    """The integer attribute `key` as a number (NULL when missing or not a number): the
+    expression migration 0004 indexes for every integer key, written here in the same form."""
+    if not _KEY_RE.fullmatch(key):
+        raise ValueError(f"unexpected attribute key {key!r}")
+    return (
+        f"CASE WHEN jsonb_typeof({attributes_sql} -> '{key}') = 'number' "
+        f"THEN ({attributes_sql} ->> '{key}')::numeric END"
+    )
+
+
+class _NumberCompare(Func):
+    """PostgreSQL: the card has the integer attribute and it compares with the number.
+    `attributes ? key AND <number_sql> <op> n`, served by the key's btree index
+    (`card_num_<key>`, partial on `attributes ? key`); false, never NULL, when the key is
+    missing, so that a NOT keeps the cards without it."""
+
+    output_field = BooleanField()
+    SQL_OPS = {"!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+    def __init__(self, key: str, op: str, number: int) -> None:
+        super().__init__(F("attributes"))
+        self.key, self.op, self.number = key, self.SQL_OPS[op], number
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        attrs_sql, params = compiler.compile(self.get_source_expressions()[0])
+        value = number_sql(attrs_sql, self.key)
+        sql = f"({attrs_sql} ? '{self.key}' AND {value} {self.op} %s::numeric)"
+        return sql, (*params, *params, *params, self.number)
+
+
+class _AnyOf(Func):
+    """PostgreSQL: an OR of conditions, at least one of them an id subquery (a bare word, a
+    phrase under the OR), written as `id IN (SELECT id ... UNION ALL SELECT id ...)`, one
+    SELECT per condition. Each SELECT runs on its own index; an OR of an id subquery with
+    another condition, written as such, is read as a sequential scan that tests the other
+    condition on every card."""
+
+    output_field = BooleanField()
+
+    def __init__(self, parts: list[Q], game: str | None = None) -> None:
+        super().__init__(F("pk"))
+        self.parts = parts
+        self.game = game
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        from ..models import Card, Game
+
+        pk_sql, params = compiler.compile(self.get_source_expressions()[0])
+        selects: list[str] = []
+        params = list(params)
+        for part in self.parts:
+            only = _only_expression(part)
+            if isinstance(only, _WordMatch):
+                for sql, part_params in only.id_selects(connection):
+                    selects.append(sql)
+                    params.extend(part_params)
+                continue
+            if isinstance(only, _PhraseMatch):
+                part = Q(_PhraseMatch(only.phrase, direct=True))  # on the SELECT's own rows
+            inner = Card.objects.filter(part)
+            if self.game:
+                game_id = Game.objects.filter(slug=self.game).values("id")[:1]
+                inner = inner.filter(game_id=Subquery(game_id))
+            inner = inner.order_by().values("id").query
+            sql, part_params = inner.get_compiler(connection=connection).as_sql()
+            selects.append(sql)
+            params.extend(part_params)
+        return f"{pk_sql} IN ({' UNION ALL '.join(selects)})", tuple(params)
+
+
+def _only_expression(q: Q) -> Any:
+    """The expression a Q holds when it holds exactly one, not negated; else None."""
+    if q.negated or len(q.children) != 1:
+        return None
+    child = q.children[0]
+    if isinstance(child, Q):
+        return _only_expression(child)
+    return child if not isinstance(child, tuple) else None
+
+
+def _has_id_subquery(q: Q) -> bool:
+    """The Q holds a condition written as an id subquery (bare word, phrase not direct)."""
+    for child in q.children:
+        if isinstance(child, Q) and _has_id_subquery(child):
+            return True
+        if isinstance(child, _WordMatch | _AnyOf):
+            return True
+        if isinstance(child, _PhraseMatch) and not child.direct:
+            return True
+    return False
+
+
+class _SqliteScalar(Func):
+    """SQLite: attributes.<key> is a JSON scalar of the value's type and compares with it;
+    false (never NULL) when the key is missing, so that NOT behaves as on PostgreSQL."""
+
+    output_field = BooleanField()
+
+    def __init__(self, key: str, op: str, value: Any) -> None:
+        super().__init__(F("attributes"))
+        self.key = key
+        self.op = op
+        self.value = value
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
+        path = f'$."{self.key}"'
+        value = self.value
+        if isinstance(value, bool):
+            kind = "'true'" if value else "'false'"
+            return f"COALESCE(json_type({lhs_sql}, %s) = {kind}, 0)", (*lhs_params, path)
+        types = "('integer', 'real')" if isinstance(value, int) else "('text')"
+        sql = (
+            f"COALESCE(json_type({lhs_sql}, %s) IN {types}"
+            f" AND json_extract({lhs_sql}, %s) {self.op} %s, 0)"
+        )
+        return sql, (*lhs_params, path, *lhs_params, path, value)
+
+
+class _SqliteListHas(Func):
+    """SQLite: an item of the JSON list `attributes.<key>` equals the value (text compared
+    case-insensitively)."""
+
+    output_field = BooleanField()
+
+    def __init__(self, key: str, value: Any) -> None:
+        super().__init__(F("attributes"))
+        self.key = key
+        self.value = value
+
+    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+        lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
+        path = f'$."{self.key}"'
+        if isinstance(self.value, str):
+            cond = "lower(value) = lower(%s)"
+        else:
+            cond = "value = %s"
+        sql = f"EXISTS (SELECT 1 FROM json_each({lhs_sql}, %s) WHERE {cond})"
+        return sql, (*lhs_params, path, self.value)
+
+
+def _regex_escape(value: str) -> str:
+    """A literal for a PostgreSQL regular expression: every non-alphanumeric character is
+    escaped (a backslash before a non-alphanumeric character stands for that character)."""
+    return "".join(c if c.isalnum() else "\\" + c for c in value)
+
+
+def _contains_ci(column: str, value: str, pg: bool) -> Q:
+    """The column contains the text, any case. On PostgreSQL the rules text through its
+    folded copy (`_TextContains`); other columns (short: the name) by a case-insensitive
+    regular expression (`~*`), served by the trigram index like ILIKE and cheaper per row."""
+    if pg and column == "text":
+        return Q(_TextContains(value))
+    if pg:
+        return Q(_Op(F(column), "~*", Value(_regex_escape(value))))
+    return Q(IContains(F(column), value))
+
+
+def _nothing() -> Q:
+    return Q(pk__in=[])
