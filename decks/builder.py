@@ -2,9 +2,12 @@
 middle, the live verdict and stats on the right.
 
 The server keeps the working list: every change (add, remove, set a count, pick a general,
-place a unit on a hex, change a format option, deal a new map) is applied to the version the
-page was based on and autosaved as a new `DeckVersion` through `services.deck_save_version`;
-a stale base is refused (VersionConflict) and the page says so instead of overwriting.
+place a unit on a hex, change a format option, deal a new map; `list_edits.apply_change`) is
+applied to the version the page was based on and autosaved through `services.deck_autosave`:
+the same author's edits within a few minutes rewrite one working version (its revision
+counted), "Save version" or leaving the page seals it; a stale base or revision is refused
+(VersionConflict) and the page says so instead of overwriting. The cost curve, hex map and
+map layout are drawn from `builder_figures`.
 
 Nothing here knows a game by name. What differs between games is read from the rules core
 (the format's sections, size and kind rules, placement areas, adjustable options) or looked
@@ -20,9 +23,8 @@ game partial lists (e.g. REDLINE's generals), and the save's own fixed handful.
 from __future__ import annotations
 
 import json
-import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -38,27 +40,24 @@ from catalogue.models import Card
 from catalogue.presentation import stat_line
 from catalogue.search import search_cards
 from catalogue.services import card_facts_by_names
-from validation import decklist
-from validation.registry import FormatDef, GameDef, MapLayout, registry
+from validation.registry import FormatDef, GameDef, registry
 from validation.rules import ExactlyOne, ExactSize, KindAllowed, KindForbidden, MinSize
 from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
 from . import services
+from .builder_figures import _hexmap, _layout_view, _stats, curve_sections
+from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 from .presentation import totals_rows
 
 SEARCH_LIMIT = 40
 #: Deeper pages are refused: narrowing the search is the way there.
 MAX_SEARCH_PAGE = 250
-MAX_COUNT = 99
-MAX_ENTRIES = decklist.MAX_ENTRIES
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). Your change was not "
     "saved: reload the builder to continue from version {n}."
 )
-#: The highest cost with its own bar in the cost curve; dearer cards share the last bar.
-CURVE_MAX = 7
 
 
 # --- What the rules core tells the builder -----------------------------------------------
@@ -174,114 +173,6 @@ class CardsByKind(Mapping):
         return len(self.kinds)
 
 
-# --- The working list ----------------------------------------------------------------------
-
-
-def _hex(value: str | None) -> list[int] | None:
-    """ "3,1" -> [3, 1]; empty -> None; ValueError when malformed."""
-    if value in (None, ""):
-        return None
-    c, r = str(value).split(",")
-    return [int(c), int(r)]
-
-
-def _find(entries: list[dict], section: str, card: str, hex_: list[int] | None) -> dict | None:
-    for e in entries:
-        if e["section"] == section and e["card"].lower() == card.lower() and e.get("hex") == hex_:
-            return e
-    return None
-
-
-def _add(entries: list[dict], section: str, card: str, n: int, hex_=None) -> None:
-    e = _find(entries, section, card, hex_)
-    if e is not None:
-        e["count"] = min(MAX_COUNT, e["count"] + n)
-        return
-    row: dict[str, Any] = {"section": section, "card": card, "count": min(MAX_COUNT, n)}
-    if hex_ is not None:
-        row["hex"] = hex_
-    entries.append(row)
-
-
-def _take(entries: list[dict], section: str, card: str, n: int, hex_=None) -> bool:
-    """Remove n copies from a line (the unplaced line first when no hex is named)."""
-    e = _find(entries, section, card, hex_)
-    if e is None and hex_ is None:
-        placed = [
-            x for x in entries if x["section"] == section and x["card"].lower() == card.lower()
-        ]
-        e = placed[-1] if placed else None
-    if e is None:
-        return False
-    e["count"] -= n
-    if e["count"] <= 0:
-        entries.remove(e)
-    return True
-
-
-def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequence[str]) -> list:
-    """A copy of `entries` with one change applied. `data` holds `op` and its fields:
-
-    - add / remove: `section`, `card`, optional `n` (1) and `hex` ("c,r")
-    - set: `section`, `card`, `count` (0 removes the line), optional `hex`
-    - replace: `section` and `cards` (a list, in order; blanks skipped), one copy each
-    - place: `section`, `card`, `from` (a hex or blank for an unplaced copy), `to` (a hex)
-
-    Raises ValueError for a malformed change.
-    """
-    out = [dict(e) for e in entries]
-    op = data.get("op")
-    section = data.get("section", "")
-    if section not in sections:
-        raise ValueError(f"no section {section!r} in this format")
-    if op == "replace":
-        names = [n.strip() for n in data.get("cards", []) if n and n.strip()]
-        if len(names) > MAX_ENTRIES:
-            raise ValueError(f"cards: {len(names):,} given; at most {MAX_ENTRIES} are read")
-        out = [e for e in out if e["section"] != section]
-        for name in names:
-            _add(out, section, name[:200], 1)
-        return out
-    card = " ".join(str(data.get("card", "")).split())[:200]
-    if not card:
-        raise ValueError("no card named")
-    hex_ = _hex(data.get("hex"))
-    if op == "add":
-        _add(out, section, card, max(1, min(MAX_COUNT, _number(data, "n", 1))), hex_)
-    elif op == "remove":
-        _take(out, section, card, max(1, _number(data, "n", 1)), hex_)
-    elif op == "set":
-        count = max(0, min(MAX_COUNT, _number(data, "count", 0)))
-        e = _find(out, section, card, hex_)
-        if e is None and count:
-            _add(out, section, card, count, hex_)
-        elif e is not None and count:
-            e["count"] = count
-        elif e is not None:
-            out.remove(e)
-    elif op == "place":
-        to = _hex(data.get("to"))
-        if not _take(out, section, card, 1, _hex(data.get("from"))):
-            raise ValueError(f"no {card} to place")
-        _add(out, section, card, 1, to)
-    else:
-        raise ValueError(f"unknown change {op!r}")
-    if len(out) > MAX_ENTRIES:
-        raise ValueError(f"a deck has at most {MAX_ENTRIES} entries")
-    return out
-
-
-def _number(data: Mapping[str, Any], key: str, default: int) -> int:
-    """A small whole number of the change, or a ValueError naming the field."""
-    raw = data.get(key)
-    if raw in (None, ""):
-        return default
-    text = str(raw).strip()
-    if not text.lstrip("+-").isdigit() or len(text) > 6:
-        raise ValueError(f"{key}: {text[:12]!r} is not a whole number up to {MAX_COUNT}")
-    return int(text)
-
-
 def _change_data(request) -> dict[str, Any]:
     data: dict[str, Any] = {k: request.POST.get(k) for k in request.POST if k != "cards"}
     data["cards"] = request.POST.getlist("cards")
@@ -319,153 +210,6 @@ def _base_version(deck: Deck, base: str | None) -> DeckVersion | None:
     if current is not None and current.number == number:
         return current
     return DeckVersion.objects.filter(deck=deck, number=number).first()
-
-
-def _cost_curve(counts: dict[int, int]) -> dict[str, Any]:
-    """Bars of a cost curve as SVG geometry (costs 0 … CURVE_MAX+, copies per cost)."""
-    width, height, top, bottom = 280, 130, 14, 18
-    n_bars = CURVE_MAX + 1
-    slot = width / n_bars
-    peak = max(counts.values(), default=0) or 1
-    bars = []
-    for cost in range(n_bars):
-        n = counts.get(cost, 0)
-        h = (height - top - bottom) * n / peak
-        bars.append(
-            {
-                "label": f"{cost}+" if cost == CURVE_MAX else str(cost),
-                "count": n,
-                "x": round(cost * slot + 3, 1),
-                "w": round(slot - 6, 1),
-                "y": round(height - bottom - h, 1),
-                "h": round(h, 1),
-                "tx": round(cost * slot + slot / 2, 1),
-                "ty": round(height - bottom - h - 3, 1),
-            }
-        )
-    return {
-        "width": width,
-        "height": height,
-        "bars": bars,
-        "base": height - bottom,
-        "label_y": height - 4,
-    }
-
-
-def curve_sections(game: GameDef, fmt: FormatDef) -> tuple[str, ...]:
-    """The sections a cost curve is drawn over: those drawn turn by turn (REDLINE's arsenal,
-    Hex Skirmish's command cards). None for a force, a match of ships, or decks drawn by
-    dice, where a curve of costs means nothing."""
-    return tuple(r.section for r in game.draws if r.turn_by_turn and r.section in fmt.sections)
-
-
-def _stats(game: GameDef, fmt: FormatDef, rows: list[dict]) -> dict[str, Any]:
-    """Cost curve over the sections drawn turn by turn; copies by kind and by faction."""
-    curved = curve_sections(game, fmt)
-    curve: dict[int, int] = {}
-    kinds: dict[str, int] = {}
-    factions: dict[str, int] = {}
-    total_cost = 0
-    for row in rows:
-        facts, n = row["facts"], row["count"]
-        if facts is None:
-            continue
-        kinds[facts.kind] = kinds.get(facts.kind, 0) + n
-        if facts.faction:
-            factions[facts.faction] = factions.get(facts.faction, 0) + n
-        if row["section"] in curved:
-            cost = max(0, min(CURVE_MAX, facts.cost))
-            curve[cost] = curve.get(cost, 0) + n
-            total_cost += facts.cost * n
-    return {
-        "curve": _cost_curve(curve) if curved else None,
-        "kinds": [
-            (game.kinds[k].label if k in game.kinds else k, n) for k, n in sorted(kinds.items())
-        ],
-        "factions": [(game.factions.get(f, f), n) for f, n in sorted(factions.items())],
-        "total_cost": total_cost,
-    }
-
-
-def _short(name: str) -> str:
-    """A label that fits in a hex: initials of a long name, or its first letters."""
-    words = name.split()
-    return "".join(w[0] for w in words[:3]) if len(words) > 1 else name[:3]
-
-
-def _hexmap(section: str, area: tuple[int, int], rows: list[dict]) -> dict[str, Any]:
-    """Pointy-top hexagons in offset rows (odd rows shifted half a hex right), with the
-    unit standing on each."""
-    columns, n_rows = area
-    size = 24.0
-    w = math.sqrt(3) * size
-    occupants: dict[tuple[int, int], list[str]] = {}
-    for row in rows:
-        if row["hex"] is not None:
-            occupants.setdefault(tuple(row["hex"]), []).append(row["card"])
-    hexes = []
-    for r in range(n_rows):
-        for c in range(columns):
-            cx = w * (c + 0.5 * (r % 2)) + w / 2 + 2
-            cy = size * 1.5 * r + size + 2
-            points = " ".join(
-                f"{cx + size * math.cos(math.radians(60 * k - 30)):.1f},"
-                f"{cy + size * math.sin(math.radians(60 * k - 30)):.1f}"
-                for k in range(6)
-            )
-            names = occupants.get((c, r), [])
-            hexes.append(
-                {
-                    "c": c,
-                    "r": r,
-                    "points": points,
-                    "cx": round(cx, 1),
-                    "cy": round(cy, 1),
-                    "occupant": " & ".join(names),
-                    "short": _short(names[0]) if names else "",
-                    "clash": len(names) > 1,
-                }
-            )
-    return {
-        "section": section,
-        "columns": columns,
-        "rows": n_rows,
-        "hexes": hexes,
-        "width": round(w * (columns + 0.5) + 4, 1),
-        "height": round(size * 1.5 * (n_rows - 1) + 2 * size + 4, 1),
-    }
-
-
-def _layout_view(hook: MapLayout, game_id: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored map as rows of cards with their boxes, for the SVG grid (one query)."""
-    layout = options.get(hook.option)
-    view: dict[str, Any] = {"option": hook.option, "layout": layout, "rows": []}
-    if not isinstance(layout, dict) or not isinstance(layout.get("rows"), list):
-        return view
-    cards = {
-        c.name: c
-        for c in Card.objects.filter(game_id=game_id, kind=hook.kind).only("name", "attributes")
-    }
-    box_w, box_h, gap = 34, 30, 8
-    for r, row in enumerate(layout["rows"]):
-        out_row = []
-        for c, name in enumerate(row if isinstance(row, list) else []):
-            card = cards.get(name)
-            attrs = card.attributes if card else {}
-            x, y = c * (2 * box_w + gap), r * (2 * box_h + gap)
-            boxes = [
-                {"kind": kind, "x": x + (i % 2) * box_w, "y": y + (i // 2) * box_h}
-                for i, kind in enumerate((attrs.get("boxes") or [])[:4])
-            ]
-            out_row.append(
-                {"name": name, "start": bool(attrs.get("start")), "x": x, "y": y, "boxes": boxes}
-            )
-        view["rows"].append(out_row)
-    view["box_w"], view["box_h"] = box_w, box_h
-    view["width"] = 4 * (2 * box_w + gap)
-    view["height"] = len(layout["rows"]) * (2 * box_h + gap)
-    view["card_w"], view["card_h"] = 2 * box_w, 2 * box_h
-    return view
 
 
 def group_rows(game: GameDef, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

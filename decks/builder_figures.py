@@ -1,0 +1,161 @@
+"""What the builder draws: the cost curve, the counts by kind and faction, the hex map of
+the deployment area and the dealt map layout, as plain geometry for the templates."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from catalogue.models import Card
+from validation.registry import FormatDef, GameDef, MapLayout
+
+#: The highest cost with its own bar in the cost curve; dearer cards share the last bar.
+CURVE_MAX = 7
+
+
+def _cost_curve(counts: dict[int, int]) -> dict[str, Any]:
+    """Bars of a cost curve as SVG geometry (costs 0 … CURVE_MAX+, copies per cost)."""
+    width, height, top, bottom = 280, 130, 14, 18
+    n_bars = CURVE_MAX + 1
+    slot = width / n_bars
+    peak = max(counts.values(), default=0) or 1
+    bars = []
+    for cost in range(n_bars):
+        n = counts.get(cost, 0)
+        h = (height - top - bottom) * n / peak
+        bars.append(
+            {
+                "label": f"{cost}+" if cost == CURVE_MAX else str(cost),
+                "count": n,
+                "x": round(cost * slot + 3, 1),
+                "w": round(slot - 6, 1),
+                "y": round(height - bottom - h, 1),
+                "h": round(h, 1),
+                "tx": round(cost * slot + slot / 2, 1),
+                "ty": round(height - bottom - h - 3, 1),
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "bars": bars,
+        "base": height - bottom,
+        "label_y": height - 4,
+    }
+
+
+def curve_sections(game: GameDef, fmt: FormatDef) -> tuple[str, ...]:
+    """The sections a cost curve is drawn over: those drawn turn by turn (REDLINE's arsenal,
+    Hex Skirmish's command cards). None for a force, a match of ships, or decks drawn by
+    dice, where a curve of costs means nothing."""
+    return tuple(r.section for r in game.draws if r.turn_by_turn and r.section in fmt.sections)
+
+
+def _stats(game: GameDef, fmt: FormatDef, rows: list[dict]) -> dict[str, Any]:
+    """Cost curve over the sections drawn turn by turn; copies by kind and by faction."""
+    curved = curve_sections(game, fmt)
+    curve: dict[int, int] = {}
+    kinds: dict[str, int] = {}
+    factions: dict[str, int] = {}
+    total_cost = 0
+    for row in rows:
+        facts, n = row["facts"], row["count"]
+        if facts is None:
+            continue
+        kinds[facts.kind] = kinds.get(facts.kind, 0) + n
+        if facts.faction:
+            factions[facts.faction] = factions.get(facts.faction, 0) + n
+        if row["section"] in curved:
+            cost = max(0, min(CURVE_MAX, facts.cost))
+            curve[cost] = curve.get(cost, 0) + n
+            total_cost += facts.cost * n
+    return {
+        "curve": _cost_curve(curve) if curved else None,
+        "kinds": [
+            (game.kinds[k].label if k in game.kinds else k, n) for k, n in sorted(kinds.items())
+        ],
+        "factions": [(game.factions.get(f, f), n) for f, n in sorted(factions.items())],
+        "total_cost": total_cost,
+    }
+
+
+def _short(name: str) -> str:
+    """A label that fits in a hex: initials of a long name, or its first letters."""
+    words = name.split()
+    return "".join(w[0] for w in words[:3]) if len(words) > 1 else name[:3]
+
+
+def _hexmap(section: str, area: tuple[int, int], rows: list[dict]) -> dict[str, Any]:
+    """Pointy-top hexagons in offset rows (odd rows shifted half a hex right), with the
+    unit standing on each."""
+    columns, n_rows = area
+    size = 24.0
+    w = math.sqrt(3) * size
+    occupants: dict[tuple[int, int], list[str]] = {}
+    for row in rows:
+        if row["hex"] is not None:
+            occupants.setdefault(tuple(row["hex"]), []).append(row["card"])
+    hexes = []
+    for r in range(n_rows):
+        for c in range(columns):
+            cx = w * (c + 0.5 * (r % 2)) + w / 2 + 2
+            cy = size * 1.5 * r + size + 2
+            points = " ".join(
+                f"{cx + size * math.cos(math.radians(60 * k - 30)):.1f},"
+                f"{cy + size * math.sin(math.radians(60 * k - 30)):.1f}"
+                for k in range(6)
+            )
+            names = occupants.get((c, r), [])
+            hexes.append(
+                {
+                    "c": c,
+                    "r": r,
+                    "points": points,
+                    "cx": round(cx, 1),
+                    "cy": round(cy, 1),
+                    "occupant": " & ".join(names),
+                    "short": _short(names[0]) if names else "",
+                    "clash": len(names) > 1,
+                }
+            )
+    return {
+        "section": section,
+        "columns": columns,
+        "rows": n_rows,
+        "hexes": hexes,
+        "width": round(w * (columns + 0.5) + 4, 1),
+        "height": round(size * 1.5 * (n_rows - 1) + 2 * size + 4, 1),
+    }
+
+
+def _layout_view(hook: MapLayout, game_id: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored map as rows of cards with their boxes, for the SVG grid (one query)."""
+    layout = options.get(hook.option)
+    view: dict[str, Any] = {"option": hook.option, "layout": layout, "rows": []}
+    if not isinstance(layout, dict) or not isinstance(layout.get("rows"), list):
+        return view
+    cards = {
+        c.name: c
+        for c in Card.objects.filter(game_id=game_id, kind=hook.kind).only("name", "attributes")
+    }
+    box_w, box_h, gap = 34, 30, 8
+    for r, row in enumerate(layout["rows"]):
+        out_row = []
+        for c, name in enumerate(row if isinstance(row, list) else []):
+            card = cards.get(name)
+            attrs = card.attributes if card else {}
+            x, y = c * (2 * box_w + gap), r * (2 * box_h + gap)
+            boxes = [
+                {"kind": kind, "x": x + (i % 2) * box_w, "y": y + (i // 2) * box_h}
+                for i, kind in enumerate((attrs.get("boxes") or [])[:4])
+            ]
+            out_row.append(
+                {"name": name, "start": bool(attrs.get("start")), "x": x, "y": y, "boxes": boxes}
+            )
+        view["rows"].append(out_row)
+    view["box_w"], view["box_h"] = box_w, box_h
+    view["width"] = 4 * (2 * box_w + gap)
+    view["height"] = len(layout["rows"]) * (2 * box_h + gap)
+    view["card_w"], view["card_h"] = 2 * box_w, 2 * box_h
+    return view
