@@ -42,7 +42,7 @@ def signup(request):
 
 @login_required
 def profile(request):
-    from decks.services import deck_list_for_owner
+    from decks.selectors import deck_list_for_owner
 
     return render(
         request, "registration/profile.html", {"decks": deck_list_for_owner(owner=request.user)}

@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 
 from validation.registry import UnknownFormat, registry
 
-from . import services
+from . import selectors, services
 from .filters import DeckFilter
 from .models import CollectionEntry, Deck, DeckVersion
 from .serializers import (
@@ -394,7 +394,7 @@ class DeckViewSet(
         else:
             version = get_object_or_404(versions, pk=deck.current_version_id)
         kind = "text" if request.accepted_renderer.format == "text" else "json"
-        return Response(services.deck_export(deck=deck, version=version, as_=kind))
+        return Response(selectors.deck_export(deck=deck, version=version, as_=kind))
 
     @extend_schema(
         request=DeckImportSerializer,

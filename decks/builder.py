@@ -45,7 +45,7 @@ from validation.rules import ExactlyOne, ExactSize, KindAllowed, KindForbidden, 
 from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
-from . import services
+from . import selectors, services
 from .builder_figures import _hexmap, _layout_view, _stats, curve_sections
 from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
@@ -381,7 +381,7 @@ def state_context(
         "notice": notice,
         "owned": owned,
         "missing": (
-            services.collection_missing(owner=request.user, deck=deck, version=version)
+            selectors.collection_missing(owner=request.user, deck=deck, version=version)
             if owned and version is not None
             else None
         ),
@@ -601,7 +601,7 @@ def builder_search(request, pk: int):
     deck = _owned_deck(request, pk)
     context = _search_context(request, deck)
     if context["owned"] and deck.current_version is not None:
-        context["missing"] = services.collection_missing(owner=request.user, deck=deck)
+        context["missing"] = selectors.collection_missing(owner=request.user, deck=deck)
     context["oob_missing"] = True
     return render(request, "decks/builder/_results.html", context)
 

@@ -1,9 +1,11 @@
-"""Reads of decks that compute something for a page (no writes)."""
+"""Reads of decks (no writes): a user's decks and the public ones, a version by section,
+the diff of two versions, an export, the cards of a deck its reader lacks, the sample hand.
+Writes are in decks.services."""
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from catalogue.models import Card
@@ -12,6 +14,8 @@ from validation.capabilities import DrawRules
 from validation.registry import registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import Entry
+
+from .services import entries_as_sections
 
 MAX_SEED = 2**31 - 1
 
@@ -74,4 +78,160 @@ def sample_hand(*, deck, version, seed: int, extra: dict[str, int]) -> list[Hand
             drawn_count=len(d.drawn),
         )
         for rule, d in zip(rules, dealt, strict=True)
+    ]
+
+
+def deck_list_for_owner(*, owner) -> list[Any]:
+    """The user's decks, most recently updated first, with their game (one query)."""
+    from .models import Deck as DeckModel
+
+    return list(
+        DeckModel.objects.owned_by(owner).select_related("game").order_by("-updated_at", "-id")
+    )
+
+
+@dataclass
+class SectionDiff:
+    """What changed in one section between two versions."""
+
+    section: str
+    label: str
+    added: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
+    removed: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
+    changed: list[dict[str, Any]] = field(default_factory=list)  # {card, before, after}
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "section": self.section,
+            "added": self.added,
+            "removed": self.removed,
+            "changed": self.changed,
+        }
+
+
+def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
+    """Per section, the cards added, removed and whose count changed from `version_a` to
+    `version_b`, in the game's section order. A placed unit (a hex) is its own line."""
+    game = registry.get(version_a.deck.game.slug) if version_a.deck.game.slug in registry else None
+
+    def counts(version) -> dict[str, dict[tuple, int]]:
+        out: dict[str, dict[tuple, int]] = {}
+        for e in version.entries:
+            key = (e["card"], tuple(e["hex"]) if e.get("hex") else None)
+            sec = out.setdefault(e["section"], {})
+            sec[key] = sec.get(key, 0) + e["count"]
+        return out
+
+    a, b = counts(version_a), counts(version_b)
+    order = list(game.sections) if game else []
+    order += [s for s in [*a, *b] if s not in order]
+    diffs = []
+    for section in order:
+        if section not in a and section not in b:
+            continue
+        before, after = a.get(section, {}), b.get(section, {})
+        d = SectionDiff(section, game.section_label(section) if game else section)
+        for key in sorted(set(before) | set(after), key=lambda k: (k[0].lower(), k[1] or ())):
+            label = key[0] + (f" @{key[1][0]},{key[1][1]}" if key[1] else "")
+            x, y = before.get(key, 0), after.get(key, 0)
+            if not x:
+                d.added.append({"card": label, "count": y})
+            elif not y:
+                d.removed.append({"card": label, "count": x})
+            elif x != y:
+                d.changed.append({"card": label, "before": x, "after": y})
+        diffs.append(d)
+    return diffs
+
+
+def deck_export(*, deck, version, as_: str = "text") -> str | dict[str, Any]:
+    """A version of a deck as the text list (`as_="text"`) or its JSON twin (`"json"`)."""
+    if as_ == "text":
+        return version.list_text
+    if as_ == "json":
+        return {
+            "game": deck.game.slug,
+            "format": deck.format,
+            "name": deck.name,
+            "version": version.number,
+            "options": dict(version.options),
+            "sections": entries_as_sections(version.entries),
+        }
+    raise ValueError(f"unknown export format {as_!r}; use text or json")
+
+
+def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
+    """The cards of a deck's version (the current one by default) the user lacks:
+    [{card, needed, owned, missing}] sorted by name, counting copies across sections."""
+    from .models import CollectionEntry
+
+    version = version or deck.current_version
+    if version is None:
+        return []
+    needed: dict[str, int] = {}
+    for e in version.entries:
+        needed[e["card"]] = needed.get(e["card"], 0) + e["count"]
+    owned = dict(
+        CollectionEntry.objects.filter(
+            owner=owner, card__game_id=deck.game_id, card__name__in=list(needed)
+        ).values_list("card__name", "count")
+    )
+    out = []
+    for name in sorted(needed, key=str.lower):
+        have = owned.get(name, 0)
+        if have < needed[name]:
+            out.append(
+                {
+                    "card": name,
+                    "needed": needed[name],
+                    "owned": have,
+                    "missing": needed[name] - have,
+                }
+            )
+    return out
+
+
+def deck_public_list(*, game_slug: str | None = None, query: str = ""):
+    """Public decks (of one game), newest first, whose name contains `query`; a queryset
+    with the game and owner joined, for pagination."""
+    from .models import Deck as DeckModel
+
+    qs = DeckModel.objects.public().select_related("game", "owner")
+    if game_slug:
+        qs = qs.filter(game__slug=game_slug)
+    if query:
+        qs = qs.filter(name__icontains=query)
+    return qs.order_by("-updated_at", "-id")
+
+
+@dataclass
+class SectionView:
+    """A section of a version as shown: label, entries and the number of cards."""
+
+    section: str
+    label: str
+    entries: list[dict[str, Any]]
+    total: int
+
+
+def version_sections(*, deck, version) -> list[SectionView]:
+    """The entries of a version by section, in the game's section order."""
+    game = registry.get(deck.game.slug) if deck.game.slug in registry else None
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for e in version.entries:
+        grouped.setdefault(e["section"], []).append(e)
+    order = [s for s in (game.sections if game else ()) if s in grouped]
+    order += [s for s in grouped if s not in order]
+    return [
+        SectionView(
+            s,
+            game.section_label(s) if game else s,
+            grouped[s],
+            sum(e["count"] for e in grouped[s]),
+        )
+        for s in order
     ]

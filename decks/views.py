@@ -135,7 +135,7 @@ def _deck_urls(deck: Deck, token: str | None) -> dict[str, str]:
 @login_required
 def my_decks(request):
     """The user's decks with the current verdict of each (a constant number of queries)."""
-    decks = services.deck_list_for_owner(owner=request.user)
+    decks = selectors.deck_list_for_owner(owner=request.user)
     return render(request, "decks/mine.html", {"decks": decks})
 
 
@@ -149,7 +149,7 @@ def public_decks(request, game: str | None = None):
             raise Http404(f"no game {game!r}")
     q = request.GET.get("q", "").strip()[:100]
     page = Paginator(
-        services.deck_public_list(game_slug=game, query=q), 50, allow_empty_first_page=True
+        selectors.deck_public_list(game_slug=game, query=q), 50, allow_empty_first_page=True
     ).get_page(request.GET.get("page"))
     return render(
         request,
@@ -216,7 +216,7 @@ def deck_import(request):
 def _detail(request, deck: Deck, *, token: str | None, number: int | None = None):
     version = _version(deck, number)
     game = deck.game.definition
-    sections = services.version_sections(deck=deck, version=version) if version else []
+    sections = selectors.version_sections(deck=deck, version=version) if version else []
     is_current = version is not None and version.pk == deck.current_version_id
     report = deck.report if is_current else (version.report if version else {})
     history = Paginator(
@@ -231,7 +231,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     missing = None
     if user.is_authenticated and version is not None:
         if CollectionEntry.objects.filter(owner=user, card__game_id=deck.game_id).exists():
-            missing = services.collection_missing(owner=user, deck=deck, version=version)
+            missing = selectors.collection_missing(owner=user, deck=deck, version=version)
     return render(
         request,
         "decks/detail.html",
@@ -279,7 +279,7 @@ def _diff(request, deck: Deck, token: str | None):
         raise Http404("no such versions")
     for v in versions.values():
         v.deck = deck
-    diff = services.deck_diff(version_a=versions[a], version_b=versions[b])
+    diff = selectors.deck_diff(version_a=versions[a], version_b=versions[b])
     context = {"deck": deck, "a": a, "b": b, "diff": diff, "urls": _deck_urls(deck, token)}
     template = "decks/_diff.html" if request.htmx else "decks/diff.html"
     return render(request, template, context)
@@ -303,7 +303,7 @@ def _export(request, deck: Deck, kind: str):
         response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
         return response
     if kind == "json":
-        data = services.deck_export(deck=deck, version=version, as_="json")
+        data = selectors.deck_export(deck=deck, version=version, as_="json")
         response = HttpResponse(
             json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"
         )
@@ -318,7 +318,7 @@ def _export(request, deck: Deck, kind: str):
                 "deck": deck,
                 "version": version,
                 "game": deck.game.definition,
-                "sections": services.version_sections(deck=deck, version=version),
+                "sections": selectors.version_sections(deck=deck, version=version),
                 "report": report,
             },
         )

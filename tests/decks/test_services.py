@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from catalogue.models import Card
-from decks import services
+from decks import selectors, services
 from decks.models import CollectionEntry, Deck, DeckVersion
 
 from .conftest import MINI_LIST, MINI_LIST_2, sample_list
@@ -111,7 +111,7 @@ def test_diff_between_two_versions_per_section(mini_catalogue, user, make_deck):
     v2 = services.deck_save_version(deck=deck, author=user, text=MINI_LIST_2, based_on=1)
     diff = {
         d.section: d
-        for d in services.deck_diff(version_a=deck.versions.get(number=1), version_b=v2)
+        for d in selectors.deck_diff(version_a=deck.versions.get(number=1), version_b=v2)
     }
     assert diff["general"].empty
     assert diff["arsenal"].added == [{"card": "Rabbit", "count": 2}]
@@ -119,7 +119,7 @@ def test_diff_between_two_versions_per_section(mini_catalogue, user, make_deck):
     assert diff["arsenal"].removed == []
     back = {
         d.section: d
-        for d in services.deck_diff(version_a=v2, version_b=deck.versions.get(number=1))
+        for d in selectors.deck_diff(version_a=v2, version_b=deck.versions.get(number=1))
     }
     assert back["arsenal"].removed == [{"card": "Rabbit", "count": 2}]
 
@@ -229,7 +229,7 @@ def test_collection_import_adds_and_reports_missing_cards(mini_catalogue, user, 
     services.collection_import(owner=user, game_slug="redline", text="1 Tigercat")
     owned = dict(CollectionEntry.objects.values_list("card__name", "count"))
     assert owned == {"Tigercat": 4, "Supply Drop": 10}
-    missing = services.collection_missing(owner=user, deck=deck)
+    missing = selectors.collection_missing(owner=user, deck=deck)
     assert missing == [
         {"card": "General Jeffrey Moore", "needed": 1, "owned": 0, "missing": 1},
         {"card": "Supply Drop", "needed": 20, "owned": 10, "missing": 10},
@@ -251,4 +251,4 @@ def test_deck_list_for_owner_is_the_profile_list(mini_catalogue, user, other_use
     a = make_deck(user, name="a")
     make_deck(other_user, name="b")
     b = make_deck(user, name="c")
-    assert [d.pk for d in services.deck_list_for_owner(owner=user)] == [b.pk, a.pk]
+    assert [d.pk for d in selectors.deck_list_for_owner(owner=user)] == [b.pk, a.pk]
