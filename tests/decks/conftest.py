@@ -52,9 +52,3 @@ def make_deck():
         )
 
     return make
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hasher(settings):
-    """Users are created in nearly every test here; a slow hasher would dominate the run."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

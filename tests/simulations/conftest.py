@@ -24,11 +24,6 @@ def sample_list(game: str, fmt: str) -> str:
     return (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text()
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def make_deck():
     """make_deck(owner, game="redline", fmt="standard", visibility="private")."""
