@@ -137,17 +137,22 @@ def _no_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True)
 class Goldfish:
-    """A background playtest of one game's decks (or of inputs that need no deck).
+    """A background playtest of one game's decks, or a long run of one of its tools.
 
-    - `sections`: the deck sections it reads; `prepare(sections) -> inputs` turns them
-      (section -> [Entry]) into plain JSON inputs, stored on the run so that a worker never
-      reads the catalogue (InputsError when the deck cannot be played).
-    - `params`: its parameters (`games` among them) with `check_params(clean) -> {field:
-      message}` for checks across fields.
+    - `slug` names it across the site ("redline-goldfish"); `label` and `description` say
+      what it plays.
+    - `params`: its parameters, each with its default (`games` among them), and
+      `check_params(clean) -> {field: message}` for checks across fields.
+    - A deck goldfish has `sections` (the deck sections it reads) and
+      `prepare(sections) -> inputs`, which turns them (section -> [Entry]) into plain JSON
+      inputs stored on the run, so that a worker never reads the catalogue (InputsError when
+      the deck cannot be played).
+    - A goldfish that needs no deck (a tool's long run) has `reads` (the card kinds it takes
+      from the catalogue) and `inputs_from_params(params, cards) -> inputs`, `cards` mapping
+      each kind of `reads` to the catalogue's cards of that kind.
     - `run_chunk(inputs, params, seed, chunk_index, n_chunks) -> stats`: a pure function.
     - `merge([stats]) -> stats` exactly (sufficient statistics); `summarise(stats, inputs)`;
       `charts(summary)` chart specs (validation/charts.py); `key_figures(summary)`.
-    - `draws`: the draw rules of its deck for exact odds and the sample hand.
     - `inline_max`: games a request may play at once for a preview (0: always a worker).
     """
 
@@ -160,12 +165,23 @@ class Goldfish:
     summarise: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
     sections: tuple[str, ...] = ()
     prepare: Callable[[Mapping[str, list[Entry]]], dict[str, Any]] | None = None
+    reads: tuple[str, ...] = ()
+    inputs_from_params: (
+        Callable[[Mapping[str, Any], Mapping[str, Sequence[CardFacts]]], dict[str, Any]] | None
+    ) = None
     check_params: Callable[[Mapping[str, Any]], dict[str, str]] = _no_check
     charts: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _no_charts
     key_figures: Callable[[Mapping[str, Any]], list[tuple[str, str]]] = _no_figures
-    draws: DrawRules | None = None
     inline_max: int = 0
-    needs_deck: bool = True
+
+    @property
+    def needs_deck(self) -> bool:
+        """Whether a run plays a saved deck (else its inputs come from its parameters)."""
+        return self.prepare is not None
+
+    def defaults(self) -> dict[str, Any]:
+        """Every parameter's default value."""
+        return {p.name: p.default for p in self.params if p.default is not None}
 
 
 # --- Tools ---------------------------------------------------------------------------------
