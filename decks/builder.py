@@ -41,7 +41,6 @@ from catalogue.presentation import stat_line
 from catalogue.search import search_cards
 from catalogue.services import card_facts_by_names
 from validation.registry import FormatDef, GameDef, registry
-from validation.rules import ExactlyOne, ExactSize, KindAllowed, KindForbidden, MinSize
 from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
@@ -63,77 +62,16 @@ CONFLICT_MESSAGE = (
 # --- What the rules core tells the builder -----------------------------------------------
 
 
-def section_kinds(game: GameDef, fmt: FormatDef) -> dict[str, frozenset[str]]:
-    """For each section of the format, the card kinds that belong in it, read from the
-    format's rules: kinds a section is limited to (KindAllowed, ExactlyOne, size rules that
-    reject other kinds, a unique attribute only some kinds have), minus forbidden ones; when
-    no rule says, a kind named like the section (`orders` holds `order`), else every kind."""
-    out: dict[str, frozenset[str]] = {}
-    for section in fmt.sections:
-        allowed: set[str] = set()
-        forbidden: set[str] = set()
-        for rule in fmt.rules:
-            if getattr(rule, "section", None) != section:
-                continue
-            if isinstance(rule, KindForbidden):
-                forbidden |= rule.kinds
-            elif isinstance(rule, KindAllowed):
-                allowed |= rule.kinds
-            elif isinstance(rule, ExactlyOne):
-                allowed.add(rule.kind)
-            elif getattr(rule, "strays", False) and getattr(rule, "kinds", None):
-                allowed |= rule.kinds
-            elif hasattr(rule, "attr") and isinstance(rule.attr, str):
-                allowed |= {
-                    k
-                    for k, schema in game.kinds.items()
-                    if any(a.key == rule.attr for a in schema.attrs)
-                }
-        if not allowed:
-            singular = section[:-1] if section.endswith("s") else section
-            allowed = {k for k in game.kinds if k in (section, singular)}
-        if not allowed:
-            allowed = set(game.kinds)
-        out[section] = frozenset(allowed - forbidden)
-    return out
+def section_kinds(game: GameDef, fmt: FormatDef) -> dict[str, tuple[str, ...]]:
+    """For each section of the format, the card kinds that belong in it (its SectionSpec)."""
+    kinds = tuple(game.kinds)
+    return {spec.name: spec.kinds_of(kinds) for spec in fmt.sections}
 
 
-def sections_for(
-    card: Any, kinds_by_section: Mapping[str, frozenset[str]], factions: Mapping[str, str]
-) -> list[str]:
-    """The sections `card` can go in: its kind belongs there, and a section named after a
-    faction (Red Code's blue and red sides) takes only cards of that faction."""
-    return [
-        s
-        for s, kinds in kinds_by_section.items()
-        if card.kind in kinds and (s not in factions or card.faction == s)
-    ]
-
-
-def section_targets(fmt: FormatDef) -> dict[str, tuple[str, int]]:
-    """The size each section aims at, from the format's size rules: ("exact", 60) or
-    ("min", 20)."""
-    out: dict[str, tuple[str, int]] = {}
-    for rule in fmt.rules:
-        section = getattr(rule, "section", None)
-        if section is None or section in out:
-            continue
-        if isinstance(rule, ExactSize):
-            out[section] = ("exact", rule.size)
-        elif isinstance(rule, MinSize):
-            out[section] = ("min", rule.minimum)
-        elif isinstance(rule, ExactlyOne):
-            out[section] = ("exact", 1)
-    return out
-
-
-def placement_area(fmt: FormatDef, section: str) -> tuple[int, int] | None:
-    """(columns, rows) of the deployment area of a placement section, from the format's
-    placement rule (Hex Skirmish: the own 8 × 8 half)."""
-    for rule in fmt.rules:
-        if getattr(rule, "section", None) == section and hasattr(rule, "columns"):
-            return int(rule.columns), int(rule.rows)
-    return None
+def sections_for(card: Any, fmt: FormatDef) -> list[str]:
+    """The sections of `fmt` that `card` can go in: its kind belongs there, and a side
+    section takes only cards of its faction."""
+    return [spec.name for spec in fmt.sections if spec.accepts(card)]
 
 
 def extra_template(game_slug: str, name: str = "builder_extra") -> str:
@@ -238,18 +176,77 @@ def group_rows(game: GameDef, rows: list[dict[str, Any]]) -> list[dict[str, Any]
     return groups
 
 
-def main_section(fmt: FormatDef) -> str | None:
-    """The section a deck is mostly made of: the required section with the largest size
-    target (REDLINE's arsenal, not its single general), else the first required one."""
-    targets = section_targets(fmt)
-    required = [s for s in fmt.sections if s in fmt.required_sections] or list(fmt.sections)
-    if not required:
-        return None
-    return max(required, key=lambda s: (targets.get(s, ("", 0))[1], -required.index(s)))
-
-
 def _vals(**kw: Any) -> str:
     return json.dumps(kw, ensure_ascii=False)
+
+
+def _report(deck: Deck, version: DeckVersion | None, game: GameDef, options: dict) -> dict:
+    """The verdict shown for `version`: the deck's stored report for its current version,
+    the version's own otherwise, and an empty list's for a deck without versions."""
+    if version is None:
+        return validate(game, deck.format, RulesDeck(options=options)).as_dict()
+    if version.pk == deck.current_version_id and deck.report:
+        return deck.report
+    return version.report
+
+
+def _marks(report: Mapping[str, Any]) -> tuple[dict[str, list[str]], set[str]]:
+    """The cards an error names (with the codes), and the cards a warning names."""
+    errors_by_card: dict[str, list[str]] = {}
+    warned: set[str] = set()
+    for v in report.get("errors", []):
+        for name in v.get("cards", []):
+            errors_by_card.setdefault(name, []).append(v["code"])
+    for v in report.get("warnings", []):
+        warned.update(v.get("cards", []))
+    return errors_by_card, warned
+
+
+def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, Any]:
+    """One line of the deck panel: the entry, its card's facts and the buttons' values."""
+    errors_by_card, warned = marks
+    f = facts.get(e["card"].lower())
+    hex_ = e.get("hex")
+    row = {
+        "section": e["section"],
+        "card": e["card"],
+        "count": e["count"],
+        "hex": hex_,
+        "hex_text": f"{hex_[0]},{hex_[1]}" if hex_ else "",
+        "facts": f,
+        "kind": (game.kinds[f.kind].label if f and f.kind in game.kinds else ""),
+        "faction": game.factions.get(f.faction, f.faction) if f else "",
+        "cost": f.cost if f else None,
+        "errors": errors_by_card.get(e["card"], []),
+        "warned": e["card"] in warned,
+    }
+    key = {"section": e["section"], "card": e["card"]}
+    if hex_:
+        key["hex"] = row["hex_text"]
+    row["vals_add"] = _vals(op="add", **key)
+    row["vals_remove"] = _vals(op="remove", **key)
+    row["vals_set"] = _vals(op="set", **key)
+    return row
+
+
+def _section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -> dict:
+    """A section of the deck panel: its rows grouped by kind, its count against the size
+    its spec aims at, and the kinds it takes (a section the format lacks has no spec)."""
+    spec = fmt.section(name)
+    total = sum(r["count"] for r in rows)
+    kinds = sorted(spec.kinds_of(tuple(game.kinds))) if spec else []
+    return {
+        "name": name,
+        "label": game.section_label(name),
+        "rows": rows,
+        "groups": group_rows(game, rows),
+        "total": total,
+        "target": spec.target() if spec else "",
+        "met": spec.met(total) if spec else False,
+        "required": bool(spec) and not spec.optional,
+        "kinds": ", ".join(game.kinds[k].label for k in kinds),
+        "placement": bool(spec) and spec.placement is not None,
+    }
 
 
 def state_context(
@@ -267,80 +264,21 @@ def state_context(
     entries = list(version.entries) if version else []
     options = dict(version.options) if version else {}
     facts = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
-    if version is None:
-        report = validate(game, deck.format, RulesDeck(options=options)).as_dict()
-    elif version.pk == deck.current_version_id and deck.report:
-        report = deck.report
-    else:
-        report = version.report
-    errors_by_card: dict[str, list[str]] = {}
-    warned: set[str] = set()
-    for v in report.get("errors", []):
-        for name in v.get("cards", []):
-            errors_by_card.setdefault(name, []).append(v["code"])
-    for v in report.get("warnings", []):
-        warned.update(v.get("cards", []))
-
-    kinds_by_section = section_kinds(game, fmt)
-    targets = section_targets(fmt)
-    order = list(fmt.sections) + [
-        s for s in dict.fromkeys(e["section"] for e in entries) if s not in fmt.sections
+    report = _report(deck, version, game, options)
+    marks = _marks(report)
+    order = list(fmt.section_names) + [
+        s for s in dict.fromkeys(e["section"] for e in entries) if s not in fmt.section_names
     ]
-    rows: list[dict[str, Any]] = []
+    rows = [_entry_row(game, e, facts, marks) for e in entries]
     by_section: dict[str, list[dict]] = {s: [] for s in order}
-    for e in entries:
-        f = facts.get(e["card"].lower())
-        hex_ = e.get("hex")
-        row = {
-            "section": e["section"],
-            "card": e["card"],
-            "count": e["count"],
-            "hex": hex_,
-            "hex_text": f"{hex_[0]},{hex_[1]}" if hex_ else "",
-            "facts": f,
-            "kind": (game.kinds[f.kind].label if f and f.kind in game.kinds else ""),
-            "faction": game.factions.get(f.faction, f.faction) if f else "",
-            "cost": f.cost if f else None,
-            "errors": errors_by_card.get(e["card"], []),
-            "warned": e["card"] in warned,
-        }
-        key = {"section": e["section"], "card": e["card"]}
-        if hex_:
-            key["hex"] = row["hex_text"]
-        row["vals_add"] = _vals(op="add", **key)
-        row["vals_remove"] = _vals(op="remove", **key)
-        row["vals_set"] = _vals(op="set", **key)
-        rows.append(row)
-        by_section.setdefault(e["section"], []).append(row)
-    sections = []
-    for s in order:
-        total = sum(r["count"] for r in by_section[s])
-        groups = group_rows(game, by_section[s])
-        how, size = targets.get(s, ("", 0))
-        sections.append(
-            {
-                "name": s,
-                "label": game.section_label(s),
-                "rows": by_section[s],
-                "groups": groups,
-                "total": total,
-                "target": {"exact": str(size), "min": f"≥ {size}"}.get(how, ""),
-                "met": (how == "exact" and total == size) or (how == "min" and total >= size),
-                "required": s in fmt.required_sections,
-                "kinds": ", ".join(
-                    game.kinds[k].label
-                    for k in sorted(kinds_by_section.get(s, ()))
-                    if k in game.kinds
-                ),
-                "placement": s in game.placement_sections,
-            }
-        )
-    hexmaps = []
-    for s in game.placement_sections:
-        area = placement_area(fmt, s)
-        if s in fmt.sections and area:
-            hexmaps.append(_hexmap(s, area, by_section.get(s, [])))
-    hook = registry.get(deck.game.slug).map_layout
+    for row in rows:
+        by_section[row["section"]].append(row)
+    sections = [_section_panel(game, fmt, s, by_section[s]) for s in order]
+    hexmaps = [
+        _hexmap(spec.name, spec.placement, by_section[spec.name])
+        for spec in fmt.sections
+        if spec.placement is not None
+    ]
     owned = (
         request.POST.get("owned") == "1"
         or request.GET.get("owned") == "1"
@@ -367,7 +305,7 @@ def state_context(
         "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
         "hexmaps": hexmaps,
         "hexmap": hexmaps[0] if hexmaps else None,
-        "layout": _layout_view(hook, deck.game_id, options) if hook else None,
+        "layout": _layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
         "options": options,
         "adjustable": [
             {"key": k, "label": k.replace("_", " ").capitalize(), "value": options.get(k, v)}
@@ -489,7 +427,7 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
         owned = request.GET.get("owned") == "1"
     result = _search_queryset(request, deck, game, owned)
     kinds_by_section = section_kinds(game, fmt)
-    main = main_section(fmt)
+    main = fmt.main_section
     qs = result.queryset
     if not qs.query.order_by and not result.read_as:
         # The kinds of the deck's main section first (REDLINE opens on efreets and
@@ -524,7 +462,7 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
                         "add": _vals(op="add", section=s, card=card.name),
                         "remove": _vals(op="remove", section=s, card=card.name),
                     }
-                    for s in sections_for(card, kinds_by_section, game.factions)
+                    for s in sections_for(card, fmt)
                 ],
             }
         )
@@ -615,7 +553,7 @@ def builder_change(request, pk: int):
     fmt = deck.game.definition.format(deck.format)
     try:
         entries = apply_change(
-            list(base.entries) if base else [], _change_data(request), fmt.sections
+            list(base.entries) if base else [], _change_data(request), fmt.section_names
         )
     except (ValueError, TypeError) as exc:
         return HttpResponseBadRequest(str(exc))
@@ -656,17 +594,17 @@ def builder_quick_add(request, pk: int):
         shown = " ".join(typed.split())[:80]
         error = f"No card of {game.name} matches “{shown}”." if shown else "Type a card name."
         return _render_state(request, deck, base, error=error)
-    targets = sections_for(card, section_kinds(game, fmt), game.factions)
+    targets = sections_for(card, fmt)
     if not targets:
         return _render_state(
             request, deck, base, error=f"{card.name} has no section in {fmt.name} decks."
         )
-    main = main_section(fmt)
+    main = fmt.main_section
     section = main if main in targets else targets[0]
     entries = apply_change(
         list(base.entries) if base else [],
         {"op": "add", "section": section, "card": card.name},
-        fmt.sections,
+        fmt.section_names,
     )
     response = _save(
         request,
@@ -714,7 +652,7 @@ def builder_options(request, pk: int):
             if value <= 0:
                 return HttpResponseBadRequest(f"{key} must be positive")
             options[key] = value
-    hook = registry.get(deck.game.slug).map_layout
+    hook = game.map_layout
     if hook is not None and "layout" in request.POST:
         raw = request.POST.get("seed", "").strip()
         try:

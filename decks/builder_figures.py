@@ -49,7 +49,7 @@ def curve_sections(game: GameDef, fmt: FormatDef) -> tuple[str, ...]:
     """The sections a cost curve is drawn over: those drawn turn by turn (REDLINE's arsenal,
     Hex Skirmish's command cards). None for a force, a match of ships, or decks drawn by
     dice, where a curve of costs means nothing."""
-    return tuple(r.section for r in game.draws if r.turn_by_turn and r.section in fmt.sections)
+    return tuple(r.section for r in game.draws if r.turn_by_turn and r.section in fmt.section_names)
 
 
 def _stats(game: GameDef, fmt: FormatDef, rows: list[dict]) -> dict[str, Any]:

@@ -63,7 +63,7 @@ def totals_rows(
             if isinstance(value, Mapping):
                 # Stored reports come back from jsonb with their keys reordered: show the
                 # sections in the game's order.
-                order = [s for s in (game.sections if game else ()) if s in value]
+                order = [s for s in (game.section_names if game else ()) if s in value]
                 order += [s for s in value if s not in order]
                 parts = [
                     f"{game.section_label(s) if game else _label(s)} {_plain(value[s])}"

@@ -127,7 +127,7 @@ def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
         return out
 
     a, b = counts(version_a), counts(version_b)
-    order = list(game.sections) if game else []
+    order = list(game.section_names) if game else []
     order += [s for s in [*a, *b] if s not in order]
     diffs = []
     for section in order:
@@ -224,7 +224,7 @@ def version_sections(*, deck, version) -> list[SectionView]:
     grouped: dict[str, list[dict[str, Any]]] = {}
     for e in version.entries:
         grouped.setdefault(e["section"], []).append(e)
-    order = [s for s in (game.sections if game else ()) if s in grouped]
+    order = [s for s in (game.section_names if game else ()) if s in grouped]
     order += [s for s in grouped if s not in order]
     return [
         SectionView(

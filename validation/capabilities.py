@@ -3,9 +3,9 @@
 A `GameDef` (validation/registry.py) may carry, each one optional and each a pure object of
 the game's own package (no Django):
 
-- `sections` of its formats: a `SectionSpec` per deck-list section (name, label, the kinds
-  it holds, its size band, placement area, side), from which the size and kind rules are
-  generated and which the builder reads;
+- `sections` of its formats: a `SectionSpec` per deck-list section (validation/sections.py:
+  name, label, the kinds it holds, its size band, placement area, side), from which the size
+  and kind rules are generated and which the builder reads;
 - `goldfish`: a `Goldfish`, the background playtest of a deck (parameters with their
   checks, chunk runner, merge, summary, chart specs, the draw rules of the deck panel);
 - `tools`: `Tool`s, calculators a player opens beside the table (combat odds, crew
@@ -24,64 +24,6 @@ from typing import Any
 
 from validation.params import ParamSpec
 from validation.types import CardFacts, Entry
-
-# --- Sections ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SectionSpec:
-    """One section of a deck list in a format: `arsenal`, `units`, Red Code's `blue` side.
-
-    `kinds` are the card kinds that belong (empty: every kind of the game not in
-    `exclude`); `size` is the band (lowest, highest) of cards it must hold, None for no
-    bound at that end (an exact size is (n, n)); `size_code` / `kind_code` are the rule
-    codes of the generated size and kind checks ("" generates none); `noun` names its cards
-    in messages ("mission", "missions"). `faction` limits a side section to one faction's
-    cards; `placement` is the (columns, rows) area its units are deployed on; `drawn` says
-    its cards are shuffled and drawn in play, so a cost curve, draw odds and a sample hand
-    mean something; `optional` sections may be left out of a list, and their rules run only
-    when present.
-    """
-
-    name: str
-    label: str
-    kinds: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    size: tuple[int | None, int | None] = (None, None)
-    size_code: str = ""
-    kind_code: str = ""
-    noun: tuple[str, str] = ("card", "cards")
-    faction: str = ""
-    placement: tuple[int, int] | None = None
-    drawn: bool = False
-    optional: bool = False
-    description: str = ""
-
-    def accepts(self, card: CardFacts) -> bool:
-        """Whether `card` belongs in this section by kind (and side)."""
-        if self.kinds and card.kind not in self.kinds:
-            return False
-        if card.kind in self.exclude:
-            return False
-        return not self.faction or card.faction == self.faction
-
-    def target(self) -> str:
-        """'60', '≥ 20', '22–24' or '' for the section header."""
-        low, high = self.size
-        if low is not None and low == high:
-            return str(low)
-        if low is not None and high is not None:
-            return f"{low}–{high}"
-        if low is not None:
-            return f"≥ {low}"
-        if high is not None:
-            return f"≤ {high}"
-        return ""
-
-    def met(self, count: int) -> bool:
-        low, high = self.size
-        return (low is None or count >= low) and (high is None or count <= high)
-
 
 # --- Goldfish ------------------------------------------------------------------------------
 

@@ -139,8 +139,8 @@ def normalise_section(name: str) -> str:
 
 def section_aliases(game: GameDef) -> dict[str, str]:
     """Every accepted header (normalised) -> section: the section names and their labels."""
-    aliases = {normalise_section(game.section_label(s)): s for s in game.sections}
-    aliases.update({s: s for s in game.sections})
+    aliases = {normalise_section(game.section_label(s)): s for s in game.section_names}
+    aliases.update({s: s for s in game.section_names})
     return aliases
 
 
@@ -155,7 +155,7 @@ def _did_you_mean(suggestions: Iterable[str]) -> str:
 
 def _section_error(line: int, written: str, game: GameDef, where: str = "") -> LineError:
     key = normalise_section(written)
-    suggestions = _suggest(key, game.sections)
+    suggestions = _suggest(key, game.section_names)
     if not suggestions:
         aliases = section_aliases(game)
         suggestions = tuple(dict.fromkeys(aliases[a] for a in _suggest(key, aliases)))
@@ -163,7 +163,7 @@ def _section_error(line: int, written: str, game: GameDef, where: str = "") -> L
     prefix = f"{where}: " if where else ""
     return LineError(
         line,
-        f"{prefix}unknown section {written!r};{hint} {game.name} has {', '.join(game.sections)}",
+        f"{prefix}unknown section {written!r};{hint} {game.name} has {', '.join(game.section_names)}",
         suggestions,
     )
 
@@ -223,8 +223,8 @@ def parse(text: str, game: GameDef) -> ParseResult:
                 LineError(
                     line_no,
                     f"Line {line_no}: {line!r} is not read: {why}; start a section with one "
-                    f"of {', '.join(_header(s, game) for s in game.sections)}",
-                    tuple(game.sections),
+                    f"of {', '.join(_header(s, game) for s in game.section_names)}",
+                    game.section_names,
                 )
             )
     return result
@@ -532,8 +532,8 @@ def export(deck: Deck, game: GameDef) -> str:
     a header and `N Name` lines, `@c,r` for placed units. Parsing and resolving the result
     gives the same deck."""
     out = [f"# {game.name}"]
-    order = [s for s in game.sections if deck.sections.get(s)]
-    order += [s for s in deck.sections if s not in game.sections and deck.sections[s]]
+    order = [s for s in game.section_names if deck.sections.get(s)]
+    order += [s for s in deck.sections if s not in game.section_names and deck.sections[s]]
     for section in order:
         out.append(_header(section, game))
         for e in deck.sections[section]:

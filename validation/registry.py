@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from validation.capabilities import CampaignRules, CardFaceFn, DrawRules, Goldfish, Tool
 from validation.schema import KindSchema
+from validation.sections import SectionSpec
 
 if TYPE_CHECKING:
     from validation.rules import Rule, RuleContext
@@ -28,27 +29,60 @@ class UnknownFormat(ValueError):
 
 @dataclass(frozen=True)
 class FormatDef:
-    """One format of a game: a name, its parameters and its construction rules.
+    """One format of a game: a name, its parameters, its sections and its construction rules.
 
-    `options` are the format's parameters with their defaults ({"points": 36}); a deck may
-    override only the keys in `adjustable` through `Deck.options` (Tactical Assault `custom`
-    takes {"points": 50}). `required_sections` must be in every list of the format;
-    `optional_sections` may be left out, and their rules run only when they are present.
+    `sections` are the format's `SectionSpec`s in display order (those marked `optional` may
+    be left out of a list). `rules` are every rule a deck of the format must follow: the
+    size, kind and placement rules its sections generate, then `checks`, the format's own
+    rules (copy limits, the leader's faction, points). `options` are the format's
+    parameters with their defaults ({"points": 36}); a deck may override only the keys in
+    `adjustable` through `Deck.options` (Tactical Assault `custom` takes {"points": 50}).
     """
 
     slug: str
     name: str
     description: str
+    sections: tuple[SectionSpec, ...] = ()
+    checks: tuple[Rule, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
-    rules: tuple[Rule, ...] = ()
-    required_sections: tuple[str, ...] = ()
-    optional_sections: tuple[str, ...] = ()
     adjustable: frozenset[str] = frozenset()
+    rules: tuple[Rule, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = [s.name for s in self.sections]
+        if len(set(names)) != len(names):
+            raise ValueError(f"format {self.slug!r} names a section twice: {names}")
+        generated = tuple(rule for spec in self.sections for rule in spec.rules())
+        object.__setattr__(self, "rules", generated + tuple(self.checks))
 
     @property
-    def sections(self) -> tuple[str, ...]:
-        """Every section a list of this format may hold."""
-        return self.required_sections + self.optional_sections
+    def section_names(self) -> tuple[str, ...]:
+        """Every section a list of this format may hold, in display order."""
+        return tuple(s.name for s in self.sections)
+
+    @property
+    def required_sections(self) -> tuple[str, ...]:
+        """The sections every list of the format holds."""
+        return tuple(s.name for s in self.sections if not s.optional)
+
+    @property
+    def optional_sections(self) -> tuple[str, ...]:
+        """The sections a list may leave out (their rules run only when present)."""
+        return tuple(s.name for s in self.sections if s.optional)
+
+    def section(self, name: str) -> SectionSpec | None:
+        """The spec of section `name`, or None when the format has no such section."""
+        return next((s for s in self.sections if s.name == name), None)
+
+    @property
+    def main_section(self) -> str | None:
+        """The section a deck is mostly made of: the required section with the largest
+        lower size bound (REDLINE's arsenal, not its single general), else the first
+        required one (else the first section)."""
+        candidates = [s for s in self.sections if not s.optional] or list(self.sections)
+        if not candidates:
+            return None
+        return max(enumerate(candidates), key=lambda pair: (pair[1].size[0] or 0, -pair[0]))[1].name
 
     def codes(self) -> tuple[str, ...]:
         """The rule codes this format checks, in rule order, without repeats."""
@@ -62,6 +96,7 @@ class FormatDef:
             "options": dict(self.options),
             "required_sections": list(self.required_sections),
             "optional_sections": list(self.optional_sections),
+            "sections": [s.as_dict() for s in self.sections],
             "rules": [
                 {"code": r.code, "severity": r.severity, "description": r.describe()}
                 for r in self.rules
@@ -92,13 +127,14 @@ class GameDef:
     """One game the site catalogues and builds decks for.
 
     `factions` maps faction slug to label (empty when the game has none); `kinds` maps card
-    kind to its attribute schema; `sections` are the deck-list sections in display order;
-    `placement_sections` are the sections whose lines may carry a hex (`@c,r`);
+    kind to its attribute schema; `formats` are its formats, whose `SectionSpec`s make the
+    game's `sections` (every section any format has, in the order they first appear);
     `totals` computes the game's totals shown beside a deck (beyond section counts).
     The optional capabilities (validation/capabilities.py): `goldfish`, the background
     playtest of its decks; `tools`, its calculators; `campaign`, its campaign rules;
     `card_faces`, kind -> how a card of that kind is drawn; `draws`, how the sections that
-    are shuffled and drawn in play make a hand (the sample hand of the deck page).
+    are shuffled and drawn in play make a hand (the sample hand of the deck page);
+    `map_layout`, the map its matches deal from its cards.
     """
 
     slug: str
@@ -107,9 +143,6 @@ class GameDef:
     factions: dict[str, str]
     kinds: dict[str, KindSchema]
     formats: dict[str, FormatDef]
-    sections: tuple[str, ...]
-    section_labels: dict[str, str]
-    placement_sections: tuple[str, ...] = ()
     totals: TotalsFn = _no_totals
     python_name: str = ""
     map_layout: MapLayout | None = None
@@ -118,6 +151,28 @@ class GameDef:
     campaign: CampaignRules | None = None
     card_faces: Mapping[str, CardFaceFn] = field(default_factory=dict)
     draws: tuple[DrawRules, ...] = ()
+    sections: tuple[SectionSpec, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        specs: dict[str, SectionSpec] = {}
+        for fmt in self.formats.values():
+            for spec in fmt.sections:
+                specs.setdefault(spec.name, spec)
+        object.__setattr__(self, "sections", tuple(specs.values()))
+
+    @property
+    def section_names(self) -> tuple[str, ...]:
+        """Every section name of the game, in display order."""
+        return tuple(s.name for s in self.sections)
+
+    @property
+    def section_labels(self) -> dict[str, str]:
+        return {s.name: s.label for s in self.sections}
+
+    @property
+    def placement_sections(self) -> tuple[str, ...]:
+        """The sections whose lines may carry a placement (`@c,r`)."""
+        return tuple(s.name for s in self.sections if s.placement is not None)
 
     def tool(self, slug: str) -> Tool:
         """The tool `slug`; KeyError naming the game's tools if none."""
@@ -147,7 +202,10 @@ class GameDef:
             ) from None
 
     def section_label(self, section: str) -> str:
-        return self.section_labels.get(section, section.replace("_", " ").capitalize())
+        for spec in self.sections:
+            if spec.name == section:
+                return spec.label
+        return section.replace("_", " ").capitalize()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -157,8 +215,8 @@ class GameDef:
             "factions": dict(self.factions),
             "kinds": {k: s.as_dict() for k, s in self.kinds.items()},
             "formats": {k: f.as_dict() for k, f in self.formats.items()},
-            "sections": list(self.sections),
-            "section_labels": {s: self.section_label(s) for s in self.sections},
+            "sections": list(self.section_names),
+            "section_labels": self.section_labels,
         }
 
 

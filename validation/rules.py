@@ -202,6 +202,30 @@ class MinSize(_SectionCount):
         return out
 
 
+class SizeBand(_SectionCount):
+    """A section holds between `low` and `high` cards (of `kinds`, when given)."""
+
+    __slots__ = ("low", "high")
+
+    def __init__(self, section: str, low: int, high: int, **kw: Any) -> None:
+        super().__init__(section, **kw)
+        self.low = low
+        self.high = high
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        out: list[Violation] = []
+        n = self._count(deck, ctx, out)
+        if not self.low <= n <= self.high:
+            out.append(
+                self.violation(
+                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; "
+                    f"{self.low} to {self.high}",
+                    self.section,
+                )
+            )
+        return out
+
+
 class CountBand(_SectionCount):
     """The cards of `kinds` in a section number between `low` and `high` (a warning by
     default: a REDLINE arsenal usually holds 22 to 24 resources). Other kinds are ignored."""

@@ -82,10 +82,10 @@ def validate(
     errors: list[Violation] = []
     warnings: list[Violation] = []
 
-    allowed = fmt.sections
+    allowed = fmt.section_names
     for section, entries in deck.sections.items():
         if entries and section not in allowed:
-            if section in game.sections:
+            if section in game.section_names:
                 why = f"the {fmt.name} format does not use a {section} section"
             else:
                 why = f"{game.name} has no {section!r} section"
@@ -107,6 +107,6 @@ def validate(
         for v in rule.check(deck, ctx):
             (errors if v.severity == "error" else warnings).append(v)
 
-    totals: dict[str, Any] = {"sections": {s: deck.count(s) for s in fmt.sections}}
+    totals: dict[str, Any] = {"sections": {s: deck.count(s) for s in fmt.section_names}}
     totals.update(game.totals(deck, ctx))
     return Report(legal=not errors, errors=errors, warnings=warnings, totals=totals)

@@ -40,8 +40,8 @@ def sample_entries(game: str, fmt: str) -> list[tuple[str, str, int, tuple[int, 
     """(section, card, count, hex) of the sample list's required sections."""
     definition = registry.get(game)
     required = definition.format(fmt).required_sections
-    labels = {definition.section_label(s).lower(): s for s in definition.sections}
-    labels.update({s.lower(): s for s in definition.sections})
+    labels = {definition.section_label(s).lower(): s for s in definition.section_names}
+    labels.update({s.lower(): s for s in definition.section_names})
     section = None
     out = []
     for line in (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text().splitlines():

@@ -203,7 +203,7 @@ def test_search_uses_the_query_language_and_offers_the_sections_a_card_fits(
 def test_section_kinds_follow_the_rules_core(sample_catalogue):
     def kinds(slug, fmt):
         game = registry.get(slug)
-        return builder.section_kinds(game, game.format(fmt))
+        return {s: set(k) for s, k in builder.section_kinds(game, game.format(fmt)).items()}
 
     redline = kinds("redline", "scenario")
     assert redline["general"] == {"general"}

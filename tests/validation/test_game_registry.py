@@ -8,6 +8,7 @@ import pytest
 
 from validation.registry import FormatDef, GameDef, UnknownFormat, registry
 from validation.runner import validate
+from validation.sections import SectionSpec
 from validation.types import Deck
 
 SLUGS = ["redline", "tactical-assault", "red-code", "red-mittens", "hex-skirmish"]
@@ -33,10 +34,11 @@ def test_game_definition_is_complete(slug):
     game = registry.get(slug)
     assert game.name and game.description.endswith(".")
     assert game.kinds and game.formats and game.sections
-    assert set(game.section_labels) == set(game.sections)
+    assert list(game.section_labels) == list(game.section_names)
     assert game.python_name and game.python_name.replace("_", "-") in (slug, "redline")
     for fmt in game.formats.values():
-        assert set(fmt.sections) <= set(game.sections)
+        assert set(fmt.section_names) <= set(game.section_names)
+        assert set(fmt.required_sections) | set(fmt.optional_sections) == set(fmt.section_names)
         assert fmt.rules
         assert fmt.as_dict()["rules"]
     assert game.as_dict()["slug"] == slug
@@ -55,9 +57,11 @@ def _toy_game() -> GameDef:
         description="A test game.",
         factions={},
         kinds={},
-        formats={"only": FormatDef("only", "Only", "The only format.")},
-        sections=("cards",),
-        section_labels={"cards": "Cards"},
+        formats={
+            "only": FormatDef(
+                "only", "Only", "The only format.", sections=(SectionSpec("cards", "Cards"),)
+            )
+        },
     )
 
 

@@ -53,8 +53,8 @@ def deck_text(draw):
     game = registry.get(slug)
     names = [c.name for c in POOLS[slug].values()]
     headers = (
-        [f"{s}:" for s in game.sections]
-        + [f"{s.upper().replace('_', ' ')}:" for s in game.sections]
+        [f"{s}:" for s in game.section_names]
+        + [f"{s.upper().replace('_', ' ')}:" for s in game.section_names]
         + ["Sideboard:", ":"]
     )
     line = st.one_of(
@@ -74,7 +74,7 @@ def test_random_text_never_raises(case):
     game = registry.get(slug)
     result = parse(text, game)
     for line in result.lines:
-        assert line.count >= 1 and line.section in game.sections
+        assert line.count >= 1 and line.section in game.section_names
     deck, errors = resolve(result.lines, POOLS[slug])
     report = validate(game, fmt, deck, cards=POOLS[slug])
     assert report.legal == (not report.errors)
@@ -121,7 +121,7 @@ def deck_sections(draw):
     game = registry.get(slug)
     names = [c.name for c in POOLS[slug].values()]
     sections = {}
-    for section in draw(st.lists(st.sampled_from(game.sections), unique=True, min_size=1)):
+    for section in draw(st.lists(st.sampled_from(game.section_names), unique=True, min_size=1)):
         lines = draw(
             st.lists(
                 st.tuples(

@@ -35,9 +35,6 @@ GAME = GameDef(
     card_faces=CARD_FACES,
     draws=DRAWS,
     formats=FORMATS,
-    sections=("units", "cards"),
-    section_labels={"units": "Units", "cards": "Command cards"},
-    placement_sections=("units",),
     totals=totals,
     python_name="hex_skirmish",
 )

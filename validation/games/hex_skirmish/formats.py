@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 from validation.registry import FormatDef
-from validation.rules import (
-    CollectionLimit,
-    DistinctPlacement,
-    KindAllowed,
-    MinSize,
-    PointsLimit,
-    Rule,
-)
+from validation.rules import CollectionLimit, PointsLimit, Rule
+from validation.sections import SectionSpec
 
 ARMY_POINTS = 50
 MIN_COMMAND_CARDS = 30
@@ -19,6 +13,31 @@ MIN_UNITS = 2  # decision: one unit alone loses at once
 HALF_COLUMNS = 8
 HALF_ROWS = 8
 
+UNITS = SectionSpec(
+    "units",
+    "Units",
+    kinds=("unit",),
+    size=(MIN_UNITS, None),
+    size_code="army.units",
+    kind_code="section.kind",
+    noun=("unit", "units"),
+    where="in the army",
+    placement=(HALF_COLUMNS, HALF_ROWS),
+    placement_code="army.deployment",
+    description="at least 2 units",
+)
+CARDS = SectionSpec(
+    "cards",
+    "Command cards",
+    kinds=("command",),
+    size=(MIN_COMMAND_CARDS, None),
+    size_code="army.cards",
+    kind_code="section.kind",
+    noun=("command card", "command cards"),
+    where="in the army",
+    description="at least 30 command cards",
+)
+
 ARMY_RULES: tuple[Rule, ...] = (
     PointsLimit(
         ("units", "cards"),
@@ -26,41 +45,10 @@ ARMY_RULES: tuple[Rule, ...] = (
         code="army.points",
         description="units' points plus command cards' costs total at most 50",
     ),
-    MinSize(
-        "cards",
-        MIN_COMMAND_CARDS,
-        kinds=("command",),
-        strays=False,
-        noun=("command card", "command cards"),
-        code="army.cards",
-        where="in the army",
-        description="at least 30 command cards",
-    ),
-    MinSize(
-        "units",
-        MIN_UNITS,
-        kinds=("unit",),
-        strays=False,
-        noun=("unit", "units"),
-        code="army.units",
-        where="in the army",
-        description="at least 2 units",
-    ),
-    DistinctPlacement(
-        "units",
-        columns=HALF_COLUMNS,
-        rows=HALF_ROWS,
-        code="army.deployment",
-        description="every unit placed on a distinct hex of the own 8 × 8 half",
-    ),
     CollectionLimit(
         ("units", "cards"),
         code="army.collection",
         description="no more copies than the player owns (when built from a collection)",
-    ),
-    KindAllowed("units", ("unit",), code="section.kind", description="units holds only units"),
-    KindAllowed(
-        "cards", ("command",), code="section.kind", description="cards holds only command cards"
     ),
 )
 
@@ -69,8 +57,8 @@ FORMATS: dict[str, FormatDef] = {
         "standard",
         "Standard",
         "Armies of at most 50 points, deployed on the own half of an 8 × 16 battlefield.",
+        sections=(UNITS, CARDS),
+        checks=ARMY_RULES,
         options={"points": ARMY_POINTS},
-        rules=ARMY_RULES,
-        required_sections=("units", "cards"),
     )
 }

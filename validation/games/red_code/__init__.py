@@ -31,8 +31,6 @@ GAME = GameDef(
     kinds=KINDS,
     card_faces=CARD_FACES,
     formats=FORMATS,
-    sections=("blue", "red", "orders"),
-    section_labels={"blue": "Blue side", "red": "Red side", "orders": "Order deck"},
     totals=totals,
     python_name="red_code",
     map_layout=MapLayout(option="map", kind="map_card", generate=generate_layout),

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from validation.games.red_code.layout import layout_problems
 from validation.registry import FormatDef
 from validation.rules import Rule, RuleContext, UniqueAttribute, a, plural
+from validation.sections import SectionSpec
 from validation.types import Deck, Violation
 
 SIDES = ("blue", "red")
@@ -143,6 +144,15 @@ MATCH_RULES: tuple[Rule, ...] = (
     OrdersSize(code="orders.size", description="the order deck holds 30 cards"),
 )
 
+#: One section a side (one line a player's ship), and the optional order deck.
+SECTIONS: tuple[SectionSpec, ...] = (
+    *(
+        SectionSpec(side, f"{side.capitalize()} side", kinds=("ship",), faction=side)
+        for side in SIDES
+    ),
+    SectionSpec("orders", "Order deck", kinds=("order",), optional=True),
+)
+
 FORMATS: dict[str, FormatDef] = {
     f.slug: f
     for f in (
@@ -150,19 +160,16 @@ FORMATS: dict[str, FormatDef] = {
             "arena",
             "Arena",
             "The first side to sink every enemy ship wins.",
-            options={},
-            rules=MATCH_RULES,
-            required_sections=SIDES,
-            optional_sections=("orders",),
+            sections=SECTIONS,
+            checks=MATCH_RULES,
         ),
         FormatDef(
             "war",
             "War",
             "The first side to 5 victory points wins; sunk ships return.",
+            sections=SECTIONS,
+            checks=MATCH_RULES,
             options={"victory_points": 5},
-            rules=MATCH_RULES,
-            required_sections=SIDES,
-            optional_sections=("orders",),
         ),
     )
 }

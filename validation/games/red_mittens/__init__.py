@@ -17,7 +17,5 @@ GAME = GameDef(
     kinds=KINDS,
     draws=DRAWS,
     formats=FORMATS,
-    sections=("units", "items", "fields"),
-    section_labels={"units": "Unit deck", "items": "Item deck", "fields": "Field deck"},
     python_name="red_mittens",
 )

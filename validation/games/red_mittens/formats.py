@@ -3,32 +3,25 @@
 from __future__ import annotations
 
 from validation.registry import FormatDef
-from validation.rules import ExactSize, KindAllowed, Rule
+from validation.sections import SectionSpec
 
 CORE_DECK_SIZE = 20
-#: section -> (kind it holds, code of its size rule)
-CORE_DECKS = {
-    "units": ("unit", "units.size"),
-    "items": ("item", "items.size"),
-    "fields": ("field", "fields.size"),
-}
-
-CORE_RULES: tuple[Rule, ...] = (
-    *(
-        ExactSize(
-            section,
-            CORE_DECK_SIZE,
-            code=code,
-            description=f"the {kind.upper()} core deck holds exactly 20 cards",
-        )
-        for section, (kind, code) in CORE_DECKS.items()
-    ),
-    *(
-        KindAllowed(
-            section, (kind,), code="deck.kind", description="each core deck holds only its kind"
-        )
-        for section, (kind, _code) in CORE_DECKS.items()
-    ),
+#: The three core decks: section, label, the kind it holds and the code of its size rule.
+CORE_DECKS: tuple[SectionSpec, ...] = tuple(
+    SectionSpec(
+        section,
+        label,
+        kinds=(kind,),
+        size=(CORE_DECK_SIZE, CORE_DECK_SIZE),
+        size_code=code,
+        kind_code="deck.kind",
+        description=f"the {kind.upper()} core deck holds exactly 20 cards",
+    )
+    for section, label, kind, code in (
+        ("units", "Unit deck", "unit", "units.size"),
+        ("items", "Item deck", "item", "items.size"),
+        ("fields", "Field deck", "field", "fields.size"),
+    )
 )
 
 FORMATS: dict[str, FormatDef] = {
@@ -36,8 +29,7 @@ FORMATS: dict[str, FormatDef] = {
         "core",
         "Core",
         "The introductory game: a UNIT, an ITEM and a FIELD core deck of 20 cards each.",
+        sections=CORE_DECKS,
         options={"life_points": 20},
-        rules=CORE_RULES,
-        required_sections=tuple(CORE_DECKS),
     )
 }

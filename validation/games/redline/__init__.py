@@ -49,14 +49,6 @@ GAME = GameDef(
     card_faces=CARD_FACES,
     draws=DRAWS,
     formats=FORMATS,
-    sections=("general", "arsenal", "missions", "critical_hits", "red_line"),
-    section_labels={
-        "general": "General",
-        "arsenal": "Arsenal",
-        "missions": "Mission deck",
-        "critical_hits": "Critical hit deck",
-        "red_line": "Red line",
-    },
     totals=totals,
     python_name="redline",
 )

@@ -3,18 +3,8 @@
 from __future__ import annotations
 
 from validation.registry import FormatDef
-from validation.rules import (
-    CopyLimit,
-    CountBand,
-    ExactlyOne,
-    ExactSize,
-    KindForbidden,
-    LeaderFaction,
-    MinSize,
-    Rule,
-    RuleContext,
-    plural,
-)
+from validation.rules import CopyLimit, CountBand, LeaderFaction, Rule, RuleContext, plural
+from validation.sections import SectionSpec
 from validation.types import CardFacts, Deck, Violation
 
 ARSENAL_SIZE = 60
@@ -87,20 +77,55 @@ class MixWarning(Rule):
         ]
 
 
+GENERAL = SectionSpec(
+    "general",
+    "General",
+    kinds=("general",),
+    size=(1, 1),
+    size_code="arsenal.general",
+    where="leading the arsenal",
+    description="exactly one general leads it",
+)
+ARSENAL = SectionSpec(
+    "arsenal",
+    "Arsenal",
+    exclude=("general", "mission", "critical_hit"),
+    size=(ARSENAL_SIZE, ARSENAL_SIZE),
+    size_code="arsenal.size",
+    kind_code="arsenal.kind",
+    description="the arsenal holds exactly 60 cards; the general is not counted",
+)
+MISSIONS = SectionSpec(
+    "missions",
+    "Mission deck",
+    kinds=("mission",),
+    size=(MISSION_DECK_MIN, None),
+    size_code="missions.size",
+    noun=("mission", "missions"),
+    optional=True,
+    description="a mission deck holds at least 20 mission cards",
+)
+CRITICAL_HITS = SectionSpec(
+    "critical_hits",
+    "Critical hit deck",
+    kinds=("critical_hit",),
+    size=(CRITICAL_HIT_DECK_SIZE, CRITICAL_HIT_DECK_SIZE),
+    size_code="critical_hits.size",
+    noun=("critical hit", "critical hits"),
+    optional=True,
+    description="a critical hit deck holds exactly 16 critical hit cards",
+)
+RED_LINE = SectionSpec(
+    "red_line",
+    "Red line",
+    kinds=("mission",),
+    size=(RED_LINE_SIZE, RED_LINE_SIZE),
+    size_code="scenario.red_line",
+    noun=("mission", "missions"),
+    description="exactly 5 missions chosen for positions 1–5",
+)
+
 ARSENAL_RULES: tuple[Rule, ...] = (
-    ExactSize(
-        "arsenal",
-        ARSENAL_SIZE,
-        code="arsenal.size",
-        description="the arsenal holds exactly 60 cards; the general is not counted",
-    ),
-    ExactlyOne(
-        "general",
-        "general",
-        code="arsenal.general",
-        where="leading the arsenal",
-        description="exactly one general leads it",
-    ),
     LeaderFaction(
         "general",
         "general",
@@ -115,36 +140,12 @@ ARSENAL_RULES: tuple[Rule, ...] = (
         code="arsenal.copies",
         description="at most 4 copies of one card, except basic supply drops",
     ),
-    KindForbidden(
-        "arsenal",
-        ("general", "mission", "critical_hit"),
-        code="arsenal.kind",
-        description="no general, mission or critical hit inside the arsenal",
-    ),
-    MinSize(
-        "missions",
-        MISSION_DECK_MIN,
-        kinds=("mission",),
-        noun=("mission", "missions"),
-        code="missions.size",
-        when_present="missions",
-        description="a mission deck holds at least 20 mission cards",
-    ),
     CopyLimit(
         "missions",
         MISSION_COPIES,
         code="missions.copies",
         when_present="missions",
         description="at most 3 copies of one mission",
-    ),
-    ExactSize(
-        "critical_hits",
-        CRITICAL_HIT_DECK_SIZE,
-        kinds=("critical_hit",),
-        noun=("critical hit", "critical hits"),
-        code="critical_hits.size",
-        when_present="critical_hits",
-        description="a critical hit deck holds exactly 16 critical hit cards",
     ),
     CountBand(
         "arsenal",
@@ -158,14 +159,6 @@ ARSENAL_RULES: tuple[Rule, ...] = (
 )
 
 RED_LINE_RULES: tuple[Rule, ...] = (
-    ExactSize(
-        "red_line",
-        RED_LINE_SIZE,
-        kinds=("mission",),
-        noun=("mission", "missions"),
-        code="scenario.red_line",
-        description="exactly 5 missions chosen for positions 1–5",
-    ),
     CopyLimit(
         "red_line",
         1,
@@ -174,8 +167,7 @@ RED_LINE_RULES: tuple[Rule, ...] = (
     ),
 )
 
-_SECTIONS = ("general", "arsenal")
-_OPTIONAL = ("missions", "critical_hits")
+_SECTIONS = (GENERAL, ARSENAL, MISSIONS, CRITICAL_HITS)
 
 FORMATS: dict[str, FormatDef] = {
     f.slug: f
@@ -184,28 +176,25 @@ FORMATS: dict[str, FormatDef] = {
             "standard",
             "Standard",
             "One player against another, each with an arsenal led by a general.",
+            sections=_SECTIONS,
+            checks=ARSENAL_RULES,
             options={"players": 2},
-            rules=ARSENAL_RULES,
-            required_sections=_SECTIONS,
-            optional_sections=_OPTIONAL,
         ),
         FormatDef(
             "scramble",
             "Scramble",
             "Three players race to 25 scramble points.",
+            sections=_SECTIONS,
+            checks=ARSENAL_RULES,
             options={"players": 3, "scramble_points": 25},
-            rules=ARSENAL_RULES,
-            required_sections=_SECTIONS,
-            optional_sections=_OPTIONAL,
         ),
         FormatDef(
             "scenario",
             "Scenario",
             "A pre-determined red line of 5 missions, in positions 1 to 5.",
+            sections=(GENERAL, ARSENAL, RED_LINE, MISSIONS, CRITICAL_HITS),
+            checks=ARSENAL_RULES + RED_LINE_RULES,
             options={"players": 2, "red_line": RED_LINE_SIZE},
-            rules=ARSENAL_RULES + RED_LINE_RULES,
-            required_sections=(*_SECTIONS, "red_line"),
-            optional_sections=_OPTIONAL,
         ),
     )
 }

@@ -36,8 +36,6 @@ GAME = GameDef(
     factions={},
     kinds=KINDS,
     formats=FORMATS,
-    sections=("force", "deck"),
-    section_labels={"force": "Force", "deck": "Combat cards deck"},
     totals=totals,
     python_name="tactical_assault",
 )

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from validation.games.tactical_assault.kinds import DECK_SIZE
 from validation.registry import FormatDef
-from validation.rules import (
-    ExactSize,
-    KindAllowed,
-    PointsLimit,
-    PointsUnder,
-    Rule,
-    RuleContext,
-    UniqueAttribute,
-)
+from validation.rules import PointsLimit, PointsUnder, Rule, RuleContext, UniqueAttribute
+from validation.sections import SectionSpec
 from validation.types import CardFacts, Deck, Violation
 
 STANDARD_POINTS = 36
@@ -49,6 +42,22 @@ class ForceEmpty(Rule):
         return [self.violation(message, self.section, tuple(e.card.name for e in entries))]
 
 
+FORCE = SectionSpec(
+    "force",
+    "Force",
+    kinds=("unit_type",),
+    kind_code="section.kind",
+)
+DECK = SectionSpec(
+    "deck",
+    "Combat cards deck",
+    kinds=("combat_card",),
+    size=(DECK_SIZE, DECK_SIZE),
+    size_code="deck.size",
+    optional=True,
+    description="a Combat Cards deck holds exactly 72 cards",
+)
+
 FORCE_RULES: tuple[Rule, ...] = (
     PointsLimit(
         "force",
@@ -60,25 +69,11 @@ FORCE_RULES: tuple[Rule, ...] = (
         code="force.empty",
         description="at least one unit on the battlefield at the start",
     ),
-    KindAllowed(
-        "force",
-        ("unit_type",),
-        code="section.kind",
-        description="the force holds only unit types",
-    ),
     PointsUnder(
         "force",
         noun="force points",
         code="force.under",
         description="the force uses fewer points than allowed",
-    ),
-    ExactSize(
-        "deck",
-        DECK_SIZE,
-        kinds=("combat_card",),
-        code="deck.size",
-        when_present="deck",
-        description="a Combat Cards deck holds exactly 72 cards",
     ),
     UniqueAttribute(
         "deck",
@@ -96,25 +91,25 @@ FORMATS: dict[str, FormatDef] = {
             "standard",
             "Standard",
             "Each side builds a force of 36 unit points.",
+            sections=(FORCE, DECK),
+            checks=FORCE_RULES,
             options={"points": STANDARD_POINTS},
-            rules=FORCE_RULES,
-            required_sections=("force",),
-            optional_sections=("deck",),
         ),
         FormatDef(
             "custom",
             "Custom",
             "The players agree on the force's unit points total.",
+            sections=(FORCE, DECK),
+            checks=FORCE_RULES,
             options={"points": STANDARD_POINTS},
-            rules=FORCE_RULES,
-            required_sections=("force",),
-            optional_sections=("deck",),
             adjustable=frozenset({"points"}),
         ),
         FormatDef(
             "campaign",
             "Campaign",
             "A series of games with one force per player, improved with campaign points.",
+            sections=(FORCE, DECK),
+            checks=FORCE_RULES,
             options={
                 "points": STANDARD_POINTS,
                 "win": 9,
@@ -123,9 +118,6 @@ FORMATS: dict[str, FormatDef] = {
                 "promotion_cost": 3,
                 "swap_cost_per_point": 1,
             },
-            rules=FORCE_RULES,
-            required_sections=("force",),
-            optional_sections=("deck",),
             adjustable=frozenset({"points"}),
         ),
     )

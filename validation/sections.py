@@ -1,0 +1,221 @@
+"""The sections of a deck list, declared once by each game: what each holds and how big it is.
+
+A `SectionSpec` says what a section of a format is: its name and label, the card kinds that
+belong in it, the band of its size, where its units are placed, whether a list may leave it
+out. The format generates from its specs the size, kind and placement rules (each with the
+rule code the game's spec gives it), and the builder reads the same specs to know which
+section a card goes in, what size a section aims at and where units are deployed. A game
+adds only the rules that are truly its own (faction of the leader, copy limits, points).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from validation.rules import (
+    DistinctPlacement,
+    ExactlyOne,
+    ExactSize,
+    KindAllowed,
+    KindForbidden,
+    MinSize,
+    Rule,
+    SizeBand,
+)
+from validation.types import CardFacts
+
+
+def _kind_words(kinds: tuple[str, ...]) -> str:
+    """'general, mission or critical hit' for ('general', 'mission', 'critical_hit')."""
+    words = [k.replace("_", " ") for k in kinds]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSpec:
+    """One section of a deck list: an arsenal, a side of a match, a deck of units.
+
+    - `kinds`: the card kinds that belong (empty: every kind of the game not in `exclude`).
+    - `size`: the band (lowest, highest) of its cards, None for no bound at that end (an
+      exact size is (n, n)). Its rule carries `size_code` ("" makes none); `noun` names the
+      counted cards in its messages ("mission", "missions") and `where` places the section
+      in them ("in the army"; by default "in the <label>"). An exact size of 1 of a single
+      kind is a leader ("no general leading the arsenal; exactly 1").
+    - `kind_code`: the code of a rule refusing cards of other kinds (of `exclude` kinds when
+      `kinds` is empty); the size then counts every card of the section, so that one wrong
+      card breaks one rule. Without it, the size counts only the cards of `kinds` and its
+      own rule reports the others.
+    - `faction`: a side that takes only that faction's cards (a Red Code side's ships).
+    - `placement`: (columns, rows) of the area its units are deployed on, one unit a cell,
+      checked under `placement_code`.
+    - `optional`: a list may leave the section out; its rules run only when it is present.
+    - `description`: the size rule in words, for the builder page (generated when empty).
+    """
+
+    name: str
+    label: str
+    kinds: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    size: tuple[int | None, int | None] = (None, None)
+    size_code: str = ""
+    kind_code: str = ""
+    noun: tuple[str, str] = ("card", "cards")
+    where: str = ""
+    faction: str = ""
+    placement: tuple[int, int] | None = None
+    placement_code: str = ""
+    optional: bool = False
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        low, high = self.size
+        if (low is not None and low < 0) or (low is not None and high is not None and high < low):
+            raise ValueError(f"section {self.name!r}: size band {self.size} is empty")
+        if self.placement is not None and min(self.placement) < 1:
+            raise ValueError(f"section {self.name!r}: placement area {self.placement}")
+
+    # --- What the builder reads --------------------------------------------------------
+
+    def accepts(self, card: CardFacts) -> bool:
+        """Whether `card` belongs in this section by kind (and side)."""
+        if self.kinds and card.kind not in self.kinds:
+            return False
+        if card.kind in self.exclude:
+            return False
+        return not self.faction or card.faction == self.faction
+
+    def kinds_of(self, game_kinds: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+        """The kinds of the game (in its order) that belong in this section."""
+        return tuple(
+            k for k in game_kinds if (not self.kinds or k in self.kinds) and k not in self.exclude
+        )
+
+    def target(self) -> str:
+        """'60', '≥ 20', '1–3' or '' for the section's header."""
+        low, high = self.size
+        if low is not None and low == high:
+            return str(low)
+        if low is not None and high is not None:
+            return f"{low}–{high}"
+        if low is not None:
+            return f"≥ {low}"
+        if high is not None:
+            return f"≤ {high}"
+        return ""
+
+    def met(self, count: int) -> bool:
+        """Whether `count` cards meet the size band (False for a section without one)."""
+        low, high = self.size
+        if low is None and high is None:
+            return False
+        return (low is None or count >= low) and (high is None or count <= high)
+
+    # --- The rules it generates ----------------------------------------------------------
+
+    def rules(self) -> tuple[Rule, ...]:
+        """The size, kind and placement rules of the section, in that order."""
+        when = self.name if self.optional else None
+        where = self.where or None
+        label = self.label.lower()
+        out: list[Rule] = []
+        low, high = self.size
+        if self.size_code and (low is not None or high is not None):
+            # With a kind rule of its own, a stray card is that rule's business alone.
+            counted = self.kinds if self.kinds and not self.kind_code else None
+            common = {
+                "code": self.size_code,
+                "when_present": when,
+                "where": where,
+            }
+            if low == high == 1 and len(self.kinds) == 1:
+                out.append(
+                    ExactlyOne(
+                        self.name,
+                        self.kinds[0],
+                        description=self.description
+                        or f"exactly one {_kind_words(self.kinds)} in the {label}",
+                        **common,
+                    )
+                )
+            else:
+                sized = {
+                    **common,
+                    "kinds": counted,
+                    "noun": self.noun,
+                    "strays": counted is not None,
+                }
+                if low == high:
+                    rule: Rule = ExactSize(
+                        self.name,
+                        low,
+                        description=self.description
+                        or f"the {label} holds exactly {low} {self.noun[1]}",
+                        **sized,
+                    )
+                elif high is None:
+                    rule = MinSize(
+                        self.name,
+                        low,
+                        description=self.description
+                        or f"the {label} holds at least {low} {self.noun[1]}",
+                        **sized,
+                    )
+                else:
+                    rule = SizeBand(
+                        self.name,
+                        low,
+                        high,
+                        description=self.description
+                        or f"the {label} holds {self.target()} {self.noun[1]}",
+                        **sized,
+                    )
+                out.append(rule)
+        if self.kind_code and self.kinds:
+            out.append(
+                KindAllowed(
+                    self.name,
+                    self.kinds,
+                    code=self.kind_code,
+                    when_present=when,
+                    where=where,
+                    description=f"the {label} holds only {_kind_words(self.kinds)} cards",
+                )
+            )
+        elif self.kind_code and self.exclude:
+            out.append(
+                KindForbidden(
+                    self.name,
+                    self.exclude,
+                    code=self.kind_code,
+                    when_present=when,
+                    where=where,
+                    description=f"no {_kind_words(self.exclude)} cards in the {label}",
+                )
+            )
+        if self.placement is not None and self.placement_code:
+            columns, rows = self.placement
+            out.append(
+                DistinctPlacement(
+                    self.name,
+                    columns=columns,
+                    rows=rows,
+                    code=self.placement_code,
+                    when_present=when,
+                    description=f"every card of the {label} placed on its own cell of the "
+                    f"{columns} × {rows} deployment area",
+                )
+            )
+        return tuple(out)
+
+    def as_dict(self) -> dict[str, object]:
+        low, high = self.size
+        return {
+            "name": self.name,
+            "label": self.label,
+            "kinds": list(self.kinds),
+            "exclude": list(self.exclude),
+            "size": {"min": low, "max": high},
+            "faction": self.faction,
+            "placement": list(self.placement) if self.placement else None,
+            "optional": self.optional,
+        }
