@@ -39,7 +39,7 @@ class SectionSpec:
     - `size`: the band (lowest, highest) of its cards, None for no bound at that end (an
       exact size is (n, n)). Its rule carries `size_code` ("" makes none); `noun` names the
       counted cards in its messages ("mission", "missions") and `where` places the section
-      in them ("in the army"; by default "in the <label>"). An exact size of 1 of a single
+      in them ("in the army"; by default "in the <label>", as in the other rules' messages). An exact size of 1 of a single
       kind is a leader ("no general leading the arsenal; exactly 1").
     - `kind_code`: the code of a rule refusing cards of other kinds (of `exclude` kinds when
       `kinds` is empty); the size then counts every card of the section, so that one wrong
@@ -114,98 +114,62 @@ class SectionSpec:
 
     def rules(self) -> tuple[Rule, ...]:
         """The size, kind and placement rules of the section, in that order."""
-        when = self.name if self.optional else None
-        where = self.where or None
-        label = self.label.lower()
-        out: list[Rule] = []
+        made = (self._size_rule(), self._kind_rule(), self._placement_rule())
+        return tuple(rule for rule in made if rule is not None)
+
+    def _when(self) -> str | None:
+        return self.name if self.optional else None
+
+    def _size_rule(self) -> Rule | None:
         low, high = self.size
-        if self.size_code and (low is not None or high is not None):
-            # With a kind rule of its own, a stray card is that rule's business alone.
-            counted = self.kinds if self.kinds and not self.kind_code else None
-            common = {
-                "code": self.size_code,
-                "when_present": when,
-                "where": where,
-            }
-            if low == high == 1 and len(self.kinds) == 1:
-                out.append(
-                    ExactlyOne(
-                        self.name,
-                        self.kinds[0],
-                        description=self.description
-                        or f"exactly one {_kind_words(self.kinds)} in the {label}",
-                        **common,
-                    )
-                )
-            else:
-                sized = {
-                    **common,
-                    "kinds": counted,
-                    "noun": self.noun,
-                    "strays": counted is not None,
-                }
-                if low == high:
-                    rule: Rule = ExactSize(
-                        self.name,
-                        low,
-                        description=self.description
-                        or f"the {label} holds exactly {low} {self.noun[1]}",
-                        **sized,
-                    )
-                elif high is None:
-                    rule = MinSize(
-                        self.name,
-                        low,
-                        description=self.description
-                        or f"the {label} holds at least {low} {self.noun[1]}",
-                        **sized,
-                    )
-                else:
-                    rule = SizeBand(
-                        self.name,
-                        low,
-                        high,
-                        description=self.description
-                        or f"the {label} holds {self.target()} {self.noun[1]}",
-                        **sized,
-                    )
-                out.append(rule)
-        if self.kind_code and self.kinds:
-            out.append(
-                KindAllowed(
-                    self.name,
-                    self.kinds,
-                    code=self.kind_code,
-                    when_present=when,
-                    where=where,
-                    description=f"the {label} holds only {_kind_words(self.kinds)} cards",
-                )
+        if not self.size_code or (low is None and high is None):
+            return None
+        label = self.label.lower()
+        common = {"when_present": self._when(), "where": self.where or None, "code": self.size_code}
+        if low == high == 1 and len(self.kinds) == 1:
+            described = f"exactly one {_kind_words(self.kinds)} in the {label}"
+            return ExactlyOne(
+                self.name, self.kinds[0], description=self.description or described, **common
             )
-        elif self.kind_code and self.exclude:
-            out.append(
-                KindForbidden(
-                    self.name,
-                    self.exclude,
-                    code=self.kind_code,
-                    when_present=when,
-                    where=where,
-                    description=f"no {_kind_words(self.exclude)} cards in the {label}",
-                )
-            )
-        if self.placement is not None and self.placement_code:
-            columns, rows = self.placement
-            out.append(
-                DistinctPlacement(
-                    self.name,
-                    columns=columns,
-                    rows=rows,
-                    code=self.placement_code,
-                    when_present=when,
-                    description=f"every card of the {label} placed on its own cell of the "
-                    f"{columns} × {rows} deployment area",
-                )
-            )
-        return tuple(out)
+        # With a kind rule of its own, a stray card is that rule's business alone.
+        counted = self.kinds if self.kinds and not self.kind_code else None
+        sized = {**common, "kinds": counted, "noun": self.noun, "strays": counted is not None}
+        cards = self.noun[1]
+        if low == high:
+            described = f"the {label} holds exactly {low} {cards}"
+            return ExactSize(self.name, low, description=self.description or described, **sized)
+        if high is None:
+            described = f"the {label} holds at least {low} {cards}"
+            return MinSize(self.name, low, description=self.description or described, **sized)
+        described = f"the {label} holds {self.target()} {cards}"
+        return SizeBand(
+            self.name, low or 0, high, description=self.description or described, **sized
+        )
+
+    def _kind_rule(self) -> Rule | None:
+        if not self.kind_code or not (self.kinds or self.exclude):
+            return None
+        label = self.label.lower()
+        common = {"when_present": self._when(), "code": self.kind_code}
+        if self.kinds:
+            described = f"the {label} holds only {_kind_words(self.kinds)} cards"
+            return KindAllowed(self.name, self.kinds, description=described, **common)
+        described = f"no {_kind_words(self.exclude)} cards in the {label}"
+        return KindForbidden(self.name, self.exclude, description=described, **common)
+
+    def _placement_rule(self) -> Rule | None:
+        if self.placement is None or not self.placement_code:
+            return None
+        columns, rows = self.placement
+        return DistinctPlacement(
+            self.name,
+            columns=columns,
+            rows=rows,
+            code=self.placement_code,
+            when_present=self._when(),
+            description=f"every card of the {self.label.lower()} placed on its own cell of "
+            f"the {columns} × {rows} deployment area",
+        )
 
     def as_dict(self) -> dict[str, object]:
         low, high = self.size
