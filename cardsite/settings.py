@@ -90,6 +90,10 @@ INSTALLED_APPS = [
     "simulations",
 ]
 
+#: Game packages beyond the built-in ones of validation/games/: importable modules, each
+#: defining `GAME` (a validation.registry.GameDef), registered when the catalogue app starts.
+CARDSITE_GAMES = env_list("CARDSITE_GAMES", [])
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",

@@ -19,6 +19,7 @@ from django.db import transaction
 from validation.registry import registry
 
 from .models import Card, Expansion, Game, Printing, check_card_fields
+from .search.indexes import ensure_attribute_indexes
 
 logger = logging.getLogger(__name__)
 
@@ -396,6 +397,7 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
 
             catalogue_changed(game_slug=game.slug)
     if not dry_run and (report.created or report.updated):
+        ensure_attribute_indexes()
         analyze_catalogue()
     logger.info(
         "import finished" if not dry_run else "import previewed",

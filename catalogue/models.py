@@ -26,7 +26,7 @@ def check_card_fields(
 
     Returns the errors by field (attribute errors under `attributes.<key>`) and the cleaned
     attributes (defaults filled), or None when they could not be cleaned. An empty faction
-    means "no faction" and is always allowed (a Red Code map card, a REDLINE-less game).
+    means "no faction" and is always allowed (a kind of card that belongs to no faction).
     """
     errors: dict[str, list[str]] = {}
     schema = game_def.kinds.get(kind) if isinstance(kind, str) else None

@@ -12,6 +12,7 @@ from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
 from .presentation import face_context, labelled_attributes, stat_line
 from .search import search_cards
+from .search.examples import examples, vars_of
 from .services import game_card_counts
 
 SORTS = {
@@ -32,8 +33,33 @@ def index(request):
     return render(request, "catalogue/index.html", {"games": games})
 
 
+def _example_card(game_slug: str) -> str:
+    """A card name of the game for the examples, one of two words or more if any."""
+    names = (
+        Card.objects.filter(game__slug=game_slug).order_by("name").values_list("name", flat=True)
+    )
+    names = list(names[:50])
+    return next((n for n in names if " " in n), names[0] if names else "")
+
+
+def _placeholder(game_def) -> str:
+    ex = examples(game_def)
+    return "e.g. " + " ".join(t for t in (f"kind:{ex.kind}" if ex.kind else "", ex.number) if t)
+
+
 def search_help(request):
-    return render(request, "catalogue/search_help.html", {"games": registry.all()})
+    """The query language, with examples written from the game whose schema shows the most
+    kinds of keys, and every game's keys."""
+    games = registry.all()
+    shown = max(games, key=lambda g: sum(bool(v) for v in vars_of(examples(g))), default=None)
+    context = {"games": games, "example_game": shown}
+    if shown is not None:
+        context["ex"] = examples(shown, _example_card(shown.slug))
+        context["ex_set"] = (
+            Expansion.objects.filter(game__slug=shown.slug).values_list("code", flat=True).first()
+            or "SET1"
+        )
+    return render(request, "catalogue/search_help.html", context)
 
 
 def game_cards(request, game: str):
@@ -91,6 +117,7 @@ def game_cards(request, game: str):
         "expansions": list(Expansion.objects.filter(game=game_obj).order_by("released", "code")),
         "querystring": params.urlencode(),
         "game_tools": hooks.game_tools(game),
+        "placeholder": _placeholder(game_def),
     }
     template = "catalogue/_results.html" if request.htmx else "catalogue/game.html"
     return render(request, template, context)

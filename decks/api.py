@@ -118,6 +118,21 @@ BAD_REQUEST = OpenApiResponse(
 )
 
 
+def _example_request() -> dict[str, str]:
+    """A request of the API docs: the first game's first format, one line of its first
+    section."""
+    game = registry.all()[0]
+    fmt = next(iter(game.formats.values()))
+    return {
+        "game": game.slug,
+        "format": fmt.slug,
+        "list": f"{fmt.sections[0].label}:\n1 Card name",
+    }
+
+
+_EXAMPLE_REQUEST = _example_request()
+
+
 class ValidateView(APIView):
     """Check a deck list against a game's format: every error and warning, and the totals."""
 
@@ -131,11 +146,7 @@ class ValidateView(APIView):
         examples=[
             OpenApiExample(
                 "text list",
-                value={
-                    "game": "redline",
-                    "format": "standard",
-                    "list": "General:\n1 General Jeffrey Moore",
-                },
+                value=_EXAMPLE_REQUEST,
                 request_only=True,
             )
         ],

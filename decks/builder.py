@@ -17,7 +17,7 @@ game definition's `map_layout` for games whose matches deal a map from their car
 Query budget (pinned in tests/decks/test_builder.py): a page or a change costs a constant
 number of queries whatever the number of cards: one for the deck (with its game and current
 version), one for the card facts of the list, one for search results, one per card kind a
-game partial lists (e.g. REDLINE's generals), and the save's own fixed handful.
+game partial lists (a picker of leaders, say), and the save's own fixed handful.
 """
 
 from __future__ import annotations
@@ -430,8 +430,8 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
     main = fmt.main_section
     qs = result.queryset
     if not qs.query.order_by and not result.read_as:
-        # The kinds of the deck's main section first (REDLINE opens on efreets and
-        # resources, not on critical hits), then by cost and name.
+        # The kinds of the deck's main section first (a deck opens on what most of it is
+        # made of, not on the cards of a small side deck), then by cost and name.
         main_kinds = sorted(kinds_by_section.get(main, ())) if main else []
         qs = qs.annotate(
             main_first=Case(

@@ -42,6 +42,16 @@ def list_options(cleaned_data) -> dict:
     return options
 
 
+#: The shape of a deck list, for empty list boxes.
+LIST_PLACEHOLDER = "# comment\nSection:\n4 Card name\n2x Another card (SET)"
+
+
+def default_game_format() -> str:
+    """The "game/format" a list form opens on: the first registered game's first format."""
+    game = registry.all()[0]
+    return f"{game.slug}/{next(iter(game.formats))}"
+
+
 def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return [
         (
@@ -69,7 +79,7 @@ class CheckListForm(forms.Form):
         widget=forms.Textarea(
             attrs={
                 "rows": 18,
-                "placeholder": "General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercat\n24 Supply Drop",
+                "placeholder": LIST_PLACEHOLDER,
             }
         ),
         max_length=MAX_LIST,

@@ -49,7 +49,7 @@ def totals_rows(
 ) -> list[TotalRow]:
     """The rows of a report's `totals` for `game` (None when the game left the registry).
 
-    Section counts read "General 1, Arsenal 40, …" with the game's section labels; a faction
+    Section counts read "Leader 1, Main deck 40, …" with the game's section labels; a faction
     slug is shown by its label; a missing value is "—". With `sections=False` the per-section
     counts are left out (the builder shows them beside each section)."""
     rows: list[TotalRow] = []

@@ -181,7 +181,7 @@ def list_check(
     deck, lines = deck_from_list(game_slug=game_slug, text=text, sections=sections, options=options)
     stored = deck.options
     deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
-    # The game's whole pool is loaded only if a rule asks for it (the Red Code map layout).
+    # The game's whole pool is loaded only if a rule asks for it (a map dealt from its cards).
     report = validate(game_slug, format, deck, cards=GamePool(game_slug=game_slug))
     deck.options = stored
     return CheckedList(deck=deck, report=report, lines=lines)

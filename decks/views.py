@@ -28,6 +28,7 @@ from .forms import (
     DeckEditForm,
     DeckNewForm,
     DeckSettingsForm,
+    default_game_format,
     list_too_large,
 )
 from .models import CollectionEntry, Deck, DeckVersion
@@ -47,9 +48,10 @@ CONFLICT_MESSAGE = (
 def check_list(request):
     """Check a list without an account: verdict, every violation, the totals."""
     form = CheckListForm(
-        request.POST or None, initial={"game_format": request.GET.get("f", "redline/standard")}
+        request.POST or None,
+        initial={"game_format": request.GET.get("f") or default_game_format()},
     )
-    context: dict = {"form": form}
+    context: dict = {"form": form, "games": registry.all()}
     if request.method == "POST" and form.is_valid():
         game_slug, fmt = form.split()
         context["game"] = registry.get(game_slug)
@@ -166,7 +168,7 @@ def _new(request, *, list_required: bool):
         request.POST or None,
         request.FILES or None,
         list_required=list_required,
-        initial={"game_format": request.GET.get("f", "redline/standard")},
+        initial={"game_format": request.GET.get("f") or default_game_format()},
     )
     context = {"form": form, "importing": list_required}
     status = 200

@@ -9,6 +9,7 @@ follow. Every game lives in its own package under `validation/games/` and is reg
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -232,6 +233,18 @@ class GameRegistry:
             raise ValueError(f"a game with slug {game.slug!r} is already registered")
         self._games[game.slug] = game
         return game
+
+    def load(self, module_name: str) -> GameDef:
+        """Register the game of package `module_name` (a module defining `GAME`), unless a
+        game of that slug is registered already; returns the registered game. ImportError
+        or ValueError, naming the module, when it cannot be loaded."""
+        module = importlib.import_module(module_name)
+        game = getattr(module, "GAME", None)
+        if not isinstance(game, GameDef):
+            raise ValueError(f"{module_name} defines no GAME (a GameDef)")
+        if game.slug in self._games:
+            return self._games[game.slug]
+        return self.register(game)
 
     def unregister(self, slug: str) -> None:
         self._games.pop(slug, None)

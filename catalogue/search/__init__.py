@@ -1,6 +1,6 @@
 """Card search: one query language for every game.
 
-    kind:efreet speed>=6 -faction:cpm (o:salvo or keywords:ambush) "supply drop" tiger
+    kind:unit speed>=6 -faction:red (o:charge or keywords:ambush) "two words" word
 
 A query is read in three steps, none of which may raise on any input:
 
@@ -113,8 +113,9 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         qs = queryset.filter(q)
         if compiler.implied:
             # Said outright, the kind an attribute implies takes the count and the page to
-            # the index on game and kind: the planner cannot know that `efreet_class` only
-            # exists on efreets, and otherwise may test it on every card of the game.
+            # the index on game and kind: the planner cannot know that an attribute only one
+            # kind has exists on that kind's cards, and otherwise may test it on every card
+            # of the game.
             qs = qs.filter(**compiler.implied)
         ranked = bool(pg and compiler.rank_words)
         if ranked:

@@ -77,7 +77,7 @@ CLOSE_MAX = 50
 
 def close_name_ids(word: str, game_slug: str | None) -> list[int]:
     """Ids of the cards whose name, or a word of it, is close to `word` (difflib's ratio
-    at least CLOSE_CUTOFF): `tigrcat` finds Tigercat. The fallback for databases without
+    at least CLOSE_CUTOFF): a name typed with one letter left out is found. The fallback for databases without
     trigram indexes (SQLite, the embedded default); one query over the game's names."""
     from ..models import Card
 

@@ -4,14 +4,15 @@ from django.core.management.base import BaseCommand, CommandError
 
 from catalogue.importer import expansion_export
 from catalogue.models import Expansion
+from validation.registry import registry
 
 
 class Command(BaseCommand):
     help = "Export an expansion as a JSON file that import_expansion reads back unchanged."
 
     def add_arguments(self, parser):
-        parser.add_argument("game", help="game slug, e.g. redline")
-        parser.add_argument("code", help="expansion code, e.g. RL1")
+        parser.add_argument("game", help=f"game slug: {', '.join(registry.slugs())}")
+        parser.add_argument("code", help="expansion code")
         parser.add_argument("-o", "--output", help="file to write (default: standard output)")
 
     def handle(self, *args, game, code, output, **options):
