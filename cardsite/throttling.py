@@ -1,5 +1,5 @@
 """Throttles for pages, with the API's scopes and rates: a POST to an expensive page (the
-list check, starting a simulation, a close combat or goldfish run) counts against the same
+list check, starting a simulation, a tool's run) counts against the same
 limit as the matching API route, per user (or per client address when signed out), in the
 shared cache. Over the limit the page answers 429 with Retry-After and a message."""
 

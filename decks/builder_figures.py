@@ -47,7 +47,7 @@ def _cost_curve(counts: dict[int, int]) -> dict[str, Any]:
 
 def curve_sections(game: GameDef, fmt: FormatDef) -> tuple[str, ...]:
     """The sections a cost curve is drawn over: those the game's draw rules draw turn by
-    turn. None for a list that is not drawn (a force on the table, the ships of a match) or
+    turn. None for a list that is not drawn (what stands on the table from the start) or
     decks drawn only by dice, where a curve of costs means nothing."""
     return tuple(r.section for r in game.draws if r.turn_by_turn and r.section in fmt.section_names)
 

@@ -62,7 +62,7 @@ class DeckQuerySet(models.QuerySet):
 
 
 class Deck(models.Model):
-    """A user's deck (army, force, fleet) for one game and format.
+    """A user's deck (or army, or fleet) for one game and format.
 
     `current_version` is the latest saved version (None until the first save); `legal`,
     `violations_count` (errors only) and `report` are the latest validation of it.
