@@ -6,12 +6,13 @@ from .models import Campaign, CampaignGame, CampaignGameResult, CampaignPlayer, 
 class PlayerInline(admin.TabularInline):
     model = CampaignPlayer
     extra = 0
-    raw_id_fields = ("force", "user")
+    raw_id_fields = ("deck", "user")
 
 
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
-    list_display = ("name", "owner", "points_total", "updated_at")
+    list_display = ("name", "game", "owner", "points_total", "updated_at")
+    list_filter = ("game",)
     search_fields = ("name", "owner__username")
     raw_id_fields = ("owner",)
     inlines = [PlayerInline]
@@ -30,5 +31,5 @@ class CampaignGameAdmin(admin.ModelAdmin):
 
 @admin.register(CampaignSpend)
 class CampaignSpendAdmin(admin.ModelAdmin):
-    list_display = ("player", "kind", "points", "promotions", "force_version", "created_at")
+    list_display = ("player", "kind", "points", "awards", "deck_version", "created_at")
     list_filter = ("kind",)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, campaign_urls
 
 urlpatterns = [
     path(
@@ -19,26 +19,5 @@ urlpatterns = [
         api.VisualFieldView.as_view(),
         name="api-play-visual-field",
     ),
-    path("play/campaigns/", api.CampaignListView.as_view(), name="api-play-campaigns"),
-    path("play/campaigns/<int:pk>/", api.CampaignDetailView.as_view(), name="api-play-campaign"),
-    path(
-        "play/campaigns/<int:pk>/players/",
-        api.CampaignPlayersView.as_view(),
-        name="api-play-campaign-players",
-    ),
-    path(
-        "play/campaigns/<int:pk>/games/",
-        api.CampaignGamesView.as_view(),
-        name="api-play-campaign-games",
-    ),
-    path(
-        "play/campaigns/<int:pk>/spend/",
-        api.CampaignSpendView.as_view(),
-        name="api-play-campaign-spend",
-    ),
-    path(
-        "play/campaigns/<int:pk>/standings/",
-        api.CampaignStandingsView.as_view(),
-        name="api-play-campaign-standings",
-    ),
+    *campaign_urls.api_urlpatterns,
 ]

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-
 from django import forms
 
 from validation.games.tactical_assault import combat_odds as co
 
 from . import services
-from .models import Campaign, GameResult
 
 
 def _unit_choices() -> list[tuple[str, str]]:
@@ -174,110 +170,3 @@ class GoldfishForm(forms.Form):
     def __init__(self, *args, decks=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["deck"].choices = [(str(d.pk), f"{d.name} ({d.owner.username})") for d in decks]
-
-
-# --- Campaigns -------------------------------------------------------------------------------
-
-
-class CampaignForm(forms.ModelForm):
-    class Meta:
-        model = Campaign
-        fields = ["name", "points_total", "notes"]
-        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
-
-
-class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=100)
-    force = forms.ModelChoiceField(queryset=None, help_text="one of your Tactical Assault decks")
-
-    def __init__(self, *args, owner=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        from decks.models import Deck
-
-        self.fields["force"].queryset = (
-            Deck.objects.owned_by(owner)
-            .filter(game__slug=services.TACTICAL_ASSAULT)
-            .select_related("game")
-            .order_by("name")
-        )
-
-
-class GameRecordForm(forms.Form):
-    date = forms.DateField(
-        initial=dt.date.today, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
-    notes = forms.CharField(max_length=500, required=False)
-
-    def __init__(self, *args, players=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.players = list(players)
-        choices = [("", "did not play"), *GameResult.choices]
-        for p in self.players:
-            self.fields[f"result_{p.pk}"] = forms.ChoiceField(
-                label=p.name, choices=choices, required=False
-            )
-
-    def result_fields(self):
-        return [self[f"result_{p.pk}"] for p in self.players]
-
-    def results(self):
-        return [
-            (p, self.cleaned_data[f"result_{p.pk}"])
-            for p in self.players
-            if self.cleaned_data.get(f"result_{p.pk}")
-        ]
-
-
-UNIT_LINE = re.compile(r"^\s*(\d+)\s*x?\s+(.+?)\s*$")
-
-
-def parse_unit_list(text: str, field: str) -> dict[str, int]:
-    """ "2 Infantry, 1 Armored" (commas or lines; a bare name is 1) -> {name: count}."""
-    out: dict[str, int] = {}
-    for part in re.split(r"[,\n]", text or ""):
-        part = part.strip()
-        if not part:
-            continue
-        m = UNIT_LINE.match(part)
-        count, name = (int(m.group(1)), m.group(2)) if m else (1, part)
-        out[name] = out.get(name, 0) + count
-    return out
-
-
-class SpendForm(forms.Form):
-    player = forms.ChoiceField()
-    kind = forms.ChoiceField(
-        choices=[
-            ("promotion", "Promotion awards (3 points each)"),
-            ("swap", "Unit swap (1 point per unit point swapped)"),
-        ],
-        widget=forms.RadioSelect,
-        initial="promotion",
-    )
-    count = forms.IntegerField(
-        min_value=1, max_value=50, initial=1, required=False, label="Promotion awards"
-    )
-    remove = forms.CharField(
-        required=False, label="Units out", help_text='e.g. "2 Infantry" (several: commas)'
-    )
-    add = forms.CharField(required=False, label="Units in", help_text='e.g. "1 Mechanized"')
-
-    def __init__(self, *args, players=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.players = {str(p.pk): p for p in players}
-        self.fields["player"].choices = [
-            (str(p.pk), f"{p.name} ({p.campaign_points} campaign points)") for p in players
-        ]
-
-    def clean(self):
-        data = super().clean()
-        if data.get("kind") == "swap":
-            data["remove_units"] = parse_unit_list(data.get("remove", ""), "remove")
-            data["add_units"] = parse_unit_list(data.get("add", ""), "add")
-            if not data["remove_units"]:
-                self.add_error("remove", "name the units taken out")
-            if not data["add_units"]:
-                self.add_error("add", "name the units put in")
-        elif not data.get("count"):
-            self.add_error("count", "how many promotion awards?")
-        return data

@@ -1,10 +1,11 @@
-"""Tactical Assault campaigns (rulebook Part VII, the game spec §2).
+"""Campaigns: a series of games of one game whose rules (`validation.capabilities.
+CampaignRules`, the game's `GameDef.campaign`) say what a result earns and what points buy.
 
-A campaign belongs to the user who runs it (`owner`); each player keeps one force, a
-Tactical Assault deck of the owner's, for the whole campaign. After each game the result
-earns campaign points (win 9, loss 6, draw 3); points are spent on promotion awards (3 each)
-or on swapping units (1 per unit point swapped). Every change of points is written to the
-ledger (`CampaignSpend` for spending, `CampaignGameResult` for earning).
+A campaign belongs to the user who runs it (`owner`) and plays one `game`; each player keeps
+one list, a deck of the owner's of that game, for the whole campaign. After each game the
+result earns campaign points; points are spent on awards or on swapping cards of the list.
+Every change of points is written to the ledger (`CampaignSpend` for spending,
+`CampaignGameResult` for earning).
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-
-STANDARD_POINTS = 36
 
 
 class CampaignQuerySet(models.QuerySet):
@@ -29,9 +28,11 @@ class Campaign(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaigns"
     )
+    game = models.ForeignKey("catalogue.Game", on_delete=models.PROTECT, related_name="campaigns")
     name = models.CharField(max_length=200)
     points_total = models.PositiveIntegerField(
-        default=STANDARD_POINTS, help_text="The unit points every force must total."
+        help_text="The points every player's list must total (the game's campaign rules "
+        "give the default)."
     )
     notes = models.TextField(blank=True, max_length=5000)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -50,7 +51,12 @@ class Campaign(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("play:campaign", args=[self.pk])
+        return reverse("play:campaign", args=[self.game.slug, self.pk])
+
+    @property
+    def rules(self):
+        """The game's CampaignRules."""
+        return self.game.definition.campaign
 
 
 class CampaignPlayer(models.Model):
@@ -63,9 +69,14 @@ class CampaignPlayer(models.Model):
         blank=True,
         related_name="+",
     )
-    force = models.ForeignKey("decks.Deck", on_delete=models.PROTECT, related_name="+")
+    deck = models.ForeignKey(
+        "decks.Deck",
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The list the player keeps for the whole campaign.",
+    )
     campaign_points = models.PositiveIntegerField(default=0)
-    promotions = models.PositiveIntegerField(default=0)
+    awards = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["campaign", "name"]
@@ -120,21 +131,21 @@ class CampaignGameResult(models.Model):
 
 
 class SpendKind(models.TextChoices):
-    PROMOTION = "promotion", "Promotion award"
-    SWAP = "swap", "Unit swap"
+    AWARD = "award", "Awards"
+    SWAP = "swap", "Swap"
 
 
 class CampaignSpend(models.Model):
-    """Campaign points spent by a player: promotion awards or a unit swap (the units out
-    and in, and the force version it produced)."""
+    """Campaign points spent by a player: awards, or a swap of cards of the list (the cards
+    out and in, and the number of the deck version it produced)."""
 
     player = models.ForeignKey(CampaignPlayer, on_delete=models.CASCADE, related_name="spends")
     kind = models.CharField(max_length=10, choices=SpendKind.choices)
     points = models.PositiveIntegerField()
-    promotions = models.PositiveIntegerField(default=0)
+    awards = models.PositiveIntegerField(default=0)
     removed = models.JSONField(default=dict, blank=True)
     added = models.JSONField(default=dict, blank=True)
-    force_version = models.PositiveIntegerField(null=True, blank=True)
+    deck_version = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,17 +1,14 @@
 """Pages of the play tools. Each tool works without JavaScript (forms submit and the page
 shows the result); with htmx the result panel is swapped in place.
 
-Campaign pages are owner-scoped in the query (`Campaign.objects.owned_by(user)`): someone
-else's campaign is a 404 whatever its id.
+(Campaign pages are in `campaign_views`.)
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,19 +18,14 @@ from validation.games.tactical_assault import combat_odds as co
 from . import services, sim_kinds
 from .charts import map_svg, render_chart, xy
 from .forms import (
-    CampaignForm,
     CloseCombatForm,
     CombatOddsForm,
     CrewForm,
-    GameRecordForm,
     GoldfishForm,
-    PlayerForm,
-    SpendForm,
     VisualFieldForm,
 )
 from .links import all_tools
-from .models import Campaign, CampaignSpend
-from .services import CampaignRefused, PlayInputError, SimulationsUnavailable
+from .services import PlayInputError, SimulationsUnavailable
 
 
 def index(request):
@@ -340,142 +332,3 @@ def goldfish(request):
             )
     template = "play/_goldfish.html" if request.htmx else "play/goldfish.html"
     return render(request, template, context)
-
-
-# --- Tactical Assault campaigns --------------------------------------------------------------
-
-
-def _campaign(request, pk: int) -> Campaign:
-    return get_object_or_404(Campaign.objects.owned_by(request.user), pk=pk)
-
-
-@login_required
-def campaign_list(request):
-    campaigns = Campaign.objects.owned_by(request.user)
-    return render(request, "play/campaign_list.html", {"campaigns": campaigns})
-
-
-@login_required
-def campaign_new(request):
-    form = CampaignForm(request.POST or None, initial={"points_total": 36})
-    if request.method == "POST" and form.is_valid():
-        try:
-            campaign = services.campaign_create(owner=request.user, **form.cleaned_data)
-        except CampaignRefused as exc:
-            form.add_error(exc.field or None, "; ".join(exc.reasons))
-        else:
-            messages.success(request, f"Campaign {campaign.name} created: now add the players.")
-            return redirect(campaign)
-    return render(request, "play/campaign_new.html", {"form": form})
-
-
-@login_required
-def campaign_detail(request, pk: int):
-    campaign = _campaign(request, pk)
-    games = campaign.games.prefetch_related("results__player")
-    spends = CampaignSpend.objects.filter(player__campaign=campaign).select_related("player")[:50]
-    return render(
-        request,
-        "play/campaign_detail.html",
-        {
-            "campaign": campaign,
-            "standings": services.campaign_standings(campaign=campaign),
-            "games": games,
-            "spends": spends,
-            "player_form": PlayerForm(owner=request.user),
-            "rules": services.campaign_rules(),
-        },
-    )
-
-
-@login_required
-@require_POST
-def campaign_player_new(request, pk: int):
-    campaign = _campaign(request, pk)
-    form = PlayerForm(request.POST, owner=request.user)
-    if form.is_valid():
-        try:
-            player = services.campaign_player_add(
-                campaign=campaign,
-                name=form.cleaned_data["name"],
-                force=form.cleaned_data["force"],
-            )
-        except CampaignRefused as exc:
-            for reason in exc.reasons:
-                messages.error(request, f"Player not added: {reason}")
-        else:
-            messages.success(request, f"{player.name} joins with {player.force.name}.")
-    else:
-        for field, errors in form.errors.items():
-            messages.error(request, f"Player not added: {field}: {' '.join(errors)}")
-    return redirect(campaign)
-
-
-@login_required
-def campaign_game_new(request, pk: int):
-    campaign = _campaign(request, pk)
-    players = list(campaign.players.all())
-    form = GameRecordForm(request.POST or None, players=players)
-    if request.method == "POST" and form.is_valid():
-        try:
-            game = services.campaign_game_record(
-                campaign=campaign,
-                results=form.results(),
-                date=form.cleaned_data["date"],
-                notes=form.cleaned_data.get("notes", ""),
-            )
-        except CampaignRefused as exc:
-            form.add_error(None, "; ".join(exc.reasons))
-        else:
-            earned = ", ".join(f"{r.player.name} +{r.points}" for r in game.results.all())
-            messages.success(request, f"Game {game.number} recorded: {earned}.")
-            return redirect(campaign)
-    return render(request, "play/campaign_game.html", {"campaign": campaign, "form": form})
-
-
-@login_required
-def campaign_spend(request, pk: int):
-    campaign = _campaign(request, pk)
-    players = list(campaign.players.select_related("force"))
-    initial = {"player": request.GET.get("player")} if request.GET.get("player") else None
-    form = SpendForm(request.POST or None, players=players, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        player = form.players[form.cleaned_data["player"]]
-        try:
-            if form.cleaned_data["kind"] == "promotion":
-                spend = services.campaign_spend_promotion(
-                    player=player, count=form.cleaned_data["count"]
-                )
-                text = f"{player.name} bought {spend.promotions} promotion award(s)"
-            else:
-                spend = services.campaign_spend_swap(
-                    player=player,
-                    remove=form.cleaned_data["remove_units"],
-                    add=form.cleaned_data["add_units"],
-                    author=request.user,
-                )
-                text = (
-                    f"{player.name} swapped units; the force is now version {spend.force_version}"
-                )
-        except CampaignRefused as exc:
-            form.add_error(None, "Refused: " + "; ".join(exc.reasons))
-        else:
-            messages.success(request, f"{text} for {spend.points} campaign points.")
-            return redirect(campaign)
-    forces = [
-        {"player": p, "units": sorted(services.force_counts(p.force).items())} for p in players
-    ]
-    return render(
-        request,
-        "play/campaign_spend.html",
-        {"campaign": campaign, "form": form, "forces": forces, "rules": services.campaign_rules()},
-    )
-
-
-@login_required
-def campaign_standings(request, pk: int):
-    campaign = _campaign(request, pk)
-    context = {"campaign": campaign, "standings": services.campaign_standings(campaign=campaign)}
-    if request.htmx:
-        return render(request, "play/_standings.html", context)
-    return render(request, "play/campaign_standings.html", context)

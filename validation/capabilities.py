@@ -178,11 +178,22 @@ class Tool:
 @dataclass(frozen=True, slots=True)
 class CampaignRules:
     """A game whose players keep one list over a series of games (Tactical Assault Part
-    VII): each list is legal in `format` and its `section` totals exactly the campaign's
-    points; a result earns `points_for` campaign points ({"win": 9, "loss": 6, "draw": 3});
-    points buy awards (`award_label`, `award_cost` each) or swap cards of the list
-    (`swap_cost_per_point` per point swapped). `decided_by` says in words what wins the
-    campaign; standings order by awards, then campaign points, then wins."""
+    VII).
+
+    Each player's list is legal in `format` (its `points_option` set to the campaign's
+    points, `default_points` unless the campaign says otherwise) and its `section` totals
+    exactly the campaign's points (cost × count of the section's cards of `kinds`, every
+    kind when empty). A result earns `points_for` campaign points ({"win", "loss", "draw"});
+    campaign points buy awards (`award_cost` each) or swap cards of the section in and out
+    (`swap_cost_per_point` per point swapped; swapped cards must be of `kinds`).
+    `decided_by` says in a sentence who wins the campaign; standings order by awards, then
+    campaign points, then wins.
+
+    The labels are the game's words, singular nouns whose plural adds an "s": the list a
+    player keeps (`list_label`, "force"), a card of its section (`card_label`, "unit"), the
+    points the section totals (`points_label`, "unit point") and the award (`award_label`,
+    "promotion award").
+    """
 
     format: str
     section: str
@@ -192,6 +203,41 @@ class CampaignRules:
     swap_cost_per_point: int
     decided_by: str
     default_points: int
+    kinds: tuple[str, ...] = ()
+    list_label: str = "list"
+    card_label: str = "card"
+    points_label: str = "point"
+    points_option: str = "points"
+
+    RESULTS = ("win", "loss", "draw")
+
+    def __post_init__(self) -> None:
+        if set(self.points_for) != set(self.RESULTS):
+            raise ValueError(f"points_for names exactly {', '.join(self.RESULTS)}")
+        if any(not isinstance(v, int) or v < 0 for v in self.points_for.values()):
+            raise ValueError("points_for: campaign points are whole numbers, 0 or more")
+        if self.award_cost < 1 or self.swap_cost_per_point < 0 or self.default_points < 1:
+            raise ValueError(
+                "award_cost and default_points are at least 1, swap_cost_per_point at least 0"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "section": self.section,
+            "kinds": list(self.kinds),
+            "points_for": {r: self.points_for[r] for r in self.RESULTS},
+            "award_cost": self.award_cost,
+            "swap_cost_per_point": self.swap_cost_per_point,
+            "default_points": self.default_points,
+            "decided_by": self.decided_by,
+            "labels": {
+                "list": self.list_label,
+                "card": self.card_label,
+                "points": self.points_label,
+                "award": self.award_label,
+            },
+        }
 
 
 # --- Card faces ----------------------------------------------------------------------------

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from play import services
+from play import campaign_services as services
+from play.campaign_services import CampaignRefused
 from play.models import Campaign, CampaignSpend
-from play.services import CampaignRefused
 
 from .conftest import make_force
 
@@ -18,16 +18,16 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def campaign(user, sample_catalogue):
-    return services.campaign_create(owner=user, name="Ridgeline")
+    return services.campaign_create(owner=user, game="tactical-assault", name="Ridgeline")
 
 
 @pytest.fixture
 def players(campaign, user):
     a = services.campaign_player_add(
-        campaign=campaign, name="Ann", force=make_force(user, "Ann's force")
+        campaign=campaign, name="Ann", deck=make_force(user, "Ann's force")
     )
     b = services.campaign_player_add(
-        campaign=campaign, name="Ben", force=make_force(user, "Ben's force")
+        campaign=campaign, name="Ben", deck=make_force(user, "Ben's force")
     )
     return a, b
 
@@ -56,16 +56,16 @@ def test_record_game_points(campaign, players):
     assert campaign.games.count() == 2
 
 
-def test_promotion_costs_three(campaign, players):
+def test_promotion_award_costs_three(campaign, players):
     a, b = players
     services.campaign_game_record(campaign=campaign, results=[(a, "win"), (b, "loss")])
-    services.campaign_spend_promotion(player=a, count=2)
+    services.campaign_spend_award(player=a, count=2)
     refresh(a)
-    assert (a.campaign_points, a.promotions) == (3, 2)
+    assert (a.campaign_points, a.awards) == (3, 2)
     with pytest.raises(CampaignRefused, match="cost 6 campaign points; Ann has 3"):
-        services.campaign_spend_promotion(player=a, count=2)
+        services.campaign_spend_award(player=a, count=2)
     refresh(a)
-    assert (a.campaign_points, a.promotions) == (3, 2)
+    assert (a.campaign_points, a.awards) == (3, 2)
 
 
 def test_swap_accepted(campaign, players):
@@ -78,12 +78,12 @@ def test_swap_accepted(campaign, players):
     )
     refresh(a)
     assert spend.points == 5 and a.campaign_points == 4
-    force = services.force_counts(a.force)
+    force = services.section_counts(a.deck, "force")
     assert "Armored" not in force
     assert force["Mechanized"] == 1 and force["Civilian"] == 3
-    a.force.refresh_from_db()
-    assert a.force.current_version.number == 2
-    assert a.force.current_version.report["totals"]["points"] == 36
+    a.deck.refresh_from_db()
+    assert a.deck.current_version.number == 2
+    assert a.deck.current_version.report["totals"]["points"] == 36
 
 
 def test_swap_refused_changes_nothing(campaign, players):
@@ -91,14 +91,14 @@ def test_swap_refused_changes_nothing(campaign, players):
     services.campaign_game_record(campaign=campaign, results=[(a, "loss"), (b, "win")])
     refresh(a)
     assert a.campaign_points == 6
-    before = services.force_counts(a.force)
+    before = services.section_counts(a.deck, "force")
 
     def assert_unchanged():
         refresh(a)
-        a.force.refresh_from_db()
+        a.deck.refresh_from_db()
         assert a.campaign_points == 6
-        assert a.force.current_version.number == 1
-        assert services.force_counts(a.force) == before
+        assert a.deck.current_version.number == 1
+        assert services.section_counts(a.deck, "force") == before
         assert not CampaignSpend.objects.filter(player=a).exists()
 
     # Armored (5) for Behemoth (6): the force would total 37, not the campaign's 36.
@@ -123,18 +123,18 @@ def test_swap_refused_changes_nothing(campaign, players):
 def test_player_force_must_fit_the_campaign(campaign, user, other_user):
     small = make_force(user, "Too small", "Force:\n1 Armored\n2 Infantry\n")
     with pytest.raises(CampaignRefused, match="totals 9 unit points"):
-        services.campaign_player_add(campaign=campaign, name="Cat", force=small)
+        services.campaign_player_add(campaign=campaign, name="Cat", deck=small)
     theirs = make_force(other_user, "Bob's force")
     with pytest.raises(CampaignRefused, match="your own decks"):
-        services.campaign_player_add(campaign=campaign, name="Bob", force=theirs)
+        services.campaign_player_add(campaign=campaign, name="Bob", deck=theirs)
 
 
 def test_standings_follow_the_rulebook_awards_then_points_then_wins(campaign, user):
     """Part VII: the player with the most Promotion Awards wins the campaign; campaign points
     and then wins order the rest."""
-    p = services.campaign_player_add(campaign=campaign, name="Pat", force=make_force(user, "P"))
-    q = services.campaign_player_add(campaign=campaign, name="Quinn", force=make_force(user, "Q"))
-    r = services.campaign_player_add(campaign=campaign, name="Rae", force=make_force(user, "R"))
+    p = services.campaign_player_add(campaign=campaign, name="Pat", deck=make_force(user, "P"))
+    q = services.campaign_player_add(campaign=campaign, name="Quinn", deck=make_force(user, "Q"))
+    r = services.campaign_player_add(campaign=campaign, name="Rae", deck=make_force(user, "R"))
     for _ in range(3):
         services.campaign_game_record(campaign=campaign, results=[(p, "draw"), (r, "draw")])
     services.campaign_game_record(campaign=campaign, results=[(q, "win"), (r, "loss")])
@@ -146,9 +146,9 @@ def test_standings_follow_the_rulebook_awards_then_points_then_wins(campaign, us
     ]
     assert rows[0]["played"] == 4 and rows[0]["draws"] == 3 and rows[0]["losses"] == 1
     # Pat turns 6 points into two awards: fewest points left, but first in the campaign.
-    services.campaign_spend_promotion(player=p, count=2)
+    services.campaign_spend_award(player=p, count=2)
     rows = services.campaign_standings(campaign=campaign)
-    assert [(x["name"], x["promotions"], x["campaign_points"]) for x in rows] == [
+    assert [(x["name"], x["awards"], x["campaign_points"]) for x in rows] == [
         ("Pat", 2, 3),
         ("Rae", 0, 15),
         ("Quinn", 0, 9),
@@ -157,10 +157,10 @@ def test_standings_follow_the_rulebook_awards_then_points_then_wins(campaign, us
 
 
 def test_the_standings_page_puts_awards_first(client, campaign, user):
-    p = services.campaign_player_add(campaign=campaign, name="Pat", force=make_force(user, "P"))
-    q = services.campaign_player_add(campaign=campaign, name="Quinn", force=make_force(user, "Q"))
+    p = services.campaign_player_add(campaign=campaign, name="Pat", deck=make_force(user, "P"))
+    q = services.campaign_player_add(campaign=campaign, name="Quinn", deck=make_force(user, "Q"))
     services.campaign_game_record(campaign=campaign, results=[(p, "draw"), (q, "draw")])
-    services.campaign_spend_promotion(player=p, count=1)
+    services.campaign_spend_award(player=p, count=1)
     client.force_login(user)
     html = client.get(f"/play/tactical-assault/campaigns/{campaign.pk}/standings/").content.decode()
     head = html[html.index('id="standings"') :]
@@ -174,13 +174,16 @@ def test_api_flow(client, user, sample_catalogue):
         "/api/play/campaigns/", {"name": "Valley", "points_total": 36}, "application/json"
     )
     assert created.status_code == 201, created.content
+    # the one game with campaign rules is the default
+    assert created.json()["game"] == "tactical-assault"
+    assert created.json()["rules"]["points_for"] == {"win": 9, "loss": 6, "draw": 3}
     cid = created.json()["id"]
     ids = []
     for name in ("Ann", "Ben"):
         deck = make_force(user, f"{name}'s force")
         response = client.post(
             f"/api/play/campaigns/{cid}/players/",
-            {"name": name, "force": deck.pk},
+            {"name": name, "deck": deck.pk},
             "application/json",
         )
         assert response.status_code == 201, response.content
@@ -214,16 +217,16 @@ def test_api_flow(client, user, sample_catalogue):
     )
     assert swap.status_code == 200, swap.content
     assert swap.json()["player"]["campaign_points"] == 1
-    assert swap.json()["force"]["Swarm"] == 3
+    assert swap.json()["cards"]["Swarm"] == 3
     promo = client.post(
         f"/api/play/campaigns/{cid}/spend/",
-        {"player": ids[0], "kind": "promotion", "count": 3},
+        {"player": ids[0], "kind": "award", "count": 3},
         "application/json",
     )
-    assert promo.status_code == 200 and promo.json()["player"]["promotions"] == 3
+    assert promo.status_code == 200 and promo.json()["player"]["awards"] == 3
     standings = client.get(f"/api/play/campaigns/{cid}/standings/").json()["standings"]
     # Ann's three Promotion Awards put her first (the rulebook's campaign winner).
-    assert [(s["name"], s["promotions"], s["campaign_points"]) for s in standings] == [
+    assert [(s["name"], s["awards"], s["campaign_points"]) for s in standings] == [
         ("Ann", 3, 0),
         ("Ben", 0, 1),
     ]
@@ -251,8 +254,8 @@ def test_other_users_get_404(client, campaign, players, other_user):
             f"/api/play/campaigns/{campaign.pk}/games/",
             {"results": [{"player": a.pk, "result": "win"}, {"player": b.pk, "result": "loss"}]},
         ),
-        (f"/api/play/campaigns/{campaign.pk}/spend/", {"player": a.pk, "kind": "promotion"}),
-        (f"/api/play/campaigns/{campaign.pk}/players/", {"name": "X", "force": a.force_id}),
+        (f"/api/play/campaigns/{campaign.pk}/spend/", {"player": a.pk, "kind": "award"}),
+        (f"/api/play/campaigns/{campaign.pk}/players/", {"name": "X", "deck": a.deck_id}),
     ]:
         assert client.post(url, data, "application/json").status_code == 404, url
     response = client.post(

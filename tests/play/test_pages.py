@@ -129,7 +129,7 @@ def test_campaign_pages(client, user, sample_catalogue):
     detail_url = created["Location"]
     forces = [make_force(user, "Ann's force"), make_force(user, "Ben's force")]
     for name, deck in zip(("Ann", "Ben"), forces, strict=True):
-        response = client.post(f"{detail_url}players/new/", {"name": name, "force": deck.pk})
+        response = client.post(f"{detail_url}players/new/", {"name": name, "deck": deck.pk})
         assert response.status_code == 302
     html = client.get(detail_url).content.decode()
     assert "Ann&#x27;s force" in html and 'id="standings"' in html
@@ -157,7 +157,7 @@ def test_campaign_pages(client, user, sample_catalogue):
     )
     assert "swapped units" in accepted.content.decode()
     promo = client.post(
-        f"{detail_url}spend/", {"player": ann.pk, "kind": "promotion", "count": 2}, follow=True
+        f"{detail_url}spend/", {"player": ann.pk, "kind": "award", "count": 2}, follow=True
     )
     assert "bought 2 promotion award(s)" in promo.content.decode()
     standings = client.get(f"{detail_url}standings/").content.decode()

@@ -112,7 +112,7 @@ def test_campaign_tracker(page, live_server, user):
     page.get_by_role("button", name="Create").click()
     for name, force in (("Ann", "Ann's force"), ("Ben", "Ben's force")):
         page.fill("#id_name", name)
-        page.select_option("#id_force", label=force)
+        page.select_option("#id_deck", label=force)
         page.get_by_role("button", name="Add").click()
         expect(page.locator(".messages")).to_contain_text(f"{name} joins")
     page.get_by_role("link", name="Record a game").click()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from validation.games.tactical_assault.campaign import CAMPAIGN
 from validation.games.tactical_assault.formats import FORMATS
 from validation.games.tactical_assault.kinds import KINDS
 from validation.registry import GameDef
@@ -38,4 +39,5 @@ GAME = GameDef(
     formats=FORMATS,
     totals=totals,
     python_name="tactical_assault",
+    campaign=CAMPAIGN,
 )
