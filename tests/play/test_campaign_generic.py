@@ -19,6 +19,7 @@ from validation.capabilities import CampaignRules
 from validation.registry import FormatDef, GameDef, registry
 from validation.rules import PointsLimit
 from validation.schema import KindSchema
+from validation.sections import SectionSpec
 
 from .conftest import make_force
 
@@ -52,14 +53,12 @@ TOY = GameDef(
             "raid",
             "Raid",
             "A warband of 12 gold crowns.",
+            sections=(SectionSpec("band", "Band"),),
+            checks=(PointsLimit("band", noun="gold crowns", code="band.points"),),
             options={"points": 12},
-            rules=(PointsLimit("band", noun="gold crowns", code="band.points"),),
-            required_sections=("band",),
             adjustable=frozenset({"points"}),
         )
     },
-    sections=("band",),
-    section_labels={"band": "Band"},
     campaign=RULES,
 )
 

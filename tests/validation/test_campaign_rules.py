@@ -20,7 +20,7 @@ def test_tactical_assault_declares_its_campaign():
     assert rules.points_for["win"] == options["win"]
     assert rules.award_cost == options["promotion_cost"]
     assert rules.default_points == options[rules.points_option]
-    assert rules.section in game.format(rules.format).sections
+    assert rules.section in game.format(rules.format).section_names
     assert set(rules.kinds) <= set(game.kinds)
     assert rules.as_dict()["labels"] == {
         "list": "force",
