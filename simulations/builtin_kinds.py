@@ -8,7 +8,7 @@ from typing import Any
 
 from validation.games.hex_skirmish.goldfish import simulate_hexskirmish
 from validation.games.redline.goldfish import OPENING as REDLINE_OPENING
-from validation.games.redline.goldfish import simulate_redline
+from validation.games.redline.goldfish import MulliganBand, simulate_redline
 from validation.sim import kernel, odds
 from validation.types import CardFacts, Entry
 
@@ -80,8 +80,6 @@ def _sim_params(params: Mapping[str, Any], seed: int) -> kernel.SimParams:
     return kernel.SimParams(
         games=int(params["games"]),
         turns=int(params["turns"]),
-        mulligan_lo=int(params.get("mulligan_lo", 2)),
-        mulligan_hi=int(params.get("mulligan_hi", 4)),
         on_the_play=bool(params.get("on_the_play", True)),
         seed=int(seed),
     )
@@ -111,6 +109,7 @@ def redline_run_chunk(inputs, params, seed, chunk_index, n_chunks) -> dict[str, 
         _sim_params(params, seed),
         chunk_index,
         n_chunks,
+        band=MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4))),
     )
 
 
