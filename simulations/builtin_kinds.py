@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from validation import charts
 from validation.games.hex_skirmish.goldfish import simulate_hexskirmish
 from validation.games.redline.goldfish import OPENING as REDLINE_OPENING
 from validation.games.redline.goldfish import MulliganBand, simulate_redline
 from validation.sim import kernel, odds
 from validation.types import CardFacts, Entry
 
-from . import charts
 from .kinds import ParamSpec, SimulationKind, register
 
 MAX_GAMES = 2_000_000
