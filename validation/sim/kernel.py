@@ -80,6 +80,14 @@ def chunk_games(games: int, chunk_index: int, n_chunks: int) -> int:
     return base + (1 if chunk_index < extra else 0)
 
 
+def chunk_range(games: int, chunk_index: int, n_chunks: int) -> tuple[int, int]:
+    """(index of the first game, number of games) of chunk ``chunk_index`` of ``n_chunks``:
+    the same even split as ``chunk_games``, for simulators that seed each game by its index."""
+    base, extra = divmod(int(games), int(n_chunks))
+    first = chunk_index * base + min(chunk_index, extra)
+    return first, base + (1 if chunk_index < extra else 0)
+
+
 def chunk_seed_sequence(seed: int, chunk_index: int) -> np.random.SeedSequence:
     """The seed sequence of chunk ``chunk_index``; equal to ``SeedSequence(seed).spawn(n)[i]``."""
     return np.random.SeedSequence(seed, spawn_key=(chunk_index,))

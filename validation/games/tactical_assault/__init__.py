@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from validation.games.tactical_assault.close_combat import TOOL as CLOSE_COMBAT
 from validation.games.tactical_assault.formats import FORMATS
 from validation.games.tactical_assault.kinds import KINDS
 from validation.registry import GameDef
@@ -36,6 +37,7 @@ GAME = GameDef(
     factions={},
     kinds=KINDS,
     formats=FORMATS,
+    tools=(CLOSE_COMBAT,),
     sections=("force", "deck"),
     section_labels={"force": "Force", "deck": "Combat cards deck"},
     totals=totals,
