@@ -44,6 +44,39 @@ def card_facts_by_names(*, game_slug: str, names: Iterable[str]) -> dict[str, Ca
     return {c.name.lower(): c.facts() for c in qs}
 
 
+def cards_by_kind(*, game_slug: str, kinds: Iterable[str]) -> dict[str, list[CardFacts]]:
+    """Kind -> CardFacts of the game's cards of each kind, in name order (one query); every
+    kind asked for is a key, empty when the catalogue holds none."""
+    wanted = list(dict.fromkeys(kinds))
+    out: dict[str, list[CardFacts]] = {k: [] for k in wanted}
+    if not wanted:
+        return out
+    qs = (
+        Card.objects.filter(game__slug=game_slug, kind__in=wanted)
+        .only("name", "kind", "faction", "cost", "text", "attributes")
+        .order_by("name")
+    )
+    for card in qs:
+        out[card.kind].append(card.facts())
+    return out
+
+
+def card_names_by_kind(*, game_slug: str, kinds: Iterable[str]) -> dict[str, list[str]]:
+    """Kind -> names of the game's cards of each kind, in name order (one query)."""
+    wanted = list(dict.fromkeys(kinds))
+    out: dict[str, list[str]] = {k: [] for k in wanted}
+    if not wanted:
+        return out
+    rows = (
+        Card.objects.filter(game__slug=game_slug, kind__in=wanted)
+        .order_by("name")
+        .values_list("kind", "name")
+    )
+    for kind, name in rows:
+        out[kind].append(name)
+    return out
+
+
 class GamePool(Mapping):
     """Lower-cased name -> CardFacts of every card of a game, loaded on first use (one
     query), so that rules that never look at the pool cost nothing."""

@@ -5,12 +5,13 @@ Writes are in decks.services."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from catalogue.models import Card
 from catalogue.services import card_facts_by_names
-from validation.capabilities import DrawRules
+from validation.capabilities import DrawRules, InputsError
 from validation.registry import registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import Entry
@@ -111,6 +112,27 @@ class SectionDiff:
             "removed": self.removed,
             "changed": self.changed,
         }
+
+
+def version_entries(*, version, sections: Iterable[str]) -> dict[str, list[Entry]]:
+    """The named sections of a version as the rules core's entries, in list order, with the
+    catalogue's facts of every card (one query); every section asked for is a key, empty
+    when the list has none. A card no longer in the catalogue raises InputsError naming
+    it."""
+    wanted = list(dict.fromkeys(sections))
+    entries = [e for e in version.entries if e["section"] in wanted]
+    facts = card_facts_by_names(
+        game_slug=version.deck.game.slug, names=[e["card"] for e in entries]
+    )
+    out: dict[str, list[Entry]] = {s: [] for s in wanted}
+    for e in entries:
+        card = facts.get(e["card"].lower())
+        if card is None:
+            raise InputsError(f"{e['card']} is no longer in the catalogue")
+        hex_ = e.get("hex")
+        placement = (int(hex_[0]), int(hex_[1])) if hex_ else None
+        out[e["section"]].append(Entry(card, int(e["count"]), placement))
+    return out
 
 
 def deck_diff(*, version_a, version_b) -> list[SectionDiff]:

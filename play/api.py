@@ -136,7 +136,7 @@ class CloseCombatView(APIView):
             return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
         if how == "run":
             return Response({"run": run_payload(value, request)}, status=status.HTTP_202_ACCEPTED)
-        return Response(value)
+        return Response(value.data)
 
 
 # --- Red Code --------------------------------------------------------------------------------

@@ -1,9 +1,8 @@
 """Small server-side SVG charts of the play tools, and the Red Code map.
 
-Chart specs follow `simulations.charts` ({"type": "xy", "id", "title", "x_label",
-"y_label", "y_format": "percent"|"number", "categories": [...], "series": [{"name",
-"values", "style": "bar"|"line"}]}); `xy()` builds one. `render_chart` draws with
-`simulations.charts.render`, or with the tiny renderer below when that app is missing.
+Chart specs are built by the rules core (`validation.charts`; `xy()` builds one of
+(name, values, style) series). `render_chart` draws with `simulations.charts.render`, or with
+the tiny renderer below when that app is missing.
 """
 
 from __future__ import annotations
@@ -14,40 +13,13 @@ from typing import Any
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from validation.charts import xy
+
+__all__ = ["map_svg", "render_chart", "xy"]
+
 WIDTH, HEIGHT = 560, 240
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 28, 44
 COLOURS = ("#1f5fa8", "#b3261e", "#1b7a3a", "#a86400")
-
-
-def xy(
-    chart_id: str,
-    title: str,
-    categories: Sequence[Any],
-    series: Sequence[tuple[str, Sequence[float], str]],
-    *,
-    x_label: str = "",
-    y_label: str = "",
-    percent: bool = False,
-    y_max: float | None = None,
-) -> dict[str, Any]:
-    """A chart spec: `series` are (name, values, style) with style bar or line."""
-    spec: dict[str, Any] = {
-        "type": "xy",
-        "id": chart_id,
-        "title": title,
-        "desc": title,
-        "x_label": x_label,
-        "y_label": y_label,
-        "y_format": "percent" if percent else "number",
-        "categories": [str(c) for c in categories],
-        "series": [
-            {"name": name, "values": [float(v) for v in values], "style": style}
-            for name, values, style in series
-        ],
-    }
-    if y_max is not None:
-        spec["y_max"] = y_max
-    return spec
 
 
 def _fmt(value: float, percent: bool) -> str:

@@ -1,5 +1,4 @@
-"""Play-tool services: the catalogue side of the game packages (campaigns are in
-`campaign_services`).
+"""Play-tool services: the catalogue side of the game packages' tools.
 
 Views and API classes parse input, call one service and render. A bad input raises
 `PlayInputError` (a message naming the field).
@@ -13,10 +12,12 @@ from typing import Any
 import numpy as np
 
 from catalogue.models import Card
+from validation.capabilities import Goldfish, Tool, ToolInputError
 from validation.games.red_code import crew_economy as ce
 from validation.games.red_code.layout import generate_layout
-from validation.games.red_mittens import goldfish as rm
+from validation.games.tactical_assault import close_combat as cc
 from validation.games.tactical_assault import combat_odds as co
+from validation.registry import registry
 from validation.types import CardFacts
 
 TACTICAL_ASSAULT = "tactical-assault"
@@ -25,12 +26,12 @@ RED_MITTENS = "red-mittens"
 
 #: Close combat runs up to this many games are computed in the request; larger ones go to a
 #: worker as a SimulationRun.
-INLINE_GAMES_MAX = 20_000
+INLINE_GAMES_MAX = cc.INLINE_MAX
 #: The largest close combat run a worker takes.
-WORKER_GAMES_MAX = 2_000_000
-MAX_ROUNDS_MAX = 200
+WORKER_GAMES_MAX = cc.MAX_GAMES
+MAX_ROUNDS_MAX = cc.MAX_ROUNDS
 #: Red Mittens goldfish previews computed in the request.
-GOLDFISH_INLINE_MAX = 2_000
+GOLDFISH_INLINE_MAX = registry.get(RED_MITTENS).goldfish.inline_max
 CREW_MAX_DISTANCE = 6
 SEED_MAX = 2**31 - 1
 
@@ -46,29 +47,6 @@ class PlayInputError(ValueError):
 
 class SimulationsUnavailable(RuntimeError):
     """The simulations app (SimulationRun, simulation_start) is not installed."""
-
-
-def facts_as_dict(card: CardFacts) -> dict[str, Any]:
-    """A CardFacts as JSON (for simulation inputs)."""
-    return {
-        "name": card.name,
-        "kind": card.kind,
-        "faction": card.faction,
-        "cost": card.cost,
-        "text": card.text,
-        "attributes": dict(card.attributes),
-    }
-
-
-def facts_from_dict(data: Mapping[str, Any]) -> CardFacts:
-    return CardFacts(
-        name=data["name"],
-        kind=data.get("kind", ""),
-        faction=data.get("faction", ""),
-        cost=int(data.get("cost", 0)),
-        text=data.get("text", ""),
-        attributes=dict(data.get("attributes") or {}),
-    )
 
 
 def random_seed() -> int:
@@ -172,34 +150,19 @@ def combat_odds_for(*, attacker: str, target: str, modifiers: Mapping[str, Any])
         raise PlayInputError(str(exc)) from exc
 
 
-CLOSE_COMBAT_SIDE_MODIFIERS = (
-    "outside_arc",
-    "in_cover",
-    "target_in_bunker",
-    "target_shaken",
-    "target_out_of_action",
-)
+CLOSE_COMBAT_SIDE_MODIFIERS = tuple(cc.SIDE_MODIFIERS)
 
 
-def clean_close_combat_modifiers(raw: Any, field: str) -> dict[str, bool]:
-    """Table 5 modifiers of one side's attacks: a mapping of the names above to booleans."""
-    if raw in (None, ""):
-        return {}
-    if not isinstance(raw, Mapping):
-        raise PlayInputError(f"{field}: expected an object of modifiers", field)
-    out: dict[str, bool] = {}
-    for name, value in raw.items():
-        if name not in CLOSE_COMBAT_SIDE_MODIFIERS:
-            raise PlayInputError(
-                f"{field}: {name!r} is not a close combat modifier; use "
-                f"{', '.join(CLOSE_COMBAT_SIDE_MODIFIERS)}",
-                field,
-            )
-        if not isinstance(value, bool):
-            raise PlayInputError(f"{field}.{name}: expected true or false", field)
-        if value:
-            out[name] = True
-    return out
+def close_combat_tool() -> Tool:
+    """The close combat tool of Tactical Assault (and its background run)."""
+    return registry.get(TACTICAL_ASSAULT).tool("close-combat")
+
+
+def tool_cards(*, game_slug: str, tool: Tool) -> dict[str, list[CardFacts]]:
+    """The catalogue's cards of the kinds a tool reads (one query)."""
+    from catalogue.services import cards_by_kind
+
+    return cards_by_kind(game_slug=game_slug, kinds=tool.reads)
 
 
 def close_combat_inputs(
@@ -208,34 +171,23 @@ def close_combat_inputs(
     unit_b: str,
     a_modifiers: Mapping[str, Any] | None = None,
     b_modifiers: Mapping[str, Any] | None = None,
+    cards: Mapping[str, list[CardFacts]] | None = None,
 ) -> dict[str, Any]:
-    """The JSON inputs of a close combat run (both unit types and the deck as facts)."""
-    a = unit_type(unit_a, "unit_a")
-    b = unit_type(unit_b, "unit_b")
-    return {
-        "unit_a": facts_as_dict(a),
-        "unit_b": facts_as_dict(b),
-        "combat_cards": [facts_as_dict(c) for c in combat_deck()],
-        "a_modifiers": clean_close_combat_modifiers(a_modifiers, "a_modifiers"),
-        "b_modifiers": clean_close_combat_modifiers(b_modifiers, "b_modifiers"),
+    """The JSON inputs of a close combat run (both unit types and the deck as facts), built
+    by the tool's background run from the catalogue's `cards` (read when not given)."""
+    tool = close_combat_tool()
+    if cards is None:
+        cards = tool_cards(game_slug=TACTICAL_ASSAULT, tool=tool)
+    params = {
+        "unit_a": unit_a,
+        "unit_b": unit_b,
+        "a_modifiers": a_modifiers,
+        "b_modifiers": b_modifiers,
     }
-
-
-def close_combat_compute(inputs: Mapping[str, Any], *, games: int, seed: int, max_rounds: int):
-    """Run the Monte Carlo on prepared inputs (in the request or in a worker chunk)."""
     try:
-        return co.close_combat_montecarlo(
-            facts_from_dict(inputs["unit_a"]),
-            facts_from_dict(inputs["unit_b"]),
-            [facts_from_dict(c) for c in inputs["combat_cards"]],
-            games=games,
-            seed=seed,
-            max_rounds=max_rounds,
-            a_modifiers=inputs.get("a_modifiers") or {},
-            b_modifiers=inputs.get("b_modifiers") or {},
-        )
-    except ValueError as exc:
-        raise PlayInputError(str(exc)) from exc
+        return tool.background.inputs_from_params(params, cards)
+    except ToolInputError as exc:
+        raise PlayInputError(exc.message, exc.field) from exc
 
 
 def check_run_size(*, games: Any, seed: Any, max_rounds: Any) -> tuple[int, int, int]:
@@ -269,16 +221,31 @@ def close_combat_start(
 ) -> tuple[str, Any]:
     """Repeated close combat of `unit_a` against `unit_b`.
 
-    Up to INLINE_GAMES_MAX games: ("inline", result dict), computed now. More: ("run",
-    SimulationRun) started on a worker for `owner` (PlayInputError without a signed-in
+    Up to INLINE_GAMES_MAX games: ("inline", ToolResult), computed now by the close combat
+    tool (its `data` is the API's answer). More: ("run", SimulationRun) of the tool's
+    background run started on a worker for `owner` (PlayInputError without a signed-in
     owner, SimulationsUnavailable when the simulations app is missing).
     """
     games_n, seed_n, rounds_n = check_run_size(games=games, seed=seed, max_rounds=max_rounds)
+    tool = close_combat_tool()
+    cards = tool_cards(game_slug=TACTICAL_ASSAULT, tool=tool)
     inputs = close_combat_inputs(
-        unit_a=unit_a, unit_b=unit_b, a_modifiers=a_modifiers, b_modifiers=b_modifiers
+        unit_a=unit_a, unit_b=unit_b, a_modifiers=a_modifiers, b_modifiers=b_modifiers, cards=cards
     )
-    if games_n <= INLINE_GAMES_MAX:
-        result = close_combat_compute(inputs, games=games_n, seed=seed_n, max_rounds=rounds_n)
+    if games_n <= tool.inline_max:
+        params = {
+            "unit_a": inputs["unit_a"]["name"],
+            "unit_b": inputs["unit_b"]["name"],
+            "games": games_n,
+            "seed": seed_n,
+            "max_rounds": rounds_n,
+            **{f"a_{name}": True for name in inputs["a_modifiers"]},
+            **{f"b_{name}": True for name in inputs["b_modifiers"]},
+        }
+        try:
+            result = tool.compute(params, cards)
+        except ToolInputError as exc:
+            raise PlayInputError(exc.message, exc.field) from exc
         return "inline", result
     if owner is None or not getattr(owner, "is_authenticated", False):
         raise PlayInputError(
@@ -287,7 +254,7 @@ def close_combat_start(
         )
     run = start_simulation(
         owner=owner,
-        kind="tactical-assault-close-combat",
+        kind=tool.background.slug,
         params={
             "games": games_n,
             "max_rounds": rounds_n,
@@ -461,37 +428,20 @@ def visual_field_for(*, seed: Any, x: Any = None, y: Any = None, ships: Any = ""
 # --- Red Mittens: goldfish -------------------------------------------------------------------
 
 
-def red_mittens_inputs(deck_version) -> dict[str, Any]:
-    """The units, items and fields of a Red Mittens deck version, as facts (copies
-    expanded), for the goldfish."""
-    from catalogue.services import card_facts_by_names
-
-    entries = list(deck_version.entries or [])
-    names = [e["card"] for e in entries]
-    facts = card_facts_by_names(game_slug=RED_MITTENS, names=names)
-    out: dict[str, list[dict[str, Any]]] = {"units": [], "items": [], "fields": []}
-    for e in entries:
-        section = e["section"]
-        if section not in out:
-            continue
-        card = facts.get(e["card"].lower())
-        if card is None:
-            raise PlayInputError(f"{e['card']!r} is no longer in the catalogue")
-        out[section].extend(facts_as_dict(card) for _ in range(int(e["count"])))
-    if not out["units"]:
-        raise PlayInputError("the deck has no units: there is nothing to attack with")
-    return out
+def red_mittens_goldfish() -> Goldfish:
+    return registry.get(RED_MITTENS).goldfish
 
 
-def goldfish_compute(
-    inputs: Mapping[str, Any], *, games: int, seed: int, max_turns: int = 40, first_game: int = 0
+def goldfish_inline(
+    *, goldfish: Goldfish, deck_version, params: Mapping[str, Any], seed: int
 ) -> dict[str, Any]:
-    return rm.goldfish_red_mittens(
-        [facts_from_dict(c) for c in inputs["units"]],
-        [facts_from_dict(c) for c in inputs["items"]],
-        [facts_from_dict(c) for c in inputs["fields"]],
-        games=games,
-        seed=seed,
-        max_turns=max_turns,
-        first_game=first_game,
-    )
+    """Play a goldfish of a deck version in the request, as one chunk of a run: its
+    summary. PlayInputError when the deck cannot be played."""
+    from decks.selectors import version_entries
+
+    try:
+        inputs = goldfish.prepare(version_entries(version=deck_version, sections=goldfish.sections))
+        stats = goldfish.merge([goldfish.run_chunk(inputs, params, seed, 0, 1)])
+    except ValueError as exc:  # an InputsError (no units, a card gone) among them
+        raise PlayInputError(str(exc)) from exc
+    return goldfish.summarise(stats, inputs)

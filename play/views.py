@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cardsite.throttling import page_throttle
 from validation.games.tactical_assault import combat_odds as co
 
-from . import services, sim_kinds
+from . import services
 from .charts import map_svg, render_chart, xy
 from .forms import (
     CloseCombatForm,
@@ -102,44 +102,17 @@ def combat(request):
     return render(request, "play/combat.html", context)
 
 
-def _close_combat_context(result: dict) -> dict:
-    summary = sim_kinds.close_combat_summarise(
-        sim_kinds.close_combat_merge(
-            [
-                {
-                    **{
-                        k: result[k]
-                        for k in (
-                            "unit_a",
-                            "unit_b",
-                            "games",
-                            "max_rounds",
-                            "shift_a_on_b",
-                            "shift_b_on_a",
-                            "a_can_attack",
-                            "b_can_attack",
-                            "outcomes",
-                            "fell_back",
-                            "statuses_at_end",
-                        )
-                    },
-                    "rounds_histogram": result["rounds"]["histogram"],
-                }
-            ]
-        )
-    )
+def _close_combat_context(result) -> dict:
+    """The close combat panel of a tool result: the answer, the outcome table's rows and
+    the charts."""
+    (table,) = result.tables
     return {
-        "cc": result,
-        "cc_summary": summary,
+        "cc": result.data,
         "cc_rows": [
-            {
-                "label": sim_kinds.outcome_label(k, summary),
-                "count": summary["outcomes"][k],
-                "share": summary["frequencies"][k],
-            }
-            for k in sim_kinds.OUTCOMES
+            {"label": label, "count": count, "share": share}
+            for label, count, share in table["rows"]
         ],
-        "cc_charts": [render_chart(c) for c in sim_kinds.close_combat_charts(summary)],
+        "cc_charts": [render_chart(c) for c in result.charts],
     }
 
 
@@ -295,8 +268,9 @@ def goldfish(request):
         seed = form.cleaned_data.get("seed")
         seed = services.random_seed() if seed is None else seed
         max_turns = form.cleaned_data["max_turns"]
+        goldfish = services.red_mittens_goldfish()
         try:
-            if games > services.GOLDFISH_INLINE_MAX:
+            if games > goldfish.inline_max:
                 if not request.user.is_authenticated:
                     raise PlayInputError(
                         f"runs of more than {services.GOLDFISH_INLINE_MAX} games run on a "
@@ -304,7 +278,7 @@ def goldfish(request):
                     )
                 run = services.start_simulation(
                     owner=request.user,
-                    kind=sim_kinds.GOLDFISH,
+                    kind=goldfish.slug,
                     params={"games": games, "max_turns": max_turns},
                     deck_version=deck.current_version,
                     seed=seed,
@@ -315,20 +289,23 @@ def goldfish(request):
                 # An htmx form swaps its result panel: a link to the run, not a whole page.
                 context.update(run=run, run_url=url)
                 return render(request, "play/_goldfish.html", context)
-            inputs = services.red_mittens_inputs(deck.current_version)
-            stats = services.goldfish_compute(inputs, games=games, seed=seed, max_turns=max_turns)
+            summary = services.goldfish_inline(
+                goldfish=goldfish,
+                deck_version=deck.current_version,
+                params={"games": games, "max_turns": max_turns},
+                seed=seed,
+            )
         except PlayInputError as exc:
             context["error"] = exc.message
         except SimulationsUnavailable as exc:
             context["error"] = str(exc)
         else:
-            summary = sim_kinds.goldfish_summarise(stats)
             context.update(
                 deck=deck,
                 seed=seed,
                 summary=summary,
-                figures=sim_kinds.goldfish_key_figures(summary),
-                charts=[render_chart(c) for c in sim_kinds.goldfish_charts(summary)],
+                figures=goldfish.key_figures(summary),
+                charts=[render_chart(c) for c in goldfish.charts(summary)],
             )
     template = "play/_goldfish.html" if request.htmx else "play/goldfish.html"
     return render(request, template, context)

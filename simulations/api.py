@@ -217,7 +217,7 @@ class SimulationListView(generics.ListAPIView):
             return _error(
                 services.SimulationError({"kind": f"no simulation kind {data['kind']!r}"})
             )
-        if kind.needs_deck or kind.inputs_from_params is None:
+        if kind.needs_deck or kind.goldfish.inputs_from_params is None:
             return _error(
                 services.SimulationError(
                     {"kind": f"{kind.label} needs a deck: POST /api/decks/<id>/simulations/"}
@@ -264,7 +264,7 @@ class SimulationKindsView(APIView):
         }
     )
     def get(self, request):
-        return Response([k.as_dict() for k in kinds.all_kinds()])
+        return Response([k.as_dict(services.card_choices(k)) for k in kinds.all_kinds()])
 
 
 OddsSerializer = inline_serializer(

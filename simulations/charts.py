@@ -1,28 +1,16 @@
 """Small SVG charts drawn on the server.
 
-A chart is described by a *spec*, a plain JSON-serialisable dict, so that a simulation kind
-can say what to draw without knowing how (``SimulationKind.charts(summary)`` returns specs)::
-
-    {"type": "xy", "id": "win-turn", "title": "…", "desc": "…",
-     "x_label": "Turn", "y_label": "Share of games", "y_format": "percent",
-     "categories": [1, 2, 3, "never"],
-     "series": [{"name": "Tactical", "values": [0.0, 0.1, …], "style": "bar"},
-                {"name": "Exact", "values": […], "style": "line"}]}
-
-``style`` is ``bar`` (series drawn as grouped bars), ``stacked`` (bars stacked on each other)
-or ``line`` (points joined by a line, over the bars). ``None`` values are left out.
-``{"type": "table", "title", "columns": [...], "rows": [[...], ...]}`` renders a small table.
-
-The helpers ``bar_chart``, ``histogram``, ``grouped_bars``, ``line_chart`` and
-``cumulative_curve`` build specs; ``render(spec)`` turns one into markup (an ``<svg>`` with
-``<title>`` and ``<desc>`` for screen readers, and a ``<title>`` tooltip on every bar and
-point).
+A chart is described by a *spec*, a plain JSON-serialisable dict built by the rules core
+(``validation.charts``, where the spec format is described), so that a goldfish can say what
+to draw without knowing how. ``render(spec)`` turns one into markup: an ``<svg>`` with
+``<title>`` and ``<desc>`` for screen readers and a ``<title>`` tooltip on every bar and
+point, or a ``<table>`` for a table spec.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.html import escape
@@ -32,77 +20,6 @@ WIDTH = 560
 HEIGHT = 300
 MARGIN = {"left": 58, "right": 16, "top": 44, "bottom": 52}
 PALETTE = ("#2f6fdb", "#e0792b", "#2e9e6a", "#c0392b", "#8e44ad", "#7f8c8d")
-
-
-# --- spec builders ----------------------------------------------------------------------
-
-
-def _series(name: str, values: Sequence[float | None], style: str = "bar") -> dict[str, Any]:
-    return {"name": name, "values": list(values), "style": style}
-
-
-def _xy(
-    chart_id: str,
-    title: str,
-    categories: Sequence[Any],
-    series: list[dict[str, Any]],
-    *,
-    desc: str = "",
-    x_label: str = "",
-    y_label: str = "",
-    y_format: str = "percent",
-) -> dict[str, Any]:
-    return {
-        "type": "xy",
-        "id": chart_id,
-        "title": title,
-        "desc": desc,
-        "x_label": x_label,
-        "y_label": y_label,
-        "y_format": y_format,
-        "categories": [str(c) for c in categories],
-        "series": series,
-    }
-
-
-def bar_chart(chart_id: str, title: str, categories, values, *, name: str = "", **kw):
-    """One series of bars over categories."""
-    return _xy(chart_id, title, categories, [_series(name or title, values)], **kw)
-
-
-def histogram(chart_id: str, title: str, probabilities, *, start: int = 0, **kw):
-    """Bars over the values ``start``, ``start+1``, … (probabilities or counts)."""
-    cats = list(range(start, start + len(probabilities)))
-    return bar_chart(chart_id, title, cats, probabilities, **kw)
-
-
-def grouped_bars(chart_id: str, title: str, categories, named_values: Mapping, **kw):
-    """Several series of bars side by side over the same categories."""
-    series = [_series(n, v) for n, v in named_values.items()]
-    return _xy(chart_id, title, categories, series, **kw)
-
-
-def line_chart(chart_id: str, title: str, categories, named_values: Mapping, **kw):
-    """One line per series over the categories."""
-    series = [_series(n, v, "line") for n, v in named_values.items()]
-    return _xy(chart_id, title, categories, series, **kw)
-
-
-def cumulative_curve(chart_id: str, title: str, categories, cumulative, *, name="", **kw):
-    """A cumulative probability curve (P(event by x))."""
-    return _xy(
-        chart_id, title, categories, [_series(name or "Cumulative", cumulative, "line")], **kw
-    )
-
-
-def table(chart_id: str, title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]):
-    return {
-        "type": "table",
-        "id": chart_id,
-        "title": title,
-        "columns": list(columns),
-        "rows": [list(r) for r in rows],
-    }
 
 
 # --- rendering --------------------------------------------------------------------------

@@ -4,7 +4,7 @@ and the exact odds calculator.
 How a run moves (see docs/architecture.md, "Simulations app"):
 
 1. ``simulation_start`` validates the parameters against the kind's specs, reads the deck's
-   plain facts once (``kind.build_inputs``), checks them with a dry run of zero games, refuses
+   plain facts once (``build_inputs``), checks them with a dry run of zero games, refuses
    a fourth active run of the same user, creates the run (status ``queued``) and, once the
    transaction commits, sends one Celery task per chunk.
 2. ``simulation_run_chunk`` (the task's body) plays chunk ``i``; it stamps
@@ -41,6 +41,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from validation import params as validation_params
+from validation.params import clean_params
 from validation.sim import odds
 
 from . import kinds
@@ -131,68 +133,35 @@ class OddsInvalid(SimulationError):
 # --- parameters ----------------------------------------------------------------------------
 
 
-def _parse(spec: kinds.ParamSpec, raw: Any) -> Any:
-    if spec.type == "int":
-        if isinstance(raw, bool):
-            raise ValueError(f"{spec.label} must be a whole number")
-        try:
-            value = int(str(raw).strip().replace(",", "").replace("_", ""))
-        except ValueError:
-            raise ValueError(f"{spec.label} must be a whole number, not {raw!r}") from None
-        if (spec.min is not None and value < spec.min) or (
-            spec.max is not None and value > spec.max
-        ):
-            raise ValueError(
-                f"{spec.label} must be between {spec.min:,} and {spec.max:,}; got {value:,}"
-            )
-        return value
-    if spec.type == "bool":
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise ValueError(f"{spec.label} must be yes or no, not {raw!r}")
-    if spec.type == "choice":
-        allowed = [v for v, _ in spec.choice_list()]
-        if str(raw) not in allowed:
-            raise ValueError(f"{spec.label} must be one of {', '.join(allowed)}; got {raw!r}")
-        return str(raw)
-    text = str(raw).strip()
-    if len(text) > 200:
-        raise ValueError(f"{spec.label} is too long (at most 200 characters)")
-    return text
+def card_choices(kind: kinds.SimulationKind) -> dict[str, list[str]]:
+    """Card kind -> the catalogue's names of that kind, for the parameters of `kind` whose
+    choices are the catalogue's cards (one query; none when no parameter is)."""
+    from catalogue.services import card_names_by_kind
+
+    wanted = kind.card_kinds()
+    if not wanted:
+        return {}
+    return card_names_by_kind(game_slug=kind.game_slug, kinds=wanted)
 
 
 def params_validate(
     kind: kinds.SimulationKind, raw: Mapping[str, Any] | None, *, allow_unknown: bool = False
 ) -> dict[str, Any]:
-    """Clean parameters: every spec's value parsed and bounded, defaults filled in.
+    """Clean parameters: every spec's value parsed and bounded, defaults filled in, then the
+    goldfish's own checks across fields.
 
     Raises ParamsInvalid with one message per bad field (every error at once)."""
-    raw = dict(raw or {})
-    errors: dict[str, str] = {}
-    clean: dict[str, Any] = {}
-    names = {s.name for s in kind.param_specs}
-    if not allow_unknown:
-        for key in sorted(set(raw) - names):
-            errors[key] = f"{key!r} is not a parameter of {kind.label}"
-    for spec in kind.param_specs:
-        value = raw.get(spec.name)
-        if value is None or value == "":
-            if spec.name in kind.default_params:
-                value = kind.default_params[spec.name]
-            else:
-                errors[spec.name] = f"{spec.label} is required"
-                continue
-        try:
-            clean[spec.name] = _parse(spec, value)
-        except ValueError as exc:
-            errors[spec.name] = str(exc)
-    if not errors:
-        errors.update(kind.check_params(clean))
+    try:
+        clean = clean_params(
+            kind.params,
+            raw,
+            card_choices=card_choices(kind),
+            allow_unknown=allow_unknown,
+            label=kind.label,
+        )
+    except validation_params.ParamsInvalid as exc:
+        raise ParamsInvalid(exc.errors) from None
+    errors = kind.goldfish.check_params(clean)
     if errors:
         raise ParamsInvalid(errors)
     return clean
@@ -222,6 +191,25 @@ def _kind(kind: kinds.SimulationKind | str) -> kinds.SimulationKind:
         raise SimulationError({"kind": f"there is no simulation kind {kind!r}"}) from None
 
 
+def build_inputs(
+    kind: kinds.SimulationKind, *, params: Mapping[str, Any], deck_version=None
+) -> dict[str, Any]:
+    """The plain inputs of a run, read from the catalogue once: a deck goldfish's from the
+    sections it reads of `deck_version` (one query), a deckless one's from its parameters
+    and the catalogue's cards of the kinds it reads (one query). InputsError (a ValueError)
+    when they cannot be played."""
+    from catalogue.services import cards_by_kind
+    from decks.selectors import version_entries
+
+    goldfish = kind.goldfish
+    if goldfish.prepare is not None:
+        return goldfish.prepare(version_entries(version=deck_version, sections=goldfish.sections))
+    if goldfish.inputs_from_params is not None:
+        cards = cards_by_kind(game_slug=kind.game_slug, kinds=goldfish.reads)
+        return goldfish.inputs_from_params(params, cards)
+    raise SimulationError({"inputs": f"{kind.label} needs its inputs"})
+
+
 def simulation_start(
     *,
     owner,
@@ -234,7 +222,8 @@ def simulation_start(
     """Create a run and enqueue its chunks once the transaction commits.
 
     Kinds that need a deck read their inputs from ``deck_version`` (unless ``inputs`` is
-    given); the others take ``inputs`` or build them with ``kind.inputs_from_params``.
+    given); the others take ``inputs`` or build them from their parameters
+    (``build_inputs``).
     Raises SimulationError (ParamsInvalid, TooManyActiveRuns) with a clear message.
     """
     if not getattr(owner, "is_authenticated", False):
@@ -254,19 +243,14 @@ def simulation_start(
         label = f"{deck.name} v{deck_version.number}"
     if inputs is None:
         try:
-            if k.needs_deck or k.build_inputs is not None and deck_version is not None:
-                inputs = k.build_inputs(deck_version)
-            elif k.inputs_from_params is not None:
-                inputs = k.inputs_from_params(clean)
-            else:
-                raise SimulationError({"inputs": f"{k.label} needs its inputs"})
+            inputs = build_inputs(k, params=clean, deck_version=deck_version)
         except SimulationError:
             raise
         except (ValueError, LookupError) as exc:
-            raise SimulationError({"deck": str(exc)}) from exc
+            raise SimulationError({getattr(exc, "field", "") or "deck": str(exc)}) from exc
     inputs = dict(inputs)
     try:  # the deck is checked now (zero games) rather than failing on a worker
-        k.run_chunk(inputs, {**clean, "games": 0}, seed_value, 0, 1)
+        k.goldfish.run_chunk(inputs, {**clean, "games": 0}, seed_value, 0, 1)
     except (ValueError, LookupError, TypeError) as exc:
         raise SimulationError({"deck": f"this deck cannot be simulated: {exc}"}) from exc
     n_chunks = max(1, math.ceil(clean["games"] / chunk_games())) if "games" in clean else 1
@@ -346,7 +330,7 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
 
     t0 = time.perf_counter()
     with _Heartbeat(run_id, key):
-        stats = kind.run_chunk(run.inputs, run.params, run.seed, chunk_index, run.n_chunks)
+        stats = kind.goldfish.run_chunk(run.inputs, run.params, run.seed, chunk_index, run.n_chunks)
     seconds = time.perf_counter() - t0
 
     now = timezone.now()
@@ -414,8 +398,8 @@ class _Heartbeat:
 
 def _finalise(run: SimulationRun, kind: kinds.SimulationKind, now: datetime) -> None:
     parts = [run.chunk_results[str(i)] for i in range(run.n_chunks)]
-    merged = kind.merge(parts)
-    run.results = {"stats": merged, "summary": kind.summarise_with(merged, run.inputs)}
+    merged = kind.goldfish.merge(parts)
+    run.results = {"stats": merged, "summary": kind.goldfish.summarise(merged, run.inputs)}
     run.status = Status.DONE
     run.finished_at = now
     chunk_seconds = [c["seconds"] for c in run.timings.get("chunks", {}).values()]
@@ -539,12 +523,12 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
     except kinds.UnknownKind:
         kind = None
     summary = (run.results or {}).get("summary")
-    specs = kind.charts(summary) if kind and summary else []
+    specs = kind.goldfish.charts(summary) if kind and summary else []
     return {
         "run": run,
         "kind": kind,
         "summary": summary,
-        "figures": kind.key_figures(summary) if kind and summary else [],
+        "figures": kind.goldfish.key_figures(summary) if kind and summary else [],
         "charts": [{"spec": s, "svg": charts.render(s, prefix=f"run{run.pk}-")} for s in specs],
     }
 

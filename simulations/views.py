@@ -63,11 +63,12 @@ def _panel_context(request, deck: Deck, version: DeckVersion, token: str | None,
     forms = []
     for kind in game_kinds:
         submitted = extra.get("submitted") if extra.get("kind") == kind.slug else None
-        values = dict(kind.default_params)
+        values = kind.defaults()
         if submitted:
             values.update({k: submitted.get(k) for k in submitted})
+        names = services.card_choices(kind)
         fields = []
-        for spec in kind.param_specs:
+        for spec in kind.params:
             value = values.get(spec.name)
             if spec.type == "bool" and isinstance(value, str):
                 value = value.lower() in ("1", "true", "yes", "on")
@@ -77,7 +78,11 @@ def _panel_context(request, deck: Deck, version: DeckVersion, token: str | None,
                     "name": spec.name,
                     "id": f"sim-{kind.slug}-{spec.name}",
                     "value": value,
-                    "choices": spec.choice_list() if spec.type == "choice" else [],
+                    "choices": (
+                        spec.choice_list(names.get(spec.cards_of_kind, ()))
+                        if spec.type == "choice"
+                        else []
+                    ),
                     "error": (extra.get("errors") or {}).get(spec.name)
                     if extra.get("kind") == kind.slug
                     else None,
@@ -91,7 +96,7 @@ def _panel_context(request, deck: Deck, version: DeckVersion, token: str | None,
                 "errors": {
                     k: v
                     for k, v in (extra.get("errors") or {}).items()
-                    if extra.get("kind") == kind.slug and k not in kind.default_params
+                    if extra.get("kind") == kind.slug and k not in {p.name for p in kind.params}
                 },
             }
         )
@@ -149,7 +154,7 @@ def start(request, deck_pk: int):
             raise kinds.UnknownKind(kind_slug)
     except kinds.UnknownKind:
         raise Http404("no such simulation for this deck") from None
-    submitted = {s.name: request.POST.get(s.name, "") for s in kind.param_specs}
+    submitted = {s.name: request.POST.get(s.name, "") for s in kind.params}
     submitted["seed"] = request.POST.get("seed", "")
     params = {k: v for k, v in submitted.items() if k != "seed"}
     try:

@@ -9,6 +9,8 @@ from fractions import Fraction
 import pytest
 
 from play import services
+from validation.games.tactical_assault import close_combat
+from validation.registry import registry
 
 pytestmark = pytest.mark.django_db
 
@@ -123,8 +125,16 @@ def test_close_combat_inline_is_the_kernel_and_reproducible(client, sample_catal
     again = client.post(CLOSE_URL, payload, content_type="application/json").json()
     assert again == body
     inputs = services.close_combat_inputs(unit_a="Infantry", unit_b="Armored")
-    direct = services.close_combat_compute(inputs, games=3000, seed=7, max_rounds=20)
+    direct = close_combat.play(inputs, games=3000, seed=7, max_rounds=20)
     assert direct["outcomes"] == body["outcomes"]
+    # The tool of the game's package answers the same.
+    tool = registry.get("tactical-assault").tool("close-combat")
+    cards = services.tool_cards(game_slug="tactical-assault", tool=tool)
+    params = {"unit_a": "Infantry", "unit_b": "Armored", "games": 3000, "seed": 7, "max_rounds": 20}
+    result = tool.compute(params, cards)
+    assert result.data == body
+    assert [c["id"] for c in result.charts] == ["ta-close-combat-outcome", "ta-close-combat-rounds"]
+    assert dict(result.figures)["Games"] == "3000"
 
 
 def test_close_combat_large_runs_need_a_user_and_start_a_run(client, user, sample_catalogue):
@@ -153,6 +163,8 @@ def test_close_combat_kind_chunks_merge_to_the_run(user, sample_catalogue):
 
     kind = kinds.get("tactical-assault-close-combat")
     assert kind.needs_deck is False
+    assert kind.goldfish is registry.get("tactical-assault").tool("close-combat").background
+    assert kind in kinds.for_game("tactical-assault")
     run = simulation_start(
         owner=user,
         kind=kind.slug,
@@ -167,7 +179,30 @@ def test_close_combat_kind_chunks_merge_to_the_run(user, sample_catalogue):
     assert summary["games"] == 4000
     assert sum(summary["outcomes"].values()) == 4000
     assert abs(sum(summary["frequencies"].values()) - 1) < 1e-9
-    assert [c["id"] for c in kind.charts(summary)] == [
+    assert [c["id"] for c in kind.goldfish.charts(summary)] == [
         "ta-close-combat-outcome",
         "ta-close-combat-rounds",
     ]
+
+
+def test_close_combat_run_parameters_name_the_catalogue_units(user, sample_catalogue):
+    """A unit of a background run is one of the catalogue's unit types, in any case."""
+    from simulations.models import SimulationRun
+    from simulations.services import ParamsInvalid, simulation_start
+
+    with pytest.raises(ParamsInvalid) as exc:
+        simulation_start(
+            owner=user,
+            kind="tactical-assault-close-combat",
+            params={"games": 100, "unit_a": "Tank", "unit_b": "Armored"},
+        )
+    assert "Unit A must be one of" in exc.value.errors["unit_a"]
+    assert "Infantry" in exc.value.errors["unit_a"] and "Tank" in exc.value.errors["unit_a"]
+    run = simulation_start(
+        owner=user,
+        kind="tactical-assault-close-combat",
+        params={"games": 100, "unit_a": "infantry", "unit_b": "ARMORED"},
+    )
+    assert (run.params["unit_a"], run.params["unit_b"]) == ("Infantry", "Armored")
+    assert run.inputs["combat_cards"] and run.inputs["a_modifiers"] == {}
+    assert SimulationRun.objects.count() == 1

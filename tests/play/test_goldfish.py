@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from play import services, sim_kinds
+from decks.selectors import version_entries
+from play import services
+from validation.games.red_mittens import simulation
+from validation.games.red_mittens.simulation import GOLDFISH
 
 from .conftest import giant_units_deck
 
 pytestmark = pytest.mark.django_db
+
+
+def deck_inputs(deck):
+    """The goldfish's inputs of a deck's current version, read from the catalogue."""
+    return GOLDFISH.prepare(
+        version_entries(version=deck.current_version, sections=GOLDFISH.sections)
+    )
 
 
 def test_units_of_atk_20_kill_on_turn_one(user, sample_catalogue):
@@ -17,14 +27,13 @@ def test_units_of_atk_20_kill_on_turn_one(user, sample_catalogue):
     attacks for at least 20 on turn 1, the opponent's 20 LP. The hand holds 6 cards, so the
     Cardinal Rule plays exactly one (a field, the cheapest), and the dice is never rolled."""
     deck = giant_units_deck(user)
-    inputs = services.red_mittens_inputs(deck.current_version)
+    inputs = deck_inputs(deck)
     assert len(inputs["units"]) == 20 and len(inputs["items"]) == 20
     chunks = [
-        sim_kinds.goldfish_run_chunk(inputs, {"games": 300, "max_turns": 10}, 5, i, 3)
-        for i in range(3)
+        GOLDFISH.run_chunk(inputs, {"games": 300, "max_turns": 10}, 5, i, 3) for i in range(3)
     ]
     assert [c["games"] for c in chunks] == [100, 100, 100]
-    summary = sim_kinds.goldfish_summarise(sim_kinds.goldfish_merge(chunks))
+    summary = GOLDFISH.summarise(GOLDFISH.merge(chunks), inputs)
     assert summary["games"] == 300
     assert summary["dead_on_turn"] == [300]
     assert summary["p_dead_by_turn"] == [1.0]
@@ -32,8 +41,8 @@ def test_units_of_atk_20_kill_on_turn_one(user, sample_catalogue):
     assert summary["mean_cards_played_per_turn"] == 1.0
     assert summary["dice_rolls"] == 0
     # Chunks merge into exactly the unsplit run.
-    whole = services.goldfish_compute(inputs, games=300, seed=5, max_turns=10)
-    assert sim_kinds.goldfish_summarise(whole) == summary
+    whole = simulation.play(inputs, games=300, seed=5, max_turns=10)
+    assert GOLDFISH.summarise(whole, inputs) == summary
 
 
 def test_goldfish_run_through_the_simulations_app(user, sample_catalogue):
@@ -41,6 +50,7 @@ def test_goldfish_run_through_the_simulations_app(user, sample_catalogue):
     from simulations.services import simulation_run_chunk, simulation_start
 
     kind = kinds.get("red-mittens-goldfish")
+    assert kind.goldfish is GOLDFISH
     assert kind.needs_deck and kind in kinds.for_game("red-mittens")
     deck = giant_units_deck(user)
     run = simulation_start(
@@ -52,17 +62,26 @@ def test_goldfish_run_through_the_simulations_app(user, sample_catalogue):
     assert run.status == "done", run.error
     summary = run.results["summary"]
     assert summary["p_dead_by_turn"] == [1.0]
-    assert [c["id"] for c in kind.charts(summary)] == ["rm-dead-turn", "rm-cards-played", "rm-dice"]
-    figures = dict(kind.key_figures(summary))
+    assert [c["id"] for c in GOLDFISH.charts(summary)] == [
+        "rm-dead-turn",
+        "rm-cards-played",
+        "rm-dice",
+    ]
+    figures = dict(GOLDFISH.key_figures(summary))
     assert figures["Mean turn the opponent reaches 0 LP"] == "1.00"
+
+
+def test_a_deck_without_units_cannot_be_played():
+    from validation.capabilities import InputsError
+
+    with pytest.raises(InputsError, match="the deck has no units: there is nothing to attack"):
+        GOLDFISH.prepare({"units": [], "items": [], "fields": []})
 
 
 def test_weak_units_take_longer(user, sample_catalogue):
     deck = giant_units_deck(user, atk=1)
-    inputs = services.red_mittens_inputs(deck.current_version)
-    summary = sim_kinds.goldfish_summarise(
-        services.goldfish_compute(inputs, games=50, seed=1, max_turns=40)
-    )
+    inputs = deck_inputs(deck)
+    summary = GOLDFISH.summarise(simulation.play(inputs, games=50, seed=1, max_turns=40), inputs)
     assert summary["mean_dead_turn"] is None or summary["mean_dead_turn"] > 1
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from datetime import timedelta
 
@@ -12,7 +13,12 @@ from simulations import kinds, services
 from simulations.models import SimulationRun
 from simulations.tasks import run_chunk
 from tests.simulations.conftest import play_inline
-from validation.sim.kernel import chunk_games, merge_all, new_stats
+from validation.capabilities import Goldfish, Tool, ToolResult
+from validation.params import ParamSpec
+from validation.registry import FormatDef, GameDef, registry
+from validation.schema import KindSchema
+from validation.sections import SectionSpec
+from validation.sim.kernel import SimParams, chunk_games, merge_all, new_stats
 from validation.sim.odds import distribution
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +98,7 @@ def test_hex_skirmish_goldfish_reports_the_command_deck_figures(hex_deck):
     assert len(figures["played_mean_by_turn"]) == 10
     assert "March" in figures["first_playable_turn_hist"]
     assert run.results["summary"]["deck"]["command_cards"] == 31
-    specs = kinds.get("hex-skirmish-goldfish").charts(run.results["summary"])
+    specs = kinds.get("hex-skirmish-goldfish").goldfish.charts(run.results["summary"])
     assert {s["id"] for s in specs} >= {"played", "deck-out", "first-playable"}
 
 
@@ -156,15 +162,36 @@ def test_a_random_seed_is_chosen_when_none_is_given(redline_deck):
     assert a.seed != b.seed and 0 <= a.seed < 2**63
 
 
+def test_the_mulligan_band_is_a_redline_parameter(redline_deck):
+    """The band is REDLINE's own parameter (the shared SimParams has none); an empty band
+    is refused by REDLINE's check with the message players know."""
+    assert not any("mulligan" in name for name in SimParams.__dataclass_fields__)
+    goldfish = registry.get("redline").goldfish
+    assert {"mulligan_lo", "mulligan_hi"} <= {p.name for p in goldfish.params}
+    assert kinds.get("redline-goldfish").goldfish is goldfish
+    with pytest.raises(services.ParamsInvalid) as exc:
+        start(redline_deck, mulligan_lo=5, mulligan_hi=3)
+    assert exc.value.errors == {
+        "mulligan_hi": "the mulligan band 5–3 is empty; the high end must be at least the low end"
+    }
+    run = start(redline_deck, games=2_000, mulligan_lo=0, mulligan_hi=7)
+    play_inline(run)
+    assert run.results["summary"]["figures"]["mulligans"] == 0.0
+
+
+def _stand_in(game_slug: str, **changes) -> GameDef:
+    """The registered game `game_slug` with its goldfish changed."""
+    game = registry.get(game_slug)
+    return dataclasses.replace(game, goldfish=dataclasses.replace(game.goldfish, **changes))
+
+
 def test_a_failing_chunk_marks_the_run_failed_with_the_reason(redline_deck):
     def boom(inputs, params, seed, i, n):
         if params["games"]:
             raise RuntimeError("the kernel broke")
         return {}
 
-    kind = kinds.get("redline-goldfish")
-    broken = kinds.SimulationKind(**{**kind.__dict__, "slug": "broken", "run_chunk": boom})
-    with kinds.temporarily(broken):
+    with registry.temporarily(_stand_in("redline", slug="broken", run_chunk=boom)):
         run = start(redline_deck, kind="broken")
         run_chunk.apply(args=(run.pk, 0))
     run.refresh_from_db()
@@ -172,26 +199,47 @@ def test_a_failing_chunk_marks_the_run_failed_with_the_reason(redline_deck):
     assert run.error == "chunk 0 failed: RuntimeError: the kernel broke"
 
 
-def _duel_kind():
+def _duel_game() -> GameDef:
+    """A game whose one tool runs long in the background, on inputs the caller hands it."""
+
     def play(inputs, params, seed, i, n):
         games = chunk_games(params["games"], i, n)
         return new_stats("duel", 1, games, {"wins": games if inputs["a"] > inputs["b"] else 0})
 
-    return kinds.SimulationKind(
+    duel = Goldfish(
         slug="test-duel",
         label="Duel",
-        game_slug="tactical-assault",
-        needs_deck=False,
-        default_params={"games": 10},
-        param_specs=(kinds.ParamSpec("games", "Games", "int", 1, 100),),
+        description="Who wins a duel.",
+        params=(ParamSpec("games", "Games", "int", 1, 100, default=10),),
         run_chunk=play,
         merge=merge_all,
-        summarise=lambda stats: {"games": stats["games"], "wins": stats["counts"]["wins"]},
+        summarise=lambda stats, inputs: {"games": stats["games"], "wins": stats["counts"]["wins"]},
+    )
+    tool = Tool(
+        slug="duel",
+        label="Duel",
+        description="Who wins a duel.",
+        params=duel.params,
+        compute=lambda params, cards: ToolResult(data={}),
+        background=duel,
+    )
+    return GameDef(
+        slug="duel-game",
+        name="Duel game",
+        description="A test game.",
+        factions={},
+        kinds={},
+        formats={
+            "only": FormatDef(
+                "only", "Only", "The only format.", sections=(SectionSpec("cards", "Cards"),)
+            )
+        },
+        tools=(tool,),
     )
 
 
 def test_a_deckless_kind_takes_its_inputs_from_the_caller(user):
-    with kinds.temporarily(_duel_kind()):
+    with registry.temporarily(_duel_game()):
         run = services.simulation_start(
             owner=user, kind="test-duel", params={"games": 30}, inputs={"a": 5, "b": 3}
         )
@@ -200,17 +248,121 @@ def test_a_deckless_kind_takes_its_inputs_from_the_caller(user):
     assert run.results["summary"] == {"games": 30, "wins": 30}
 
 
-def test_kinds_registry():
-    assert {k.slug for k in kinds.for_game("redline")} >= {"redline-goldfish"}
+def test_kinds_are_read_from_the_games():
+    assert [k.slug for k in kinds.for_game("redline")] == ["redline-goldfish"]
     assert [k.slug for k in kinds.for_game("hex-skirmish")] == ["hex-skirmish-goldfish"]
-    kind = _duel_kind()
-    with kinds.temporarily(kind):
-        assert kinds.get("test-duel") is kind
-        assert kinds.register(kind) is kind  # the same object again: harmless
-        with pytest.raises(ValueError, match="already registered"):
-            kinds.register(kinds.SimulationKind(**{**kind.__dict__, "label": "Other"}))
+    assert [k.slug for k in kinds.for_game("tactical-assault")] == ["tactical-assault-close-combat"]
+    assert kinds.for_game("red-code") == [] and kinds.for_game("chess") == []
+    assert {k.slug for k in kinds.all_kinds()} == {
+        "redline-goldfish",
+        "tactical-assault-close-combat",
+        "red-mittens-goldfish",
+        "hex-skirmish-goldfish",
+    }
+    assert ("redline-goldfish", "REDLINE goldfish") in kinds.choices()
+    game = _duel_game()
+    with registry.temporarily(game):
+        kind = kinds.get("test-duel")
+        assert kind.goldfish is game.tools[0].background and kind.game_slug == "duel-game"
+        assert kinds.for_game("duel-game") == [kind]
+        assert kind.as_dict()["default_params"] == {"games": 10}
     with pytest.raises(kinds.UnknownKind):
         kinds.get("test-duel")
+    assert kinds.for_game("duel-game") == []
+
+
+# --- a game added later: its goldfish, the kinds API and a run ---------------------------
+
+
+def _counting_goldfish() -> Goldfish:
+    """A goldfish that plays nothing: every game sees the deck's cards once."""
+
+    def count(inputs, params, seed, i, n):
+        games = chunk_games(params["games"], i, n)
+        return new_stats("toy", 1, games, {"cards_seen": games * inputs["cards"]})
+
+    return Goldfish(
+        slug="toy-count",
+        label="Toy count",
+        description="Counts games.",
+        params=(ParamSpec("games", "Games", "int", 1, 1_000_000, default=10),),
+        sections=("cards",),
+        prepare=lambda sections: {"cards": sum(e.count for e in sections["cards"])},
+        run_chunk=count,
+        merge=merge_all,
+        summarise=lambda stats, inputs: {
+            "games": stats["games"],
+            "cards_seen": stats["counts"]["cards_seen"],
+            "deck": inputs["cards"],
+        },
+        key_figures=lambda summary: [("Games", str(summary["games"]))],
+    )
+
+
+def _toy_game(goldfish: Goldfish) -> GameDef:
+    return GameDef(
+        slug="toy",
+        name="Toy",
+        description="A test game.",
+        factions={},
+        kinds={"token": KindSchema("token", "Token", ())},
+        formats={
+            "only": FormatDef(
+                "only", "Only", "The only format.", sections=(SectionSpec("cards", "Cards"),)
+            )
+        },
+        goldfish=goldfish,
+    )
+
+
+def test_a_game_registered_later_has_its_goldfish_at_once(client, user, settings):
+    from catalogue.models import Card, Game
+    from catalogue.services import games_sync
+    from decks.services import deck_create
+
+    settings.SIMULATIONS_CHUNK_GAMES = 40
+    goldfish = _counting_goldfish()
+    with registry.temporarily(_toy_game(goldfish)):
+        games_sync()
+        Card.objects.create(game=Game.objects.get(slug="toy"), name="Toy Card", kind="token")
+        assert [k.goldfish for k in kinds.for_game("toy")] == [goldfish]
+        listed = {k["slug"]: k for k in client.get("/api/simulations/kinds/").json()}
+        assert listed["toy-count"]["game"] == "toy"
+        assert listed["toy-count"]["needs_deck"] is True
+        assert listed["toy-count"]["default_params"] == {"games": 10}
+        assert [p["name"] for p in listed["toy-count"]["params"]] == ["games"]
+        deck = deck_create(
+            owner=user, game_slug="toy", format="only", name="Toys", text="Cards:\n3 Toy Card\n"
+        )
+        run = services.simulation_start(
+            owner=user,
+            kind="toy-count",
+            params={"games": 100},
+            deck_version=deck.current_version,
+            seed=1,
+        )
+        assert run.n_chunks == 3 and run.inputs == {"cards": 3}
+        assert run.label == "Toys v1"
+        play_inline(run)
+        assert run.status == "done", run.error
+        assert run.results["summary"] == {"games": 100, "cards_seen": 300, "deck": 3}
+        assert services.run_view(run)["figures"] == [("Games", "100")]
+    with pytest.raises(kinds.UnknownKind):
+        kinds.get("toy-count")
+    assert kinds.for_game("toy") == []
+    assert "toy-count" not in {k["slug"] for k in client.get("/api/simulations/kinds/").json()}
+
+
+def test_a_card_no_longer_in_the_catalogue_is_named(redline_deck):
+    from catalogue.models import Card
+
+    name = next(
+        e["card"] for e in redline_deck.current_version.entries if e["section"] == "arsenal"
+    )
+    Card.objects.filter(game__slug="redline", name=name).delete()
+    with pytest.raises(services.SimulationError) as exc:
+        start(redline_deck)
+    assert exc.value.errors == {"deck": f"{name} is no longer in the catalogue"}
 
 
 def test_reaper_requeues_a_chunk_whose_worker_was_lost_then_gives_up(
@@ -285,7 +437,7 @@ def test_a_running_chunk_renews_its_lease(redline_deck, settings, monkeypatch):
     run = start(redline_deck)
     kind = kinds.get(run.kind)
     leases = []
-    original = kind.run_chunk
+    original = kind.goldfish.run_chunk
 
     def slow(*args):
         leases.append(SimulationRun.objects.get(pk=run.pk).chunk_started["0"])
@@ -293,9 +445,7 @@ def test_a_running_chunk_renews_its_lease(redline_deck, settings, monkeypatch):
         leases.append(SimulationRun.objects.get(pk=run.pk).chunk_started["0"])
         return original(*args)
 
-    import dataclasses
-
-    patched = dataclasses.replace(kind, run_chunk=slow)
+    patched = dataclasses.replace(kind, goldfish=dataclasses.replace(kind.goldfish, run_chunk=slow))
     monkeypatch.setattr(services.kinds, "get", lambda slug: patched)
     assert services.simulation_run_chunk(run_id=run.pk, chunk_index=0) in ("stored", "finished")
     assert leases[1] > leases[0]  # renewed while the chunk was being played

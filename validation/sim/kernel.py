@@ -49,17 +49,14 @@ Stats = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class SimParams:
-    """Parameters of a goldfish run.
-
-    ``mulligan_lo``/``mulligan_hi`` is REDLINE's partial-mulligan band of resources (the game spec
-    section 1); ``on_the_play`` means the player goes first (Hex Skirmish: the second player
-    opens with one card more; REDLINE: no effect, both players draw on turn 1).
+    """What every goldfish run has: how many games, how many turns each, who goes first and
+    the seed. ``on_the_play`` means the player goes first (one game's second player may open
+    with a card more; in another it changes nothing). A game's own parameters (a mulligan
+    rule, a play order) are the game's: its simulator takes them beside these.
     """
 
     games: int = 10_000
     turns: int = 12
-    mulligan_lo: int = 2
-    mulligan_hi: int = 4
     on_the_play: bool = True
     seed: int = 0
 
@@ -68,11 +65,6 @@ class SimParams:
             raise ValueError(f"games must be >= 0, got {self.games}")
         if self.turns < 1:
             raise ValueError(f"turns must be >= 1, got {self.turns}")
-        if not 0 <= self.mulligan_lo <= self.mulligan_hi <= 7:
-            raise ValueError(
-                f"mulligan band must satisfy 0 <= lo <= hi <= 7, got "
-                f"{self.mulligan_lo}-{self.mulligan_hi}"
-            )
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
 
@@ -86,6 +78,14 @@ def chunk_games(games: int, chunk_index: int, n_chunks: int) -> int:
         raise ValueError(f"chunk {chunk_index} of {n_chunks} does not exist")
     base, extra = divmod(games, n_chunks)
     return base + (1 if chunk_index < extra else 0)
+
+
+def chunk_range(games: int, chunk_index: int, n_chunks: int) -> tuple[int, int]:
+    """(index of the first game, number of games) of chunk ``chunk_index`` of ``n_chunks``:
+    the same even split as ``chunk_games``, for simulators that seed each game by its index."""
+    base, extra = divmod(int(games), int(n_chunks))
+    first = chunk_index * base + min(chunk_index, extra)
+    return first, base + (1 if chunk_index < extra else 0)
 
 
 def chunk_seed_sequence(seed: int, chunk_index: int) -> np.random.SeedSequence:

@@ -6,7 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from validation.games.redline.goldfish import simulate_redline, simulate_redline_reference
+from validation.games.redline.goldfish import (
+    MulliganBand,
+    simulate_redline,
+    simulate_redline_reference,
+)
 from validation.sim.kernel import (
     SimParams,
     chunk_games,
@@ -47,7 +51,7 @@ def test_opening_hand_matches_hypergeometric(arsenal: list[Entry]) -> None:
 
 
 def test_mulligan_band(arsenal: list[Entry]) -> None:
-    wide = simulate_redline(arsenal, None, SimParams(games=2_000, mulligan_lo=0, mulligan_hi=7))
+    wide = simulate_redline(arsenal, None, SimParams(games=2_000), band=MulliganBand(0, 7))
     assert wide["counts"]["mulligans"] == 0
     assert wide["counts"]["kept_resources_hist"] == wide["counts"]["open_resources_hist"]
     band = simulate_redline(arsenal, None, SimParams(games=5_000, seed=2))
@@ -57,6 +61,25 @@ def test_mulligan_band(arsenal: list[Entry]) -> None:
     assert sum(kept) == sum(opened) == 5_000
     assert sum(kept[2:5]) > sum(opened[2:5])
     assert kept[7] < opened[7]
+
+
+def test_the_mulligan_band_is_redlines_own(arsenal: list[Entry]) -> None:
+    """The band is a REDLINE parameter: the shared parameters have none, and the default
+    band is 2-4 in both simulators."""
+    assert not any("mulligan" in f for f in SimParams.__dataclass_fields__)
+    assert MulliganBand() == MulliganBand(2, 4)
+    with pytest.raises(ValueError, match="mulligan band"):
+        MulliganBand(5, 3)
+    with pytest.raises(ValueError, match="mulligan band"):
+        MulliganBand(0, 8)
+    p = SimParams(games=3_000, seed=4)
+    assert simulate_redline(arsenal, None, p) == simulate_redline(
+        arsenal, None, p, band=MulliganBand(2, 4)
+    )
+    never = MulliganBand(0, 7)
+    for sim in (simulate_redline, simulate_redline_reference):
+        assert sim(arsenal, None, SimParams(games=500), band=never)["counts"]["mulligans"] == 0
+        assert sim(arsenal, None, SimParams(games=500))["counts"]["mulligans"] > 0
 
 
 def test_same_seed_same_stats_different_seed_different(arsenal, missions) -> None:

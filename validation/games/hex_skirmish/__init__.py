@@ -9,6 +9,7 @@ from validation.games.hex_skirmish.draws import DRAWS
 from validation.games.hex_skirmish.faces import CARD_FACES
 from validation.games.hex_skirmish.formats import FORMATS
 from validation.games.hex_skirmish.kinds import KINDS
+from validation.games.hex_skirmish.simulation import GOLDFISH
 from validation.registry import GameDef
 from validation.rules import RuleContext, option_limit, points
 from validation.types import Deck
@@ -34,6 +35,7 @@ GAME = GameDef(
     kinds=KINDS,
     card_faces=CARD_FACES,
     draws=DRAWS,
+    goldfish=GOLDFISH,
     formats=FORMATS,
     totals=totals,
     python_name="hex_skirmish",

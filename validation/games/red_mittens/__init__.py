@@ -6,6 +6,7 @@ from __future__ import annotations
 from validation.games.red_mittens.draws import DRAWS
 from validation.games.red_mittens.formats import FORMATS
 from validation.games.red_mittens.kinds import KINDS
+from validation.games.red_mittens.simulation import GOLDFISH
 from validation.registry import GameDef
 
 GAME = GameDef(
@@ -16,6 +17,7 @@ GAME = GameDef(
     factions={},
     kinds=KINDS,
     draws=DRAWS,
+    goldfish=GOLDFISH,
     formats=FORMATS,
     python_name="red_mittens",
 )

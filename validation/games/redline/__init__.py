@@ -9,6 +9,7 @@ from validation.games.redline.draws import DRAWS
 from validation.games.redline.faces import CARD_FACES
 from validation.games.redline.formats import FORMATS
 from validation.games.redline.kinds import KINDS
+from validation.games.redline.simulation import GOLDFISH
 from validation.registry import GameDef
 from validation.rules import RuleContext, leader_of
 from validation.types import Deck
@@ -48,6 +49,7 @@ GAME = GameDef(
     kinds=KINDS,
     card_faces=CARD_FACES,
     draws=DRAWS,
+    goldfish=GOLDFISH,
     formats=FORMATS,
     totals=totals,
     python_name="redline",

@@ -8,7 +8,8 @@ Policy, turn by turn (every game plays all ``T`` turns; a game's win is recorded
 turn its win condition holds, and the per-turn figures describe the deck's development as if
 play went on):
 
-1. Opening: draw 7. Partial mulligan once with the band ``lo``-``hi`` of resources ``r``:
+1. Opening: draw 7. Partial mulligan once with the band ``lo``-``hi`` of resources ``r``
+   (``MulliganBand``, 2-4 unless the run says otherwise):
    keep when ``lo <= r <= hi``; when ``r < lo`` put every non-resource card on the bottom and
    draw as many; when ``r > hi`` put ``r - hi`` resources on the bottom (lowest ``provides``
    first) and draw as many.
@@ -94,6 +95,25 @@ PILOT = SLOTS.index("pilot")
 OPEN = SLOTS.index("open")
 CLASSES = ("light", "medium", "heavy")
 CLASS_MOD = (-2, 0, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class MulliganBand:
+    """REDLINE's partial mulligan (the game spec section 1): an opening hand holding fewer
+    than ``lo`` resources sends its other cards to the bottom, one holding more than ``hi``
+    sends its extra resources there; ``lo``-``hi`` itself is kept."""
+
+    lo: int = 2
+    hi: int = 4
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.lo <= self.hi <= OPENING:
+            raise ValueError(
+                f"mulligan band must satisfy 0 <= lo <= hi <= {OPENING}, got {self.lo}-{self.hi}"
+            )
+
+
+DEFAULT_BAND = MulliganBand()
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,23 +301,32 @@ def simulate_redline(
     chunk_index: int = 0,
     n_chunks: int = 1,
     *,
+    band: MulliganBand = DEFAULT_BAND,
     opponent_arsenal: int = 60,
 ) -> Stats:
-    """Goldfish ``chunk_index`` of ``n_chunks`` of a REDLINE run, vectorised across games."""
+    """Goldfish ``chunk_index`` of ``n_chunks`` of a REDLINE run, vectorised across games,
+    with the partial mulligan ``band``."""
     params = params or SimParams()
     setup = _setup(arsenal, missions, params.turns)
     games = chunk_games(params.games, chunk_index, n_chunks)
     rng = chunk_rng(params.seed, chunk_index)
     total: dict[str, np.ndarray] | None = None
     for start in range(0, games, BLOCK):
-        part = _simulate_block(setup, params, min(BLOCK, games - start), rng, opponent_arsenal)
+        part = _simulate_block(
+            setup, params, band, min(BLOCK, games - start), rng, opponent_arsenal
+        )
         total = part if total is None else {k: total[k] + part[k] for k in total}
     counts: dict[str, Any] = _empty_counts(params.turns) if total is None else total
     return new_stats(KIND, params.turns, games, counts)
 
 
 def _simulate_block(
-    s: _Setup, params: SimParams, games: int, rng: np.random.Generator, opponent_arsenal: int
+    s: _Setup,
+    params: SimParams,
+    band: MulliganBand,
+    games: int,
+    rng: np.random.Generator,
+    opponent_arsenal: int,
 ) -> dict[str, np.ndarray]:
     T = params.turns
     G = games
@@ -324,12 +353,12 @@ def _simulate_block(
     open_hist = np.bincount(r, minlength=OPENING + 1)
 
     # partial mulligan
-    low = r < params.mulligan_lo
-    high = r > params.mulligan_hi
+    low = r < band.lo
+    high = r > band.hi
     keep_low = (~low).astype(i16)
     for g in nonres_idx:
         hand[g] *= keep_low
-    excess = np.where(high, r - params.mulligan_hi, 0).astype(i16)
+    excess = np.where(high, r - band.hi, 0).astype(i16)
     redraw = np.where(low, OPENING - r, excess).astype(np.int64)
     for g in reversed(res_idx):
         d = np.minimum(hand[g], excess)
@@ -513,6 +542,7 @@ def simulate_redline_reference(
     chunk_index: int = 0,
     n_chunks: int = 1,
     *,
+    band: MulliganBand = DEFAULT_BAND,
     opponent_arsenal: int = 60,
 ) -> Stats:
     """The same policy as ``simulate_redline``, one game at a time in plain Python.
@@ -528,12 +558,17 @@ def simulate_redline_reference(
     rnd = random.Random(int.from_bytes(state.tobytes(), "little"))
     counts = _empty_counts(params.turns)
     for _ in range(games):
-        _play_reference_game(setup, params, rnd, opponent_arsenal, counts)
+        _play_reference_game(setup, params, band, rnd, opponent_arsenal, counts)
     return new_stats(KIND, params.turns, games, counts)
 
 
 def _play_reference_game(
-    s: _Setup, params: SimParams, rnd: random.Random, opponent_arsenal: int, c: dict[str, Any]
+    s: _Setup,
+    params: SimParams,
+    band: MulliganBand,
+    rnd: random.Random,
+    opponent_arsenal: int,
+    c: dict[str, Any],
 ) -> None:
     T = params.turns
     groups = s.groups
@@ -546,12 +581,12 @@ def _play_reference_game(
     r = sum(1 for g in hand if groups[g].kind == RESOURCE)
     c["open_resources_hist"][r] += 1
     bottom: list[int] = []
-    if r < params.mulligan_lo:
+    if r < band.lo:
         bottom = [g for g in hand if groups[g].kind != RESOURCE]
         hand = [g for g in hand if groups[g].kind == RESOURCE]
-    elif r > params.mulligan_hi:
+    elif r > band.hi:
         res = sorted((g for g in hand if groups[g].kind == RESOURCE), key=s.res_order.index)
-        bottom = res[len(res) - (r - params.mulligan_hi) :]  # lowest provides go
+        bottom = res[len(res) - (r - band.hi) :]  # lowest provides go
         for g in bottom:
             hand.remove(g)
     if bottom:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from validation.games.tactical_assault.campaign import CAMPAIGN
+from validation.games.tactical_assault.close_combat import TOOL as CLOSE_COMBAT
 from validation.games.tactical_assault.formats import FORMATS
 from validation.games.tactical_assault.kinds import KINDS
 from validation.registry import GameDef
@@ -37,6 +38,7 @@ GAME = GameDef(
     factions={},
     kinds=KINDS,
     formats=FORMATS,
+    tools=(CLOSE_COMBAT,),
     totals=totals,
     python_name="tactical_assault",
     campaign=CAMPAIGN,

@@ -1,0 +1,201 @@
+"""The Hex Skirmish command deck goldfish as the site runs it: its parameters, the deck
+section it reads, the summary, charts and key figures of a run. The policy itself is in
+`goldfish.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from validation import charts
+from validation.capabilities import Goldfish
+from validation.games.hex_skirmish.goldfish import simulate_hexskirmish
+from validation.params import ParamSpec
+from validation.sim import kernel
+from validation.sim.inputs import entries_from_json, entries_json
+from validation.types import Entry
+
+MAX_GAMES = 2_000_000
+
+
+def _pct(p: float | None) -> str:
+    return "—" if p is None else f"{p * 100:.1f}%"
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
+    """The command cards of the army."""
+    return {"cards": entries_json(sections.get("cards", []))}
+
+
+def run_chunk(
+    inputs: Mapping[str, Any],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    n_chunks: int,
+) -> dict[str, Any]:
+    return simulate_hexskirmish(
+        entries_from_json(inputs["cards"]) or [],
+        kernel.SimParams(
+            games=int(params["games"]),
+            turns=int(params["turns"]),
+            on_the_play=bool(params.get("on_the_play", True)),
+            seed=int(seed),
+        ),
+        chunk_index,
+        n_chunks,
+        play_order=params.get("play_order", "expensive"),
+    )
+
+
+def summarise(stats: dict[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
+    summary = kernel.summarise(stats)
+    summary["deck"] = {
+        "command_cards": sum(
+            r["count"] for r in inputs.get("cards", []) if r["card"]["kind"] == "command"
+        )
+    }
+    return summary
+
+
+def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    f = summary["figures"]
+    T = summary["turns"]
+    turns = list(range(1, T + 1))
+    out = f["deck_out_turn_hist"]
+    playable = f["first_playable_turn_hist"]
+    names = sorted(playable, key=lambda n: (playable[n]["mean_turn"] or T + 1, n))
+    return [
+        charts.line_chart(
+            "played",
+            "Cards played per turn",
+            turns,
+            {
+                "Cards played (mean)": f["played_mean_by_turn"],
+                "P(both actions play a card)": f["played_two_by_turn"],
+            },
+            desc="Mean number of command cards played on each turn, and the probability "
+            "that both actions of the turn play a card.",
+            x_label="Turn",
+            y_label="Mean / probability",
+            y_format="number",
+        ),
+        charts.grouped_bars(
+            "actions",
+            "What the two actions did",
+            turns,
+            {
+                "Play a card": f["played_mean_by_turn"],
+                "Draw 5": f["draw_actions_mean_by_turn"],
+                "Idle (deck empty)": f["idle_actions_mean_by_turn"],
+            },
+            desc="Mean number of actions per turn spent playing a card, drawing or idle.",
+            x_label="Turn",
+            y_label="Actions (mean)",
+            y_format="number",
+        ),
+        charts.bar_chart(
+            "deck-out",
+            "Turn the deck runs out",
+            [*turns, "never"],
+            [*out["p_by_turn"], out["p_never"]],
+            name="Share of games",
+            desc="Share of games by the turn the last card of the command deck is drawn, "
+            "with the cumulative curve.",
+            x_label="Turn",
+            y_label="Share of games",
+        ),
+        charts.cumulative_curve(
+            "deck-out-cumulative",
+            "Deck run out by turn (cumulative)",
+            turns,
+            out["cumulative"],
+            name="P(deck out by turn)",
+            x_label="Turn",
+            y_label="P(deck out)",
+        ),
+        charts.bar_chart(
+            "first-playable",
+            "Mean first turn each card is playable",
+            names,
+            [playable[n]["mean_turn"] for n in names],
+            name="Mean turn",
+            desc="For each command card, the mean turn it is first playable (games where "
+            "it became playable).",
+            x_label="Card",
+            y_label="Turn",
+            y_format="number",
+        ),
+        charts.table(
+            "first-playable-table",
+            "Turn each card is first playable",
+            ["Card", "Mean turn", f"Playable within {T} turns", "By turn 1", "By turn 3"],
+            [
+                [
+                    n,
+                    playable[n]["mean_turn"],
+                    _pct(1 - playable[n]["p_never"]),
+                    _pct(playable[n]["cumulative"][0] if T >= 1 else None),
+                    _pct(playable[n]["cumulative"][2] if T >= 3 else None),
+                ]
+                for n in names
+            ],
+        ),
+    ]
+
+
+def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    f = summary["figures"]
+    out = f["deck_out_turn_hist"]
+    return [
+        ("Games", f"{summary['games']:,}"),
+        ("Cards played per game", _num(sum(x or 0 for x in f["played_mean_by_turn"]))),
+        ("Cards played on turn 1 (mean)", _num(f["played_mean_by_turn"][0])),
+        (f"Deck runs out within {summary['turns']} turns", _pct(1 - out["p_never"])),
+        ("Mean turn the deck runs out", _num(out["mean_turn"])),
+    ]
+
+
+GOLDFISH = Goldfish(
+    slug="hex-skirmish-goldfish",
+    label="Hex Skirmish command deck goldfish",
+    description="How the command deck flows: two actions a turn.",
+    params=(
+        ParamSpec(
+            "games",
+            "Games",
+            "int",
+            1,
+            MAX_GAMES,
+            "How many games to play (split into chunks).",
+            default=20_000,
+        ),
+        ParamSpec("turns", "Turns", "int", 1, 60, "Turns played in every game.", default=15),
+        ParamSpec(
+            "on_the_play",
+            "On the play",
+            "bool",
+            help="Go first (5-card opening hand); going second opens with 6.",
+            default=True,
+        ),
+        ParamSpec(
+            "play_order",
+            "Play first",
+            "choice",
+            help="Which playable card an action plays.",
+            choices=(("expensive", "the most expensive card"), ("cheap", "the cheapest card")),
+            default="expensive",
+        ),
+    ),
+    sections=("cards",),
+    prepare=prepare,
+    run_chunk=run_chunk,
+    merge=kernel.merge_all,
+    summarise=summarise,
+    charts=run_charts,
+    key_figures=key_figures,
+)

@@ -1,0 +1,195 @@
+"""The Red Mittens goldfish as the site runs it: the deck's units, items and fields against a
+passive opponent on 20 LP (`goldfish.py` plays it), its parameters, the summary, charts and
+key figures of a run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from validation.capabilities import Goldfish, InputsError
+from validation.charts import xy
+from validation.games.red_mittens import goldfish as rm
+from validation.params import ParamSpec
+from validation.sim.inputs import card_from_json, card_json
+from validation.sim.kernel import chunk_range
+from validation.types import Entry
+
+SECTIONS = ("units", "items", "fields")
+#: Games the goldfish page plays at once in the request; more run on a worker.
+INLINE_MAX = 2_000
+MAX_GAMES = 200_000
+DEFAULT_MAX_TURNS = 40
+
+
+def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
+    """The units, items and fields of the deck as card facts, one per copy."""
+    out: dict[str, list[dict[str, Any]]] = {
+        s: [card_json(e.card) for e in sections.get(s, []) for _ in range(int(e.count))]
+        for s in SECTIONS
+    }
+    if not out["units"]:
+        raise InputsError("the deck has no units: there is nothing to attack with")
+    return out
+
+
+def play(
+    inputs: Mapping[str, Any],
+    *,
+    games: int,
+    seed: int,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    first_game: int = 0,
+) -> dict[str, Any]:
+    """Games `first_game` to `first_game + games - 1` of a run on prepared inputs."""
+    return rm.goldfish_red_mittens(
+        [card_from_json(c) for c in inputs["units"]],
+        [card_from_json(c) for c in inputs["items"]],
+        [card_from_json(c) for c in inputs["fields"]],
+        games=games,
+        seed=seed,
+        max_turns=max_turns,
+        first_game=first_game,
+    )
+
+
+def run_chunk(
+    inputs: Mapping[str, Any],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    n_chunks: int,
+) -> dict[str, Any]:
+    # Game i is seeded by its index in the run, so chunks of any size add up to the
+    # unsplit run.
+    first, games = chunk_range(int(params["games"]), chunk_index, n_chunks)
+    return play(
+        inputs,
+        games=games,
+        seed=int(seed),
+        max_turns=int(params.get("max_turns", DEFAULT_MAX_TURNS)),
+        first_game=first,
+    )
+
+
+def merge(stats: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    return rm.merge_goldfish_stats(*stats)
+
+
+def summarise(stats: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The turn the opponent reaches 0 LP (histogram, cumulative, mean), cards played per
+    turn and how often the core dice are rolled."""
+    games = int(stats.get("games", 0))
+    max_turns = int(stats.get("max_turns", DEFAULT_MAX_TURNS))
+    dead = {int(k): int(v) for k, v in (stats.get("dead_on_turn") or {}).items()}
+    last = max([*dead, 1])
+    turns = list(range(1, last + 1))
+    cumulative = [float((stats.get("p_dead_by_turn") or {}).get(str(t), 0.0)) for t in turns]
+    by_turn = {int(k): float(v) for k, v in (stats.get("mean_cards_played_by_turn") or {}).items()}
+    reaching = {int(k): int(v) for k, v in (stats.get("games_reaching_turn") or {}).items()}
+    dice_by_turn = {int(k): int(v) for k, v in (stats.get("dice_rolls_by_turn") or {}).items()}
+    played_turns = sorted(by_turn)
+    killed = sum(dead.values())
+    median = None
+    if killed and games:
+        run = 0
+        for t in turns:
+            run += dead.get(t, 0)
+            if run * 2 >= games:
+                median = t
+                break
+    return {
+        "games": games,
+        "max_turns": max_turns,
+        "not_dead": int(stats.get("not_dead", 0)),
+        "p_not_dead": (int(stats.get("not_dead", 0)) / games) if games else 0.0,
+        "mean_dead_turn": stats.get("mean_dead_turn"),
+        "median_dead_turn": median,
+        "dead_turns": turns,
+        "dead_on_turn": [dead.get(t, 0) for t in turns],
+        "p_dead_on_turn": [dead.get(t, 0) / games if games else 0.0 for t in turns],
+        "p_dead_by_turn": cumulative,
+        "cards_played_turns": played_turns,
+        "mean_cards_played_by_turn": [by_turn[t] for t in played_turns],
+        "mean_cards_played_per_turn": float(stats.get("mean_cards_played_per_turn", 0.0)),
+        "dice_rolls": int(stats.get("dice_rolls", 0)),
+        "dice_rolls_per_turn": float(stats.get("dice_rolls_per_turn", 0.0)),
+        "dice_rolls_per_game": float(stats.get("dice_rolls_per_game", 0.0)),
+        "p_game_with_dice": float(stats.get("p_game_with_dice", 0.0)),
+        "p_dice_by_turn": [
+            dice_by_turn.get(t, 0) / reaching[t] if reaching.get(t) else 0.0 for t in played_turns
+        ],
+        "dice_faces": {f: int((stats.get("dice_faces") or {}).get(f, 0)) for f in rm.DICE_FACES},
+    }
+
+
+def charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    turns = summary.get("dead_turns", [])
+    played = summary.get("cards_played_turns", [])
+    return [
+        xy(
+            "rm-dead-turn",
+            "Turn the opponent reaches 0 LP",
+            turns,
+            [
+                ("Dead on this turn", summary.get("p_dead_on_turn", []), "bar"),
+                ("Dead by this turn", summary.get("p_dead_by_turn", []), "line"),
+            ],
+            x_label="Turn",
+            y_label="Share of games",
+            percent=True,
+        ),
+        xy(
+            "rm-cards-played",
+            "Cards played per turn",
+            played,
+            [("Mean cards played", summary.get("mean_cards_played_by_turn", []), "bar")],
+            x_label="Turn",
+            y_label="Cards",
+        ),
+        xy(
+            "rm-dice",
+            "Core dice rolled, by turn",
+            played,
+            [("Games rolling the dice", summary.get("p_dice_by_turn", []), "bar")],
+            x_label="Turn",
+            y_label="Share of games",
+            percent=True,
+        ),
+    ]
+
+
+def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    mean = summary.get("mean_dead_turn")
+    return [
+        ("Games", str(summary.get("games", 0))),
+        ("Mean turn the opponent reaches 0 LP", f"{mean:.2f}" if mean is not None else "—"),
+        ("Median turn", str(summary.get("median_dead_turn") or "—")),
+        ("Opponent still alive after the last turn", f"{summary.get('p_not_dead', 0):.1%}"),
+        ("Cards played per turn", f"{summary.get('mean_cards_played_per_turn', 0):.2f}"),
+        ("Core dice rolls per game", f"{summary.get('dice_rolls_per_game', 0):.2f}"),
+        ("Games with a dice roll", f"{summary.get('p_game_with_dice', 0):.1%}"),
+    ]
+
+
+GOLDFISH = Goldfish(
+    slug="red-mittens-goldfish",
+    label="Red Mittens goldfish (passive opponent)",
+    description=(
+        "Plays the deck against an opponent with no units on 20 LP (an undefended attack "
+        "costs LP equal to the attack): the turn the opponent reaches 0 LP, cards played "
+        "per turn and how often the core dice are rolled."
+    ),
+    params=(
+        ParamSpec("games", "Games", "int", min=1, max=MAX_GAMES, default=1000),
+        ParamSpec("max_turns", "Turns at most", "int", min=1, max=100, default=DEFAULT_MAX_TURNS),
+    ),
+    sections=SECTIONS,
+    prepare=prepare,
+    run_chunk=run_chunk,
+    merge=merge,
+    summarise=summarise,
+    charts=charts,
+    key_figures=key_figures,
+    inline_max=INLINE_MAX,
+)

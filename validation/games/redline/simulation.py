@@ -1,0 +1,257 @@
+"""The REDLINE goldfish as the site runs it: its parameters, the deck sections it reads, the
+summary, charts and key figures of a run. The policy itself is in `goldfish.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from validation import charts
+from validation.capabilities import Goldfish
+from validation.games.redline.goldfish import OPENING, MulliganBand, simulate_redline
+from validation.params import ParamSpec
+from validation.sim import kernel, odds
+from validation.sim.inputs import entries_from_json, entries_json
+from validation.types import Entry
+
+MAX_GAMES = 2_000_000
+
+
+def _pct(p: float | None) -> str:
+    return "—" if p is None else f"{p * 100:.1f}%"
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
+    """The arsenal, and the missions (the mission deck, else the red line; none: the
+    simulator's default missions)."""
+    missions = sections.get("missions") or sections.get("red_line") or None
+    return {
+        "arsenal": entries_json(sections.get("arsenal", [])),
+        "missions": entries_json(missions) if missions else None,
+    }
+
+
+def run_chunk(
+    inputs: Mapping[str, Any],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    n_chunks: int,
+) -> dict[str, Any]:
+    return simulate_redline(
+        entries_from_json(inputs["arsenal"]) or [],
+        entries_from_json(inputs.get("missions")),
+        kernel.SimParams(
+            games=int(params["games"]),
+            turns=int(params["turns"]),
+            on_the_play=bool(params.get("on_the_play", True)),
+            seed=int(seed),
+        ),
+        chunk_index,
+        n_chunks,
+        band=MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4))),
+    )
+
+
+def check_params(params: Mapping[str, Any]) -> dict[str, str]:
+    if params["mulligan_lo"] > params["mulligan_hi"]:
+        return {
+            "mulligan_hi": f"the mulligan band {params['mulligan_lo']}–{params['mulligan_hi']} "
+            "is empty; the high end must be at least the low end"
+        }
+    return {}
+
+
+def summarise(stats: dict[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
+    summary = kernel.summarise(stats)
+    arsenal = inputs.get("arsenal") or []
+    size = sum(r["count"] for r in arsenal)
+    resources = sum(r["count"] for r in arsenal if r["card"]["kind"] == "resource")
+    summary["deck"] = {"arsenal": size, "resources": resources}
+    if size >= OPENING:
+        summary["expected_open_resources"] = odds.distribution(resources, size, OPENING)
+    return summary
+
+
+def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    f = summary["figures"]
+    T = summary["turns"]
+    turns = list(range(1, T + 1))
+    hands = list(range(OPENING + 1))
+    opening = {
+        "Before the mulligan": f["open_resources_hist"]["p"],
+        "After the mulligan": f["kept_resources_hist"]["p"],
+    }
+    spec = charts.grouped_bars(
+        "opening-resources",
+        "Resources in the opening hand",
+        hands,
+        opening,
+        desc="Share of games by the number of resources in the opening 7, before and after "
+        "the partial mulligan, with the exact hypergeometric distribution.",
+        x_label="Resources in the opening 7",
+        y_label="Share of games",
+    )
+    if summary.get("expected_open_resources"):
+        spec["series"].append(
+            {
+                "name": "Exact (before)",
+                "values": summary["expected_open_resources"],
+                "style": "line",
+            }
+        )
+    win = f["win_turn_hist"]
+    efreet = f["first_efreet_turn_hist"]
+    return [
+        spec,
+        charts.bar_chart(
+            "resource-deployed",
+            "A resource deployed on each turn",
+            turns,
+            f["resource_deployed_by_turn"],
+            desc="Probability that a resource is deployed on each turn.",
+            x_label="Turn",
+            y_label="P(resource deployed)",
+        ),
+        charts.bar_chart(
+            "first-efreet",
+            "Turn of the first efreet",
+            [*turns, "never"],
+            [*efreet["p_by_turn"], efreet["p_never"]],
+            desc="Share of games by the turn the first efreet is deployed.",
+            x_label="Turn",
+            y_label="Share of games",
+        ),
+        {
+            **charts.grouped_bars(
+                "win-turn",
+                "Winning turn and how the game was won",
+                turns,
+                {
+                    "Tactical victory": f["win_tactical_by_turn"],
+                    "Arsenal razed": f["win_razed_by_turn"],
+                },
+                desc="Share of games won on each turn, by tactical victory (all 5 missions "
+                "controlled) or by razing the opponent's arsenal.",
+                x_label="Turn",
+                y_label="Share of games",
+            ),
+            "series": [
+                {
+                    "name": "Tactical victory",
+                    "values": f["win_tactical_by_turn"],
+                    "style": "stacked",
+                },
+                {"name": "Arsenal razed", "values": f["win_razed_by_turn"], "style": "stacked"},
+            ],
+        },
+        charts.cumulative_curve(
+            "win-cumulative",
+            "Games won by turn (cumulative)",
+            turns,
+            win["cumulative"],
+            name="P(won by turn)",
+            desc="Probability that the game is won by the end of each turn.",
+            x_label="Turn",
+            y_label="P(won)",
+        ),
+        charts.line_chart(
+            "stuck",
+            "Cards stuck in hand",
+            turns,
+            {
+                "All cards": f["stuck_mean_by_turn"],
+                "Non-resource cards": f["stuck_nonresource_mean_by_turn"],
+            },
+            desc="Mean number of cards left in hand after deploying, by turn.",
+            x_label="Turn",
+            y_label="Cards (mean)",
+            y_format="number",
+        ),
+        charts.line_chart(
+            "board",
+            "Efreets in play and missions controlled",
+            turns,
+            {
+                "Efreets in play": f["efreets_in_play_mean_by_turn"],
+                "Missions controlled": f["missions_controlled_mean_by_turn"],
+            },
+            desc="Mean number of efreets in play and missions controlled at the end of each turn.",
+            x_label="Turn",
+            y_label="Mean",
+            y_format="number",
+        ),
+    ]
+
+
+def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    f = summary["figures"]
+    win = f["win_turn_hist"]
+    tactical = sum(f["win_tactical_by_turn"])
+    razed = sum(f["win_razed_by_turn"])
+    return [
+        ("Games", f"{summary['games']:,}"),
+        ("Partial mulligans", _pct(f["mulligans"])),
+        ("Mean resources kept in the opening hand", _num(f["kept_resources_hist"]["mean"])),
+        ("Mean turn of the first efreet", _num(f["first_efreet_turn_hist"]["mean_turn"])),
+        (f"Won within {summary['turns']} turns", _pct(1 - win["p_never"])),
+        ("Mean winning turn", _num(win["mean_turn"])),
+        ("Won by tactical victory", _pct(tactical)),
+        ("Won by razing the arsenal", _pct(razed)),
+    ]
+
+
+GOLDFISH = Goldfish(
+    slug="redline-goldfish",
+    label="REDLINE goldfish",
+    description="Solo games against an opponent that never acts.",
+    params=(
+        ParamSpec(
+            "games",
+            "Games",
+            "int",
+            1,
+            MAX_GAMES,
+            "How many games to play (split into chunks).",
+            default=20_000,
+        ),
+        ParamSpec("turns", "Turns", "int", 1, 30, "Turns played in every game.", default=12),
+        ParamSpec(
+            "mulligan_lo",
+            "Mulligan band: fewest resources kept",
+            "int",
+            0,
+            OPENING,
+            "Fewer resources than this: the non-resource cards go to the bottom.",
+            default=2,
+        ),
+        ParamSpec(
+            "mulligan_hi",
+            "Mulligan band: most resources kept",
+            "int",
+            0,
+            OPENING,
+            "More resources than this: the extra resources go to the bottom.",
+            default=4,
+        ),
+        ParamSpec(
+            "on_the_play",
+            "On the play",
+            "bool",
+            help="Go first (no effect in REDLINE).",
+            default=True,
+        ),
+    ),
+    sections=("arsenal", "missions", "red_line"),
+    prepare=prepare,
+    run_chunk=run_chunk,
+    merge=kernel.merge_all,
+    summarise=summarise,
+    check_params=check_params,
+    charts=run_charts,
+    key_figures=key_figures,
+)

@@ -1,0 +1,417 @@
+"""Tactical Assault close combat, repeated: the tool a player opens beside the table and its
+long run in the background.
+
+Two unit types fight close combat, both attacking every round with their own combat card
+deck, until one or both are eliminated or a Fall Back breaks contact
+(`combat_odds.close_combat_montecarlo` plays it). `TOOL` computes up to `INLINE_MAX` games
+at once; `RUN`, its background goldfish, plays more in chunks on a worker. Both read the
+catalogue's unit types and combat cards, and take the Table 5 modifiers of each side's
+attacks (`SIDE_MODIFIERS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from validation import charts
+from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult
+from validation.games.tactical_assault import combat_odds as co
+from validation.params import ParamSpec
+from validation.sim.inputs import card_from_json, card_json
+from validation.sim.kernel import chunk_range, chunk_seed_sequence
+from validation.types import CardFacts
+
+#: Games computed in the request; more run on a worker.
+INLINE_MAX = 20_000
+#: The largest run a worker takes.
+MAX_GAMES = 2_000_000
+MAX_ROUNDS = 200
+DEFAULT_ROUNDS = 20
+SEED_MAX = 2**31 - 1
+UNIT_KIND = "unit_type"
+CARD_KIND = "combat_card"
+
+#: The Table 5 modifiers of one side's attacks, and how a form words them.
+SIDE_MODIFIERS: dict[str, str] = {
+    "outside_arc": "contact outside the target's LOS arc",
+    "in_cover": "target In Cover",
+    "target_in_bunker": "target in a Bunker",
+    "target_shaken": "target starts Shaken",
+    "target_out_of_action": "target starts Out Of Action",
+}
+OUTCOMES = ("a_eliminated", "b_eliminated", "both_eliminated", "out_of_contact", "unresolved")
+OUTCOME_LABELS = {
+    "a_eliminated": "{a} eliminated",
+    "b_eliminated": "{b} eliminated",
+    "both_eliminated": "both eliminated",
+    "out_of_contact": "out of contact",
+    "unresolved": "unresolved",
+}
+
+Cards = Mapping[str, Sequence[CardFacts]]
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+
+def clean_side_modifiers(raw: Any, field: str) -> dict[str, bool]:
+    """Table 5 modifiers of one side's attacks: a mapping of `SIDE_MODIFIERS` names to
+    booleans (only those set are kept)."""
+    if raw in (None, ""):
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ToolInputError(f"{field}: expected an object of modifiers", field)
+    out: dict[str, bool] = {}
+    for name, value in raw.items():
+        if name not in SIDE_MODIFIERS:
+            raise ToolInputError(
+                f"{field}: {name!r} is not a close combat modifier; use "
+                f"{', '.join(SIDE_MODIFIERS)}",
+                field,
+            )
+        if not isinstance(value, bool):
+            raise ToolInputError(f"{field}.{name}: expected true or false", field)
+        if value:
+            out[name] = True
+    return out
+
+
+def _unit(name: Any, units: Sequence[CardFacts], field: str) -> CardFacts:
+    wanted = str(name or "").strip().lower()
+    for card in units:
+        if card.name.lower() == wanted:
+            return card
+    names = [c.name for c in units]
+    hint = f"; use one of {', '.join(names)}" if names else "; the catalogue has none"
+    raise ToolInputError(f"{name!r} is not a unit type{hint}", field)
+
+
+def close_combat_inputs(
+    unit_a: Any,
+    unit_b: Any,
+    cards: Cards,
+    a_modifiers: Any = None,
+    b_modifiers: Any = None,
+) -> dict[str, Any]:
+    """The JSON inputs of a run: both unit types and the combat card deck as facts, and the
+    modifiers of each side's attacks. ToolInputError names a bad field."""
+    units = cards.get(UNIT_KIND, ())
+    a = _unit(unit_a, units, "unit_a")
+    b = _unit(unit_b, units, "unit_b")
+    deck = list(cards.get(CARD_KIND, ()))
+    if not deck:
+        raise ToolInputError("the catalogue holds no Tactical Assault combat cards")
+    return {
+        "unit_a": card_json(a),
+        "unit_b": card_json(b),
+        "combat_cards": [card_json(c) for c in deck],
+        "a_modifiers": clean_side_modifiers(a_modifiers, "a_modifiers"),
+        "b_modifiers": clean_side_modifiers(b_modifiers, "b_modifiers"),
+    }
+
+
+def inputs_from_params(params: Mapping[str, Any], cards: Cards) -> dict[str, Any]:
+    """The inputs of a background run from its parameters (`unit_a`, `unit_b`, and
+    optionally the per-side modifier objects `a_modifiers`, `b_modifiers`)."""
+    return close_combat_inputs(
+        params.get("unit_a", ""),
+        params.get("unit_b", ""),
+        cards,
+        params.get("a_modifiers"),
+        params.get("b_modifiers"),
+    )
+
+
+# --- playing -----------------------------------------------------------------------------
+
+
+def play(inputs: Mapping[str, Any], *, games: int, seed: int, max_rounds: int) -> dict[str, Any]:
+    """`games` close combats on prepared inputs, seeded by `seed` itself."""
+    try:
+        return co.close_combat_montecarlo(
+            card_from_json(inputs["unit_a"]),
+            card_from_json(inputs["unit_b"]),
+            [card_from_json(c) for c in inputs["combat_cards"]],
+            games=games,
+            seed=seed,
+            max_rounds=max_rounds,
+            a_modifiers=inputs.get("a_modifiers") or {},
+            b_modifiers=inputs.get("b_modifiers") or {},
+        )
+    except ValueError as exc:
+        raise ToolInputError(str(exc)) from exc
+
+
+def chunk_stats(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The counts of one played batch (a chunk's statistics), from `play`'s answer."""
+    return {
+        "unit_a": result["unit_a"],
+        "unit_b": result["unit_b"],
+        "games": result["games"],
+        "max_rounds": result["max_rounds"],
+        "shift_a_on_b": result["shift_a_on_b"],
+        "shift_b_on_a": result["shift_b_on_a"],
+        "a_can_attack": result["a_can_attack"],
+        "b_can_attack": result["b_can_attack"],
+        "outcomes": result["outcomes"],
+        "fell_back": result["fell_back"],
+        "statuses_at_end": result["statuses_at_end"],
+        "rounds_histogram": result["rounds"]["histogram"],
+    }
+
+
+def _chunk_seed(seed: int, chunk_index: int) -> int:
+    state = chunk_seed_sequence(int(seed), int(chunk_index)).generate_state(1)
+    return int(state[0])
+
+
+def run_chunk(
+    inputs: Mapping[str, Any],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    n_chunks: int,
+) -> dict[str, Any]:
+    _, games = chunk_range(int(params["games"]), chunk_index, n_chunks)
+    if games == 0:
+        return merge([])
+    result = play(
+        inputs,
+        games=games,
+        seed=_chunk_seed(seed, chunk_index),
+        max_rounds=int(params.get("max_rounds", DEFAULT_ROUNDS)),
+    )
+    return chunk_stats(result)
+
+
+def merge(stats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Sum the counts of chunks (exact)."""
+    out: dict[str, Any] = {
+        "games": 0,
+        "outcomes": dict.fromkeys(OUTCOMES, 0),
+        "fell_back": {},
+        "statuses_at_end": {},
+        "rounds_histogram": {},
+    }
+    for s in stats:
+        if not s.get("games"):
+            continue
+        for key in (
+            "unit_a",
+            "unit_b",
+            "max_rounds",
+            "shift_a_on_b",
+            "shift_b_on_a",
+            "a_can_attack",
+            "b_can_attack",
+        ):
+            if key in s:
+                out[key] = s[key]
+        out["games"] += int(s["games"])
+        for group in ("outcomes", "fell_back", "statuses_at_end", "rounds_histogram"):
+            for k, v in (s.get(group) or {}).items():
+                out[group][k] = out[group].get(k, 0) + int(v)
+    return out
+
+
+def summarise(stats: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Outcome frequencies and the rounds fought by the resolved combats."""
+    games = int(stats.get("games", 0))
+    outcomes = {k: int((stats.get("outcomes") or {}).get(k, 0)) for k in OUTCOMES}
+    hist = {int(k): int(v) for k, v in (stats.get("rounds_histogram") or {}).items()}
+    resolved = sum(hist.values())
+    rounds = sorted(hist)
+    return {
+        **{k: v for k, v in stats.items() if k != "rounds_histogram"},
+        "games": games,
+        "outcomes": outcomes,
+        "frequencies": {k: (v / games if games else 0.0) for k, v in outcomes.items()},
+        "rounds": {
+            "labels": [str(r) for r in rounds],
+            "counts": [hist[r] for r in rounds],
+            "mean_resolved": (sum(r * c for r, c in hist.items()) / resolved) if resolved else None,
+        },
+    }
+
+
+# --- what a run shows --------------------------------------------------------------------
+
+
+def outcome_label(key: str, summary: Mapping[str, Any]) -> str:
+    return OUTCOME_LABELS[key].format(a=summary.get("unit_a", "A"), b=summary.get("unit_b", "B"))
+
+
+def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    freq = summary.get("frequencies") or {}
+    games = summary.get("games") or 0
+    rounds = summary.get("rounds") or {}
+    return [
+        charts.xy(
+            "ta-close-combat-outcome",
+            "How the close combat ends",
+            [outcome_label(k, summary) for k in OUTCOMES],
+            [("Share of games", [freq.get(k, 0.0) for k in OUTCOMES], "bar")],
+            x_label="Outcome",
+            y_label="Share of games",
+            percent=True,
+        ),
+        charts.xy(
+            "ta-close-combat-rounds",
+            "Rounds fought (resolved combats)",
+            rounds.get("labels", []),
+            [
+                (
+                    "Share of games",
+                    [c / games if games else 0.0 for c in rounds.get("counts", [])],
+                    "bar",
+                )
+            ],
+            x_label="Rounds",
+            y_label="Share of games",
+            percent=True,
+        ),
+    ]
+
+
+def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    freq = summary.get("frequencies") or {}
+    mean = (summary.get("rounds") or {}).get("mean_resolved")
+    figures = [("Games", str(summary.get("games", 0)))]
+    figures += [(outcome_label(k, summary), f"{freq.get(k, 0.0):.1%}") for k in OUTCOMES]
+    figures.append(("Mean rounds (resolved)", f"{mean:.2f}" if mean is not None else "—"))
+    return figures
+
+
+def outcome_table(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """Games and share of each outcome."""
+    return charts.table(
+        "close-combat-table",
+        "How the close combat ends",
+        ["Outcome", "Games", "Share"],
+        [
+            [outcome_label(k, summary), summary["outcomes"][k], summary["frequencies"][k]]
+            for k in OUTCOMES
+        ],
+    )
+
+
+# --- the tool ------------------------------------------------------------------------------
+
+
+def side_modifiers(params: Mapping[str, Any], side: str) -> dict[str, bool]:
+    """The modifiers of one side's attacks from the tool's `<side>_<modifier>` booleans."""
+    return {name: True for name in SIDE_MODIFIERS if params.get(f"{side}_{name}")}
+
+
+def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
+    """Up to `INLINE_MAX` close combats at once, seeded by the `seed` parameter itself: the
+    answer's `data` has every count and frequency, `tables`, `charts` and `figures` what the
+    page shows."""
+    games = int(params["games"])
+    if games > INLINE_MAX:
+        raise ToolInputError(
+            f"at most {INLINE_MAX:,} games are computed at once; more run on a worker", "games"
+        )
+    inputs = close_combat_inputs(
+        params["unit_a"],
+        params["unit_b"],
+        cards,
+        side_modifiers(params, "a"),
+        side_modifiers(params, "b"),
+    )
+    result = play(
+        inputs,
+        games=games,
+        seed=int(params["seed"]),
+        max_rounds=int(params.get("max_rounds", DEFAULT_ROUNDS)),
+    )
+    summary = summarise(merge([chunk_stats(result)]))
+    notes = [
+        f"Shift of A's attacks on B: {result['shift_a_on_b']}; of B's on A: "
+        f"{result['shift_b_on_a']}."
+    ]
+    notes += [
+        f"{result[unit]} has no close combat attack."
+        for unit, can in (("unit_a", "a_can_attack"), ("unit_b", "b_can_attack"))
+        if not result[can]
+    ]
+    return ToolResult(
+        data=result,
+        figures=key_figures(summary),
+        charts=run_charts(summary),
+        tables=[outcome_table(summary)],
+        notes=notes,
+    )
+
+
+def _unit_param(name: str, label: str, default: str) -> ParamSpec:
+    return ParamSpec(name, label, "choice", cards_of_kind=UNIT_KIND, default=default)
+
+
+def _rounds_param() -> ParamSpec:
+    return ParamSpec(
+        "max_rounds", "Rounds at most", "int", min=1, max=MAX_ROUNDS, default=DEFAULT_ROUNDS
+    )
+
+
+RUN = Goldfish(
+    slug="tactical-assault-close-combat",
+    label="Tactical Assault close combat",
+    description=(
+        "Two units fight close combat, both attacking every round with their own combat "
+        "card deck, until one or both are eliminated or a Fall Back breaks contact."
+    ),
+    params=(
+        _unit_param("unit_a", "Unit A", "Infantry"),
+        _unit_param("unit_b", "Unit B", "Armored"),
+        ParamSpec(
+            "games",
+            "Games",
+            "int",
+            min=1,
+            max=MAX_GAMES,
+            help=f"up to {INLINE_MAX} are computed at once on the odds page",
+            default=100_000,
+        ),
+        _rounds_param(),
+    ),
+    reads=(UNIT_KIND, CARD_KIND),
+    inputs_from_params=inputs_from_params,
+    run_chunk=run_chunk,
+    merge=merge,
+    summarise=summarise,
+    charts=run_charts,
+    key_figures=key_figures,
+    inline_max=INLINE_MAX,
+)
+
+TOOL = Tool(
+    slug="close-combat",
+    label="Close combat",
+    description=RUN.description,
+    params=(
+        _unit_param("unit_a", "Unit A", "Infantry"),
+        _unit_param("unit_b", "Unit B", "Armored"),
+        ParamSpec(
+            "games",
+            "Games",
+            "int",
+            min=1,
+            max=MAX_GAMES,
+            help=f"up to {INLINE_MAX:,} are computed at once; more run on a worker",
+            default=5000,
+        ),
+        ParamSpec("seed", "Seed", "int", min=0, max=SEED_MAX, help="empty: a random seed"),
+        _rounds_param(),
+        *(
+            ParamSpec(f"{side}_{name}", f"{side.upper()}'s attacks: {text}", "bool", default=False)
+            for side in ("a", "b")
+            for name, text in SIDE_MODIFIERS.items()
+        ),
+    ),
+    compute=compute,
+    reads=(UNIT_KIND, CARD_KIND),
+    background=RUN,
+    inline_max=INLINE_MAX,
+)
