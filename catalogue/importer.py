@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
-from validation.registry import registry
+from validation.registry import GameDef, registry
 
 from .models import Card, Expansion, Game, Printing, check_card_fields
 from .search.indexes import ensure_attribute_indexes
@@ -113,28 +113,57 @@ def _check_int(value: Any) -> bool:
 
 
 def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any]]:
-    """Check the whole document; return the report (with errors) and the cleaned rows."""
+    """Check the whole document; return the report (with errors) and the cleaned rows.
+
+    Assumes nothing of `data` (any JSON value). The expansion's own fields are checked
+    first; the cards only when `cards` is a list and the game is known (their checks
+    depend on it). Every error is collected, none stops the others of its stage.
+    """
     report = ImportReport()
-    errors = report.errors
     rows: list[dict[str, Any]] = []
     meta: dict[str, Any] = {}
     if not isinstance(data, dict):
-        errors.append(RowError(None, "document", "the file must hold one JSON object"))
+        report.errors.append(RowError(None, "document", "the file must hold one JSON object"))
         return report, rows, meta
     for key in sorted(set(data) - KNOWN_TOP_KEYS):
-        errors.append(RowError(None, key, "unknown field"))
+        report.errors.append(RowError(None, key, "unknown field"))
+    game_def = _check_game(data, report)
+    meta = _check_expansion_fields(data, report)
+    cards = data.get("cards")
+    if not isinstance(cards, list):
+        report.errors.append(RowError(None, "cards", "required: a list of cards"))
+        return report, rows, meta
+    if game_def is None:
+        return report, rows, meta
+    return report, _check_cards(game_def, cards, report), meta
+
+
+def _check_game(data: dict[str, Any], report: ImportReport) -> GameDef | None:
+    """The game the document names (None, with an error in `report`, when it names none
+    the registry knows). Assumes `data` is a dict; sets `report.game` to the slug as
+    written when it is text, even an unknown one, so that the refusal can be logged."""
     slug = data.get("game")
     try:
         game_def = registry.get(slug) if isinstance(slug, str) else None
     except KeyError:
         game_def = None
     if game_def is None:
-        errors.append(
+        report.errors.append(
             RowError(
                 None, "game", f"{slug!r} is not a game; use one of {', '.join(registry.slugs())}"
             )
         )
     report.game = slug if isinstance(slug, str) else ""
+    return game_def
+
+
+def _check_expansion_fields(data: dict[str, Any], report: ImportReport) -> dict[str, Any]:
+    """Check the expansion's code, name, release date, sample flag and notice, in that
+    order, adding their errors to `report` and setting `report.code`; return the cleaned
+    values by field. Assumes `data` is a dict; a bad code or name leaves its key out of
+    the result (the report has an error then, so nothing is written)."""
+    errors = report.errors
+    meta: dict[str, Any] = {}
     code = data.get("code")
     if not isinstance(code, str) or not code.strip() or len(code) > 20:
         errors.append(RowError(None, "code", "required: a short text such as 'RL1'"))
@@ -164,99 +193,164 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
     elif notice and (problem := _too_long(Expansion, "notice", notice)):
         errors.append(RowError(None, "notice", problem))
     meta["notice"] = notice if isinstance(notice, str) else ""
-    cards = data.get("cards")
-    if not isinstance(cards, list):
-        errors.append(RowError(None, "cards", "required: a list of cards"))
-        return report, rows, meta
-    if game_def is None:
-        return report, rows, meta
+    return meta
 
-    seen_names: dict[str, int] = {}
-    neutral_rows: list[str] = []
-    seen_numbers: dict[str, int] = {}
+
+def _check_cards(game_def: GameDef, cards: list[Any], report: ImportReport) -> list[dict[str, Any]]:
+    """Check every card row in order, adding each bad row's errors to `report` (and the
+    note on factions written out in a game without any); return the clean rows, cleaned.
+    Assumes `game_def` is the document's game, known to the registry."""
+    rows: list[dict[str, Any]] = []
+    checker = _CardRowChecker(game_def)
     for index, row in enumerate(cards):
+        row_errors, cleaned = checker.check(index, row)
+        report.errors.extend(row_errors)
+        if cleaned is not None:
+            rows.append(cleaned)
+    if note := checker.no_faction_note():
+        report.notes.append(note)
+    return rows
+
+
+#: A field's name and why its value cannot be imported.
+Problem = tuple[str, str]
+
+
+class _CardRowChecker:
+    """Checks the card rows of one document, one at a time and in index order.
+
+    It remembers the names (case-insensitive) and numbers seen so far, so that a repeat is
+    reported on the later row and names the earlier one (a row with other errors still
+    counts as seen), and the rows whose written faction means "none" in a game without
+    factions (for the report's note).
+    """
+
+    def __init__(self, game_def: GameDef) -> None:
+        self.game_def = game_def
+        self.seen_names: dict[str, int] = {}
+        self.seen_numbers: dict[str, int] = {}
+        self.neutral_rows: list[str] = []
+
+    def check(self, index: int, row: Any) -> tuple[list[RowError], dict[str, Any] | None]:
+        """The errors of row `index` (unknown fields, name, faction, cost, texts, number,
+        then the game's own checks of kind, faction and attributes, in that order) and,
+        when it has none, the cleaned row. Assumes the rows before it were checked."""
         if not isinstance(row, dict):
-            errors.append(RowError(index, "card", "must be a JSON object"))
-            continue
+            return [RowError(index, "card", "must be a JSON object")], None
         row_name = row.get("name")
         label = row_name if isinstance(row_name, str) else ""
-        row_errors: list[RowError] = []
-
-        def err(field_name: str, message: str, _i=index, _l=label, _e=row_errors) -> None:
-            _e.append(RowError(_i, field_name, message, _l))
-
-        for key in sorted(set(row) - KNOWN_ROW_KEYS):
-            err(key, "unknown field")
-        if not isinstance(row_name, str) or not row_name.strip():
-            err("name", "required")
-        elif problem := _too_long(Card, "name", row_name.strip()):
-            err("name", problem)
-        else:
-            key = row_name.strip().lower()
-            if key in seen_names:
-                err("name", f"the same name as card #{seen_names[key]}")
-            seen_names.setdefault(key, index)
+        problems: list[Problem] = [
+            (key, "unknown field") for key in sorted(set(row) - KNOWN_ROW_KEYS)
+        ]
+        problems += self._name_problems(index, row_name)
         kind = row.get("kind")
-        faction = row.get("faction", "") or ""
+        faction, faction_problems = self._faction(index, label, row.get("faction", "") or "")
+        problems += faction_problems
+        cost = row.get("cost", 0)
+        problems += _cost_problems(cost)
+        problems += _text_problems(row)
+        number = str(row.get("number", "") or "")
+        problems += self._number_problems(index, number)
+        field_errors, cleaned = check_card_fields(
+            self.game_def, kind, faction, row.get("attributes", {})
+        )
+        problems += [
+            (name, message) for name, messages in field_errors.items() for message in messages
+        ]
+        if problems:
+            return [RowError(index, name, message, label) for name, message in problems], None
+        return [], {
+            "name": row_name.strip(),
+            "kind": kind,
+            "faction": faction,
+            "cost": cost,
+            "text": str(row.get("text", "") or ""),
+            "attributes": cleaned,
+            "number": number,
+            "rarity": str(row.get("rarity", "") or ""),
+            "flavour": str(row.get("flavour", "") or ""),
+            "artist": str(row.get("artist", "") or ""),
+        }
+
+    def _name_problems(self, index: int, row_name: Any) -> list[Problem]:
+        """Why the row's name is missing, too long or already taken by an earlier row.
+        A name that is fine on its own is remembered, even when it repeats one."""
+        if not isinstance(row_name, str) or not row_name.strip():
+            return [("name", "required")]
+        if problem := _too_long(Card, "name", row_name.strip()):
+            return [("name", problem)]
+        key = row_name.strip().lower()
+        problems = []
+        if key in self.seen_names:
+            problems.append(("name", f"the same name as card #{self.seen_names[key]}"))
+        self.seen_names.setdefault(key, index)
+        return problems
+
+    def _faction(self, index: int, label: str, faction: Any) -> tuple[str, list[Problem]]:
+        """The faction to check and store, and why it is not text: "" for a value that is
+        not text and, in a game without factions, for a word meaning none (the row is then
+        remembered for the note). Assumes a missing or empty faction came as ""."""
         if not isinstance(faction, str):
-            err("faction", f"expected text (a faction's code), got {type(faction).__name__}")
-            faction = ""
-        elif not game_def.factions and faction.strip().lower() in NO_FACTION_WORDS:
+            got = type(faction).__name__
+            return "", [("faction", f"expected text (a faction's code), got {got}")]
+        if not self.game_def.factions and faction.strip().lower() in NO_FACTION_WORDS:
             # A game without factions: "neutral" (or blank) written out means no faction.
             if faction:
-                neutral_rows.append(label or f"#{index}")
-            faction = ""
-        cost = row.get("cost", 0)
-        if not _check_int(cost):
-            err("cost", f"expected an integer, got {_short_repr(cost)}")
-        elif abs(cost) > MAX_COST:
-            err("cost", f"{_short_repr(cost)} is out of range (at most {MAX_COST:,})")
-        elif cost < 0:
-            err("cost", f"{cost} is negative; a cost is 0 or more")
-        for text_key in ("text", "rarity", "flavour", "artist", "number"):
-            value = row.get(text_key, "")
-            if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
-                err(text_key, "expected text")
-            elif isinstance(value, int) and abs(value) > 10**18:
-                err(text_key, "expected text, got a number too large")
-            elif text_key in ("rarity", "artist", "number") and value:
-                if problem := _too_long(Printing, text_key, str(value)):
-                    err(text_key, problem)
-        number = str(row.get("number", "") or "")
-        if number:
-            if number in seen_numbers:
-                err("number", f"number {number} is also card #{seen_numbers[number]}'s")
-            seen_numbers.setdefault(number, index)
-        field_errors, cleaned = check_card_fields(
-            game_def, kind, faction, row.get("attributes", {})
+                self.neutral_rows.append(label or f"#{index}")
+            return "", []
+        return faction, []
+
+    def _number_problems(self, index: int, number: str) -> list[Problem]:
+        """Whether an earlier row has the same collector number (an empty one never
+        repeats). The number is remembered in any case."""
+        if not number:
+            return []
+        problems = []
+        if number in self.seen_numbers:
+            problems.append(
+                ("number", f"number {number} is also card #{self.seen_numbers[number]}'s")
+            )
+        self.seen_numbers.setdefault(number, index)
+        return problems
+
+    def no_faction_note(self) -> str | None:
+        """The report's note on the rows whose faction was written out in a game without
+        factions (None when there were none). Assumes every row has been checked."""
+        if not self.neutral_rows:
+            return None
+        shown = ", ".join(self.neutral_rows[:5]) + (" …" if len(self.neutral_rows) > 5 else "")
+        return (
+            f"{self.game_def.name} has no factions: the faction written on "
+            f"{len(self.neutral_rows)} card(s) ({shown}) means no faction and is stored as none."
         )
-        for field_name, messages in field_errors.items():
-            for message in messages:
-                err(field_name, message)
-        if row_errors:
-            errors.extend(row_errors)
-            continue
-        rows.append(
-            {
-                "name": row_name.strip(),
-                "kind": kind,
-                "faction": faction,
-                "cost": cost,
-                "text": str(row.get("text", "") or ""),
-                "attributes": cleaned,
-                "number": number,
-                "rarity": str(row.get("rarity", "") or ""),
-                "flavour": str(row.get("flavour", "") or ""),
-                "artist": str(row.get("artist", "") or ""),
-            }
-        )
-    if neutral_rows:
-        shown = ", ".join(neutral_rows[:5]) + (" …" if len(neutral_rows) > 5 else "")
-        report.notes.append(
-            f"{game_def.name} has no factions: the faction written on {len(neutral_rows)} "
-            f"card(s) ({shown}) means no faction and is stored as none."
-        )
-    return report, rows, meta
+
+
+def _cost_problems(cost: Any) -> list[Problem]:
+    """Why a row's cost (0 when missing) is not an integer from 0 to MAX_COST."""
+    if not _check_int(cost):
+        return [("cost", f"expected an integer, got {_short_repr(cost)}")]
+    if abs(cost) > MAX_COST:
+        return [("cost", f"{_short_repr(cost)} is out of range (at most {MAX_COST:,})")]
+    if cost < 0:
+        return [("cost", f"{cost} is negative; a cost is 0 or more")]
+    return []
+
+
+def _text_problems(row: dict[str, Any]) -> list[Problem]:
+    """Why the row's text, rarity, flavour, artist or number (in that order) cannot be
+    stored as text: not text nor a number, a number too large to write out, or too long
+    for its column (the printing's short fields only). Missing or null is fine."""
+    problems: list[Problem] = []
+    for text_key in ("text", "rarity", "flavour", "artist", "number"):
+        value = row.get(text_key, "")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+            problems.append((text_key, "expected text"))
+        elif isinstance(value, int) and abs(value) > 10**18:
+            problems.append((text_key, "expected text, got a number too large"))
+        elif text_key in ("rarity", "artist", "number") and value:
+            if problem := _too_long(Printing, text_key, str(value)):
+                problems.append((text_key, problem))
+    return problems
 
 
 def _short_repr(value: Any) -> str:
@@ -299,7 +393,12 @@ def analyze_catalogue() -> None:
 
 def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
     """Import one expansion document. Raises ImportFailed (with every error) on a bad file;
-    with `dry_run` nothing is written and the report says what would change."""
+    with `dry_run` nothing is written and the report says what would change.
+
+    Assumes nothing of `data`: it is checked whole before anything is written. The writes
+    share one transaction, under the game's advisory lock; a dry run makes them all and
+    then rolls them back, so that its report counts exactly what an import would do.
+    """
     report, rows, meta = _check(data)
     report.dry_run = dry_run
     if report.errors:
@@ -315,81 +414,14 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
     )
     with transaction.atomic():
         _lock_game(game_def.slug)
-        game, _ = Game.objects.get_or_create(
-            slug=game_def.slug,
-            defaults={"name": game_def.name, "position": registry.slugs().index(game_def.slug)},
-        )
-        expansion = Expansion.objects.filter(game=game, code=meta["code"]).first()
-        report.expansion_created = expansion is None
-        if expansion is None:
-            expansion = Expansion(game=game, code=meta["code"])
-        for key in ("name", "released", "sample", "notice"):
-            setattr(expansion, key, meta[key])
-        expansion.save()
-
-        existing = {
-            c.name.lower(): c
-            for c in Card.objects.filter(game=game, name__in=[r["name"] for r in rows])
-        }
-        # Case-insensitive names: fetch the remaining ones by lower-cased name.
-        missing = [r["name"] for r in rows if r["name"].lower() not in existing]
-        if missing:
-            from django.db.models.functions import Lower
-
-            for c in Card.objects.annotate(lname=Lower("name")).filter(
-                game=game, lname__in=[m.lower() for m in missing]
-            ):
-                existing[c.name.lower()] = c
+        game, expansion = _save_expansion(game_def, meta, report)
+        existing = _existing_cards(game, rows)
         printings = {
             p.card_id: p for p in Printing.objects.filter(expansion=expansion) if expansion.pk
         }
-        new_cards: list[Card] = []
-        changed_cards: list[Card] = []
-        for row in rows:
-            card = existing.get(row["name"].lower())
-            if card is None:
-                card = Card(game=game, name=row["name"])
-                for key in CARD_FIELDS:
-                    setattr(card, key, row[key])
-                new_cards.append(card)
-                report.created.append(row["name"])
-            else:
-                before = [getattr(card, key) for key in CARD_FIELDS] + [card.name]
-                for key in CARD_FIELDS:
-                    setattr(card, key, row[key])
-                card.name = row["name"]
-                printing = printings.get(card.pk)
-                printing_same = printing is not None and all(
-                    getattr(printing, key) == row[key] for key in PRINTING_FIELDS
-                )
-                if before != [getattr(card, key) for key in CARD_FIELDS] + [card.name]:
-                    changed_cards.append(card)
-                    report.updated.append(row["name"])
-                elif not printing_same:
-                    report.updated.append(row["name"])
-                else:
-                    report.unchanged.append(row["name"])
-        if new_cards:
-            Card.objects.bulk_create(new_cards)
-        if changed_cards:
-            Card.objects.bulk_update(changed_cards, ["name", *CARD_FIELDS])
+        new_cards = _write_cards(game, rows, existing, printings, report)
         by_name = {c.name.lower(): c for c in [*existing.values(), *new_cards]}
-        new_printings: list[Printing] = []
-        changed_printings: list[Printing] = []
-        for row in rows:
-            card = by_name[row["name"].lower()]
-            printing = printings.get(card.pk)
-            if printing is None:
-                printing = Printing(card=card, expansion=expansion)
-                new_printings.append(printing)
-            elif any(getattr(printing, key) != row[key] for key in PRINTING_FIELDS):
-                changed_printings.append(printing)
-            for key in PRINTING_FIELDS:
-                setattr(printing, key, row[key])
-        if new_printings:
-            Printing.objects.bulk_create(new_printings)
-        if changed_printings:
-            Printing.objects.bulk_update(changed_printings, list(PRINTING_FIELDS))
+        _write_printings(expansion, rows, by_name, printings)
         if dry_run:
             transaction.set_rollback(True)
         elif report.created or report.updated:
@@ -410,6 +442,119 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
         },
     )
     return report
+
+
+def _save_expansion(
+    game_def: GameDef, meta: dict[str, Any], report: ImportReport
+) -> tuple[Game, Expansion]:
+    """The game's row (created on its first import) and the expansion, created or updated
+    from `meta` and saved; `report.expansion_created` says which. Assumes a transaction
+    holding the game's import lock, and `meta` from a check without errors."""
+    game, _ = Game.objects.get_or_create(
+        slug=game_def.slug,
+        defaults={"name": game_def.name, "position": registry.slugs().index(game_def.slug)},
+    )
+    expansion = Expansion.objects.filter(game=game, code=meta["code"]).first()
+    report.expansion_created = expansion is None
+    if expansion is None:
+        expansion = Expansion(game=game, code=meta["code"])
+    for key in ("name", "released", "sample", "notice"):
+        setattr(expansion, key, meta[key])
+    expansion.save()
+    return game, expansion
+
+
+def _existing_cards(game: Game, rows: list[dict[str, Any]]) -> dict[str, Card]:
+    """The game's cards the rows name, by lower-cased name (names match case-insensitively).
+    One query for the names as written; a second, on the lower-cased names, only for the
+    rows it did not find. Assumes the rows' names are distinct case-insensitively."""
+    existing = {
+        c.name.lower(): c
+        for c in Card.objects.filter(game=game, name__in=[r["name"] for r in rows])
+    }
+    # Case-insensitive names: fetch the remaining ones by lower-cased name.
+    missing = [r["name"] for r in rows if r["name"].lower() not in existing]
+    if missing:
+        from django.db.models.functions import Lower
+
+        for c in Card.objects.annotate(lname=Lower("name")).filter(
+            game=game, lname__in=[m.lower() for m in missing]
+        ):
+            existing[c.name.lower()] = c
+    return existing
+
+
+def _write_cards(
+    game: Game,
+    rows: list[dict[str, Any]],
+    existing: dict[str, Card],
+    printings: dict[int, Printing],
+    report: ImportReport,
+) -> list[Card]:
+    """Create the rows' new cards and update the changed ones (one bulk query each, none
+    when there is nothing to write); return the new cards, saved. Each row's name goes to
+    `report`: created, updated (its card or its printing differs) or unchanged. Assumes
+    `existing` and `printings` (by card id) were read in this transaction, before any
+    write; the existing cards are updated in place, names included."""
+    new_cards: list[Card] = []
+    changed_cards: list[Card] = []
+    for row in rows:
+        card = existing.get(row["name"].lower())
+        if card is None:
+            card = Card(game=game, name=row["name"])
+            for key in CARD_FIELDS:
+                setattr(card, key, row[key])
+            new_cards.append(card)
+            report.created.append(row["name"])
+            continue
+        before = [getattr(card, key) for key in CARD_FIELDS] + [card.name]
+        for key in CARD_FIELDS:
+            setattr(card, key, row[key])
+        card.name = row["name"]
+        printing = printings.get(card.pk)
+        printing_same = printing is not None and all(
+            getattr(printing, key) == row[key] for key in PRINTING_FIELDS
+        )
+        if before != [getattr(card, key) for key in CARD_FIELDS] + [card.name]:
+            changed_cards.append(card)
+            report.updated.append(row["name"])
+        elif not printing_same:
+            report.updated.append(row["name"])
+        else:
+            report.unchanged.append(row["name"])
+    if new_cards:
+        Card.objects.bulk_create(new_cards)
+    if changed_cards:
+        Card.objects.bulk_update(changed_cards, ["name", *CARD_FIELDS])
+    return new_cards
+
+
+def _write_printings(
+    expansion: Expansion,
+    rows: list[dict[str, Any]],
+    by_name: dict[str, Card],
+    printings: dict[int, Printing],
+) -> None:
+    """Create the expansion's printing of each row's card when it has none and update the
+    ones that differ (one bulk query each, none when there is nothing to write). Assumes
+    every row's card is saved and in `by_name` under its lower-cased name, and that
+    `printings` (the expansion's, by card id) was read before the cards were written."""
+    new_printings: list[Printing] = []
+    changed_printings: list[Printing] = []
+    for row in rows:
+        card = by_name[row["name"].lower()]
+        printing = printings.get(card.pk)
+        if printing is None:
+            printing = Printing(card=card, expansion=expansion)
+            new_printings.append(printing)
+        elif any(getattr(printing, key) != row[key] for key in PRINTING_FIELDS):
+            changed_printings.append(printing)
+        for key in PRINTING_FIELDS:
+            setattr(printing, key, row[key])
+    if new_printings:
+        Printing.objects.bulk_create(new_printings)
+    if changed_printings:
+        Printing.objects.bulk_update(changed_printings, list(PRINTING_FIELDS))
 
 
 def expansion_export(*, game_slug: str, code: str) -> dict[str, Any]:
