@@ -320,6 +320,45 @@ def simulate_redline(
     return new_stats(KIND, params.turns, games, counts)
 
 
+# capture modifier by roster code (code // 2 is the class); index -1 (no efreet) -> 0
+_MOD_TABLE = np.array([CLASS_MOD[code // 2] for code in range(6)] + [0], dtype=np.int16)
+_SCOUT_CODES = [code for code in range(6) if code % 2]
+_ROSTER_POSITIONS = np.arange(EFREET_LIMIT, dtype=np.int16).reshape(EFREET_LIMIT, 1)
+
+
+@dataclass(slots=True)
+class _Block:
+    """The state of a block of games played together, arrays of shape ``(..., games)``.
+
+    ``deck`` holds, for each arsenal position a game can draw from, the offset of the card's
+    group row in ``flat_hand`` (the flat view of ``hand``, the cards in hand by group); ``ptr``
+    is the next position to draw. Efreets in play are counted by roster code (``n_code``) and their
+    free slots by slot type (``free``); ``ctrl`` and ``tokens`` are per red-line position.
+    """
+
+    s: _Setup
+    rows: np.ndarray  # 0..games-1, the column of each game
+    deck: np.ndarray  # (2 * OPENING + turns, games)
+    flat_deck: np.ndarray
+    hand: np.ndarray  # (groups, games)
+    flat_hand: np.ndarray
+    ptr: np.ndarray
+    m_cost: np.ndarray  # (RED_LINE, games): the red line's printed capture costs
+    m_recon: np.ndarray  # its control bonuses
+    m_res: np.ndarray
+    res_in_play: np.ndarray  # the sum of provides of the deployed resources
+    pool: np.ndarray  # this turn's deploy pool still unspent
+    n_eff: np.ndarray
+    n_code: np.ndarray  # (6, games)
+    free: np.ndarray  # (len(SLOTS), games)
+    recon: np.ndarray
+    ctrl: np.ndarray  # (RED_LINE, games) bool
+    tokens: np.ndarray
+    opp: np.ndarray  # the opponent's arsenal
+    first_eff: np.ndarray  # the turn of the first efreet, 0 while none
+    win_turn: np.ndarray  # the turn of the win, 0 while none
+
+
 def _simulate_block(
     s: _Setup,
     params: SimParams,
@@ -328,36 +367,103 @@ def _simulate_block(
     rng: np.random.Generator,
     opponent_arsenal: int,
 ) -> dict[str, np.ndarray]:
+    """Play ``games`` games together, turn by turn in the module docstring's phases.
+
+    The stream of ``rng`` is consumed in this order: the arsenals' shuffle, the red lines'
+    shuffle, then each turn one ``(EFREET_LIMIT, games)`` draw of capture dice, skipped on a
+    turn when no game of the block has an efreet in play.
+    """
     T = params.turns
+    b = _deal(s, T, games, rng, opponent_arsenal)
+    c = _zero_counts(T, games)
+    _opening_hand(b, band, c)
+    for t in range(1, T + 1):
+        i = t - 1
+        bonus_res = _draw_and_bonuses(b)
+        c["resource_deployed_by_turn"][i] = _deploy_resource(b, bonus_res)
+        _deploy_efreets(b, t)
+        _deploy_equipment(b)
+        _deploy_strategies_and_tactics(b)
+        _discard_to_limit(b, c, i)
+        if b.n_eff.any():
+            captured, open_missions = _send_to_missions(b, rng)
+            _raze_and_recon(b, captured, open_missions)
+        _record_turn(b, c, t)
+    c["first_efreet_turn_hist"] = turn_hist(b.first_eff, T)
+    c["win_turn_hist"] = turn_hist(b.win_turn, T)
+    return c
+
+
+def _zero_counts(turns: int, games: int) -> dict[str, Any]:
+    """A block's statistics as numpy zeros, in the layout and order of ``_empty_counts``;
+    every game counts towards every turn's stuck mean."""
+    c: dict[str, Any] = {
+        key: np.zeros(len(value), dtype=np.int64) if isinstance(value, list) else np.int64(0)
+        for key, value in _empty_counts(turns).items()
+    }
+    c["stuck_count_by_turn"][:] = games
+    return c
+
+
+def _deal(
+    s: _Setup, turns: int, games: int, rng: np.random.Generator, opponent_arsenal: int
+) -> _Block:
+    """Shuffle each game's arsenal (only the cards it can draw: the opening, the mulligan's
+    redraw and one a turn) and deal its red line; nothing is in hand or in play yet."""
     G = games
     i16 = np.int16
-    groups = s.groups
-    ng = len(groups)
-    rows = np.arange(G, dtype=np.int64)
-
-    deck = partial_shuffle(rng, np.array(s.card_groups, dtype=np.int16), G, 2 * OPENING + T)
+    deck = partial_shuffle(rng, np.array(s.card_groups, dtype=i16), G, 2 * OPENING + turns)
     deck = deck.astype(np.int64) * G  # offsets of each card's group row in the flat hand
-    flat_deck = deck.reshape(-1)
-    line = partial_shuffle(rng, np.array(s.mission_deck, dtype=np.int16), G, RED_LINE)
-    m_cost = np.array(s.mission_cost, dtype=i16)[line]  # (5, G)
-    m_recon = np.array(s.mission_recon, dtype=i16)[line]
-    m_res = np.array(s.mission_resources, dtype=i16)[line]
+    line = partial_shuffle(rng, np.array(s.mission_deck, dtype=i16), G, RED_LINE)
+    hand = np.zeros((len(s.groups), G), dtype=i16)
+    return _Block(
+        s=s,
+        rows=np.arange(G, dtype=np.int64),
+        deck=deck,
+        flat_deck=deck.reshape(-1),
+        hand=hand,
+        flat_hand=hand.reshape(-1),
+        ptr=np.full(G, OPENING, dtype=np.int64),
+        m_cost=np.array(s.mission_cost, dtype=i16)[line],
+        m_recon=np.array(s.mission_recon, dtype=i16)[line],
+        m_res=np.array(s.mission_resources, dtype=i16)[line],
+        res_in_play=np.zeros(G, dtype=i16),
+        pool=np.zeros(G, dtype=i16),
+        n_eff=np.zeros(G, dtype=i16),
+        n_code=np.zeros((6, G), dtype=i16),
+        free=np.zeros((len(SLOTS), G), dtype=i16),
+        recon=np.zeros(G, dtype=i16),
+        ctrl=np.zeros((RED_LINE, G), dtype=bool),
+        tokens=np.zeros((RED_LINE, G), dtype=i16),
+        opp=np.full(G, opponent_arsenal, dtype=np.int32),
+        first_eff=np.zeros(G, dtype=np.int64),
+        win_turn=np.zeros(G, dtype=np.int64),
+    )
 
-    hand = np.zeros((ng, G), dtype=i16)
-    flat_hand = hand.reshape(-1)
+
+def _resources_in_hand(b: _Block) -> np.ndarray:
+    """The number of resources in each game's hand."""
+    res_idx = b.s.res_order
+    return b.hand[res_idx].sum(0) if res_idx else np.zeros(len(b.rows), dtype=np.int16)
+
+
+def _opening_hand(b: _Block, band: MulliganBand, c: dict[str, Any]) -> None:
+    """Draw 7 and take the partial mulligan once (step 1): below ``band.lo`` resources the
+    other cards go to the bottom, above ``band.hi`` the extra resources (lowest ``provides``
+    first); as many cards are drawn again."""
+    i16 = np.int16
+    hand, res_idx = b.hand, b.s.res_order
     for p in range(OPENING):
-        flat_hand[deck[p] + rows] += 1
-    res_idx = s.res_order
-    nonres_idx = [g for g in range(ng) if g not in res_idx]
-    r = hand[res_idx].sum(0) if res_idx else np.zeros(G, dtype=i16)
-    open_hist = np.bincount(r, minlength=OPENING + 1)
+        b.flat_hand[b.deck[p] + b.rows] += 1
+    r = _resources_in_hand(b)
+    c["open_resources_hist"] = np.bincount(r, minlength=OPENING + 1)
 
-    # partial mulligan
     low = r < band.lo
     high = r > band.hi
     keep_low = (~low).astype(i16)
-    for g in nonres_idx:
-        hand[g] *= keep_low
+    for g in range(len(b.s.groups)):
+        if g not in res_idx:
+            hand[g] *= keep_low
     excess = np.where(high, r - band.hi, 0).astype(i16)
     redraw = np.where(low, OPENING - r, excess).astype(np.int64)
     for g in reversed(res_idx):
@@ -365,171 +471,178 @@ def _simulate_block(
         hand[g] -= d
         excess -= d
     for k in range(OPENING):
-        flat_hand[deck[OPENING + k] + rows] += (k < redraw).astype(i16)
-    ptr = OPENING + redraw
-    kept = hand[res_idx].sum(0) if res_idx else np.zeros(G, dtype=i16)
-    kept_hist = np.bincount(kept, minlength=OPENING + 1)
+        b.flat_hand[b.deck[OPENING + k] + b.rows] += (k < redraw).astype(i16)
+    b.ptr = OPENING + redraw
+    c["kept_resources_hist"] = np.bincount(_resources_in_hand(b), minlength=OPENING + 1)
+    c["mulligans"] = np.int64(np.count_nonzero(low | high))
 
-    # state
-    provides = [groups[g].provides for g in res_idx]
-    res_in_play = np.zeros(G, dtype=i16)
-    n_eff = np.zeros(G, dtype=i16)
-    n_code = np.zeros((6, G), dtype=i16)  # efreets in play by roster code
-    free = np.zeros((len(SLOTS), G), dtype=i16)
-    recon = np.zeros(G, dtype=i16)
-    ctrl = np.zeros((RED_LINE, G), dtype=bool)
-    tokens = np.zeros((RED_LINE, G), dtype=i16)
-    opp = np.full(G, opponent_arsenal, dtype=np.int32)
-    first_eff = np.zeros(G, dtype=np.int64)
-    win_turn = np.zeros(G, dtype=np.int64)
-    # capture modifier by roster code (code // 2 is the class); index -1 (no efreet) -> 0
-    mod_table = np.array([CLASS_MOD[code // 2] for code in range(6)] + [0], dtype=i16)
-    scout_codes = [c for c in range(6) if c % 2]
-    k_col = np.arange(EFREET_LIMIT, dtype=i16).reshape(EFREET_LIMIT, 1)
 
-    res_dep = np.zeros(T, dtype=np.int64)
-    stuck = np.zeros(T, dtype=np.int64)
-    stuck_nonres = np.zeros(T, dtype=np.int64)
-    discarded = np.zeros(T, dtype=np.int64)
-    eff_sum = np.zeros(T, dtype=np.int64)
-    ctrl_sum = np.zeros(T, dtype=np.int64)
-    win_tac = np.zeros(T, dtype=np.int64)
-    win_raze = np.zeros(T, dtype=np.int64)
+def _draw_and_bonuses(b: _Block) -> np.ndarray:
+    """Draw 1 and add the recon bonuses of the missions controlled (step 2); returns their
+    resource bonuses, this turn's part of the deploy pool."""
+    i16 = np.int16
+    G = len(b.rows)
+    b.flat_hand[b.flat_deck[b.ptr * G + b.rows] + b.rows] += 1
+    b.ptr += 1
+    bonus_res = (b.m_res * b.ctrl).sum(0, dtype=i16)
+    b.recon = np.minimum(b.recon + (b.m_recon * b.ctrl).sum(0, dtype=i16), RECON_MAX)
+    return bonus_res
 
-    for t in range(1, T + 1):
-        # draw 1, control bonuses
-        flat_hand[flat_deck[ptr * G + rows] + rows] += 1
-        ptr += 1
-        bonus_res = (m_res * ctrl).sum(0, dtype=i16)
-        recon = np.minimum(recon + (m_recon * ctrl).sum(0, dtype=i16), RECON_MAX)
 
-        # one resource
-        done = np.zeros(G, dtype=bool)
-        for g, prov in zip(res_idx, provides, strict=True):
-            can = (hand[g] > 0) & ~done
-            hand[g] -= can
-            res_in_play += can * i16(prov)
-            done |= can
-        res_dep[t - 1] = np.count_nonzero(done)
-        pool = res_in_play + bonus_res
+def _deploy_resource(b: _Block, bonus_res: np.ndarray) -> int:
+    """Deploy at most one resource, the highest ``provides`` in hand, and fill this turn's
+    deploy pool (step 3); returns how many games deployed one."""
+    done = np.zeros(len(b.rows), dtype=bool)
+    for g in b.s.res_order:
+        can = (b.hand[g] > 0) & ~done
+        b.hand[g] -= can
+        b.res_in_play += can * np.int16(b.s.groups[g].provides)
+        done |= can
+    b.pool = b.res_in_play + bonus_res
+    return np.count_nonzero(done)
 
-        # efreets, most expensive first
-        for g in s.efreet_order:
-            grp = groups[g]
-            n = np.minimum(hand[g], EFREET_LIMIT - n_eff)
-            if grp.cost:
-                n = np.minimum(n, pool // grp.cost)
-                pool -= n * i16(grp.cost)
-            hand[g] -= n
-            n_eff += n
-            n_code[grp.code] += n
-            for slot, k in enumerate(grp.slots):
-                if k:
-                    free[slot] += n * i16(k)
-        first_eff[(first_eff == 0) & (n_eff > 0)] = t
 
-        # equipment onto matching free slots
-        for g in s.equipment_order:
-            grp = groups[g]
-            et = grp.equipment_type
-            cap = free[PILOT] if et == PILOT else free[et] + free[OPEN]
-            n = np.minimum(hand[g], cap)
-            if grp.cost:
-                n = np.minimum(n, pool // grp.cost)
-                pool -= n * i16(grp.cost)
-            hand[g] -= n
-            if et == PILOT:
-                free[PILOT] -= n
-            else:
-                typed = np.minimum(n, free[et])
-                free[et] -= typed
-                free[OPEN] -= n - typed
+def _deploy_efreets(b: _Block, t: int) -> None:
+    """Deploy efreets, most expensive first, as many as affordable while fewer than 5 are in
+    play (step 4); their slots become free. Records turn ``t`` as a game's first efreet."""
+    i16 = np.int16
+    for g in b.s.efreet_order:
+        grp = b.s.groups[g]
+        n = np.minimum(b.hand[g], EFREET_LIMIT - b.n_eff)
+        if grp.cost:
+            n = np.minimum(n, b.pool // grp.cost)
+            b.pool -= n * i16(grp.cost)
+        b.hand[g] -= n
+        b.n_eff += n
+        b.n_code[grp.code] += n
+        for slot, k in enumerate(grp.slots):
+            if k:
+                b.free[slot] += n * i16(k)
+    b.first_eff[(b.first_eff == 0) & (b.n_eff > 0)] = t
 
-        for g in s.strategy_order:
-            grp = groups[g]
-            n = hand[g].copy()
-            if grp.cost:
-                n = np.minimum(n, pool // grp.cost)
-                pool -= n * i16(grp.cost)
-            hand[g] -= n
-        for g in s.tactic_order:
-            grp = groups[g]
-            n = hand[g].copy()
-            if grp.cost:
-                n = np.minimum(n, (pool + recon) // grp.cost)
-                pay = n * i16(grp.cost)
-                from_pool = np.minimum(pay, pool)
-                pool -= from_pool
-                recon -= pay - from_pool
-            hand[g] -= n
 
-        # stuck cards, discard to 7
-        size = hand.sum(0, dtype=i16)
-        stuck[t - 1] = size.sum()
-        in_hand_res = hand[res_idx].sum(0, dtype=i16) if res_idx else 0
-        stuck_nonres[t - 1] = (size - in_hand_res).sum()
-        over = np.maximum(size - HAND_LIMIT, 0).astype(i16)
-        discarded[t - 1] = over.sum()
-        if discarded[t - 1]:
-            for g in s.discard_order:
-                d = np.minimum(hand[g], over)
-                hand[g] -= d
-                over -= d
+def _deploy_equipment(b: _Block) -> None:
+    """Deploy affordable equipment, most expensive first, onto free slots of its type, else
+    onto free ``open`` slots (pilots only onto ``pilot`` slots) (step 5)."""
+    free = b.free
+    for g in b.s.equipment_order:
+        grp = b.s.groups[g]
+        et = grp.equipment_type
+        cap = free[PILOT] if et == PILOT else free[et] + free[OPEN]
+        n = np.minimum(b.hand[g], cap)
+        if grp.cost:
+            n = np.minimum(n, b.pool // grp.cost)
+            b.pool -= n * np.int16(grp.cost)
+        b.hand[g] -= n
+        if et == PILOT:
+            free[PILOT] -= n
+        else:
+            typed = np.minimum(n, free[et])
+            free[et] -= typed
+            free[OPEN] -= n - typed
 
-        # missions: round-robin the roster over the open missions
-        unc = ~ctrl
-        u = unc.sum(0, dtype=i16)
-        if n_eff.any():
-            rank = np.empty((RED_LINE, G), dtype=i16)  # rank among the open missions
-            rank[0] = unc[0]
-            for m in range(1, RED_LINE):
-                rank[m] = rank[m - 1] + unc[m]
-            rank -= 1
-            # roster position k holds the k-th efreet by code, highest first; -1 when empty
-            roster = np.full((EFREET_LIMIT, G), -1, dtype=i16)
-            running = np.zeros(G, dtype=i16)
-            for code in range(5, -1, -1):
-                running += n_code[code]
-                roster += running > k_col
-            present = roster >= 0
-            dice = rng.integers(1, 7, size=(EFREET_LIMIT, G), dtype=i16)
-            rolls = (dice + mod_table[roster]) * present
-            target = k_col % np.maximum(u, 1)
-            squad = (target[None] == rank[:, None]) & present[None] & unc[:, None]  # (m, k, G)
-            total = (rolls[None] * squad).sum(1, dtype=i16)
-            sent = squad.any(1)
-            captured = sent & (total >= m_cost + tokens)
-            ctrl |= captured
-            tokens += captured
-            opp -= (m_cost * captured).sum(0, dtype=np.int32)
-            scouts = sum(n_code[c] for c in scout_codes)
-            recon = np.minimum(recon + scouts * (u > 0), RECON_MAX)
 
-        eff_sum[t - 1] = n_eff.sum()
-        ctrl_sum[t - 1] = np.count_nonzero(ctrl)
-        razed = opp <= 0
-        tactical = ctrl.all(0)
-        new = (win_turn == 0) & (razed | tactical)
-        win_turn[new] = t
-        win_raze[t - 1] = np.count_nonzero(new & razed)
-        win_tac[t - 1] = np.count_nonzero(new & ~razed)
+def _deploy_strategies_and_tactics(b: _Block) -> None:
+    """Deploy affordable strategies from the pool, then tactics from the pool and then the
+    recon pool, most expensive first (step 6)."""
+    i16 = np.int16
+    for g in b.s.strategy_order:
+        grp = b.s.groups[g]
+        n = b.hand[g].copy()
+        if grp.cost:
+            n = np.minimum(n, b.pool // grp.cost)
+            b.pool -= n * i16(grp.cost)
+        b.hand[g] -= n
+    for g in b.s.tactic_order:
+        grp = b.s.groups[g]
+        n = b.hand[g].copy()
+        if grp.cost:
+            n = np.minimum(n, (b.pool + b.recon) // grp.cost)
+            pay = n * i16(grp.cost)
+            from_pool = np.minimum(pay, b.pool)
+            b.pool -= from_pool
+            b.recon -= pay - from_pool
+        b.hand[g] -= n
 
-    return {
-        "open_resources_hist": open_hist,
-        "kept_resources_hist": kept_hist,
-        "mulligans": np.int64(np.count_nonzero(low | high)),
-        "resource_deployed_by_turn": res_dep,
-        "first_efreet_turn_hist": turn_hist(first_eff, T),
-        "win_turn_hist": turn_hist(win_turn, T),
-        "win_tactical_by_turn": win_tac,
-        "win_razed_by_turn": win_raze,
-        "stuck_sum_by_turn": stuck,
-        "stuck_count_by_turn": np.full(T, G, dtype=np.int64),
-        "stuck_nonresource_sum_by_turn": stuck_nonres,
-        "discarded_sum_by_turn": discarded,
-        "efreets_in_play_sum_by_turn": eff_sum,
-        "missions_controlled_sum_by_turn": ctrl_sum,
-    }
+
+def _discard_to_limit(b: _Block, c: dict[str, Any], i: int) -> None:
+    """Count the cards stuck in hand (in all, and other than resources), then discard down to
+    7 in the discard order (step 7); ``i`` is the turn's index."""
+    hand, res_idx = b.hand, b.s.res_order
+    size = hand.sum(0, dtype=np.int16)
+    c["stuck_sum_by_turn"][i] = size.sum()
+    in_hand_res = hand[res_idx].sum(0, dtype=np.int16) if res_idx else 0
+    c["stuck_nonresource_sum_by_turn"][i] = (size - in_hand_res).sum()
+    over = np.maximum(size - HAND_LIMIT, 0).astype(np.int16)
+    c["discarded_sum_by_turn"][i] = over.sum()
+    if c["discarded_sum_by_turn"][i]:
+        for g in b.s.discard_order:
+            d = np.minimum(hand[g], over)
+            hand[g] -= d
+            over -= d
+
+
+def _open_mission_rank(unc: np.ndarray) -> np.ndarray:
+    """Each red-line position's rank among the missions not yet controlled (``unc``)."""
+    rank = np.empty(unc.shape, dtype=np.int16)
+    rank[0] = unc[0]
+    for m in range(1, RED_LINE):
+        rank[m] = rank[m - 1] + unc[m]
+    rank -= 1
+    return rank
+
+
+def _roster(n_code: np.ndarray) -> np.ndarray:
+    """The efreets in play in sending order: position ``k`` holds the roster code of the
+    ``k``-th efreet, highest code first, and -1 past the last efreet."""
+    roster = np.full((EFREET_LIMIT, n_code.shape[1]), -1, dtype=np.int16)
+    running = np.zeros(n_code.shape[1], dtype=np.int16)
+    for code in range(5, -1, -1):
+        running += n_code[code]
+        roster += running > _ROSTER_POSITIONS
+    return roster
+
+
+def _send_to_missions(b: _Block, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Deal the roster round-robin to the open missions and roll each squad's capture
+    (step 8): one die per roster position, drawn as one ``(EFREET_LIMIT, games)`` array.
+    Returns the missions captured ``(RED_LINE, games)`` and the number of open missions."""
+    unc = ~b.ctrl
+    u = unc.sum(0, dtype=np.int16)
+    rank = _open_mission_rank(unc)
+    roster = _roster(b.n_code)
+    present = roster >= 0
+    dice = rng.integers(1, 7, size=(EFREET_LIMIT, len(b.rows)), dtype=np.int16)
+    rolls = (dice + _MOD_TABLE[roster]) * present
+    target = _ROSTER_POSITIONS % np.maximum(u, 1)
+    squad = (target[None] == rank[:, None]) & present[None] & unc[:, None]  # (m, k, G)
+    total = (rolls[None] * squad).sum(1, dtype=np.int16)
+    sent = squad.any(1)
+    return sent & (total >= b.m_cost + b.tokens), u
+
+
+def _raze_and_recon(b: _Block, captured: np.ndarray, open_missions: np.ndarray) -> None:
+    """A capture takes control, adds a capture token and razes the opponent's arsenal by the
+    printed capture cost; the Scouting efreets sent add recon, up to the pool's maximum."""
+    b.ctrl |= captured
+    b.tokens += captured
+    b.opp -= (b.m_cost * captured).sum(0, dtype=np.int32)
+    scouts = sum(b.n_code[code] for code in _SCOUT_CODES)
+    b.recon = np.minimum(b.recon + scouts * (open_missions > 0), RECON_MAX)
+
+
+def _record_turn(b: _Block, c: dict[str, Any], t: int) -> None:
+    """The end of turn ``t``'s figures: efreets in play, missions controlled, and the games
+    won this turn, razed (which takes precedence) or tactical (step 9)."""
+    i = t - 1
+    c["efreets_in_play_sum_by_turn"][i] = b.n_eff.sum()
+    c["missions_controlled_sum_by_turn"][i] = np.count_nonzero(b.ctrl)
+    razed = b.opp <= 0
+    tactical = b.ctrl.all(0)
+    new = (b.win_turn == 0) & (razed | tactical)
+    b.win_turn[new] = t
+    c["win_razed_by_turn"][i] = np.count_nonzero(new & razed)
+    c["win_tactical_by_turn"][i] = np.count_nonzero(new & ~razed)
 
 
 # --- reference: one game at a time ---------------------------------------------------------
@@ -562,6 +675,26 @@ def simulate_redline_reference(
     return new_stats(KIND, params.turns, games, counts)
 
 
+@dataclass(slots=True)
+class _Game:
+    """One reference game's state. ``hand`` and ``arsenal`` hold group indexes (the arsenal's
+    top first); ``line`` holds the red line's mission types; each efreet in play is a dict
+    of its ``group`` and its ``free`` slots (slot names)."""
+
+    line: list[int]
+    hand: list[int]
+    arsenal: list[int]
+    opp: int  # the opponent's arsenal
+    resources_in_play: int = 0
+    pool: int = 0  # this turn's deploy pool still unspent
+    efreets: list[dict[str, Any]] = field(default_factory=list)
+    recon: int = 0
+    controlled: list[bool] = field(default_factory=lambda: [False] * RED_LINE)
+    tokens: list[int] = field(default_factory=lambda: [0] * RED_LINE)
+    first_efreet: int = 0  # its turn, 0 while none
+    won: bool = False
+
+
 def _play_reference_game(
     s: _Setup,
     params: SimParams,
@@ -570,14 +703,34 @@ def _play_reference_game(
     opponent_arsenal: int,
     c: dict[str, Any],
 ) -> None:
+    """Play one game turn by turn in the module docstring's phases, adding its figures to
+    ``c``. ``rnd`` is drawn in this order: the arsenal's shuffle, the red line's sample, then
+    the capture dice, one per efreet sent, mission by mission in red-line order."""
     T = params.turns
-    groups = s.groups
     arsenal = list(s.card_groups)
     rnd.shuffle(arsenal)
     line = [s.mission_deck[i] for i in rnd.sample(range(len(s.mission_deck)), RED_LINE)]
+    game = _Game(line, hand=arsenal[:OPENING], arsenal=arsenal[OPENING:], opp=opponent_arsenal)
+    _ref_mulligan(game, s, band, c)
+    for t in range(1, T + 1):
+        i = t - 1
+        _ref_draw_and_deploy_resource(game, s, c, i)
+        _ref_deploy_efreets(game, s, t)
+        _ref_deploy_equipment(game, s)
+        _ref_deploy_strategies_and_tactics(game, s)
+        _ref_discard_to_limit(game, s, c, i)
+        _ref_send_to_missions(game, s, rnd)
+        _ref_record_turn(game, c, i)
+    c["first_efreet_turn_hist"][game.first_efreet - 1 if game.first_efreet else T] += 1
+    if not game.won:
+        c["win_turn_hist"][T] += 1
 
-    hand = arsenal[:OPENING]
-    arsenal = arsenal[OPENING:]
+
+def _ref_mulligan(game: _Game, s: _Setup, band: MulliganBand, c: dict[str, Any]) -> None:
+    """The partial mulligan of the opening hand (step 1): the cards put on the bottom go under
+    the arsenal and as many are drawn."""
+    groups = s.groups
+    hand, arsenal = game.hand, game.arsenal
     r = sum(1 for g in hand if groups[g].kind == RESOURCE)
     c["open_resources_hist"][r] += 1
     bottom: list[int] = []
@@ -594,108 +747,126 @@ def _play_reference_game(
         hand += arsenal[: len(bottom)]
         arsenal = arsenal[len(bottom) :] + bottom
     c["kept_resources_hist"][sum(1 for g in hand if groups[g].kind == RESOURCE)] += 1
+    game.hand, game.arsenal = hand, arsenal
 
-    resources_in_play = 0
-    efreets: list[dict[str, Any]] = []  # each: group, free slots list
-    recon = 0
-    controlled = [False] * RED_LINE
-    tokens = [0] * RED_LINE
-    opp = opponent_arsenal
-    first_efreet = 0
-    won = False
 
-    for t in range(1, T + 1):
-        i = t - 1
-        hand.append(arsenal.pop(0))
-        bonus = sum(s.mission_resources[line[m]] for m in range(RED_LINE) if controlled[m])
-        recon = min(
-            recon + sum(s.mission_recon[line[m]] for m in range(RED_LINE) if controlled[m]),
-            RECON_MAX,
-        )
+def _ref_draw_and_deploy_resource(game: _Game, s: _Setup, c: dict[str, Any], i: int) -> None:
+    """Draw 1, take the control bonuses (step 2), deploy the resource of highest ``provides``
+    in hand and fill this turn's deploy pool (step 3); ``i`` is the turn's index."""
+    groups = s.groups
+    game.hand.append(game.arsenal.pop(0))
+    held = [m for m in range(RED_LINE) if game.controlled[m]]
+    bonus = sum(s.mission_resources[game.line[m]] for m in held)
+    game.recon = min(game.recon + sum(s.mission_recon[game.line[m]] for m in held), RECON_MAX)
 
-        in_hand_res = [g for g in hand if groups[g].kind == RESOURCE]
-        if in_hand_res:
-            best = max(in_hand_res, key=lambda g: groups[g].provides)
-            hand.remove(best)
-            resources_in_play += groups[best].provides
-            c["resource_deployed_by_turn"][i] += 1
-        pool = resources_in_play + bonus
+    in_hand_res = [g for g in game.hand if groups[g].kind == RESOURCE]
+    if in_hand_res:
+        best = max(in_hand_res, key=lambda g: groups[g].provides)
+        game.hand.remove(best)
+        game.resources_in_play += groups[best].provides
+        c["resource_deployed_by_turn"][i] += 1
+    game.pool = game.resources_in_play + bonus
 
-        for g in sorted((g for g in hand if groups[g].kind == EFREET), key=s.efreet_order.index):
-            if len(efreets) < EFREET_LIMIT and groups[g].cost <= pool:
-                pool -= groups[g].cost
-                hand.remove(g)
-                slots = [SLOTS[k] for k, n in enumerate(groups[g].slots) for _ in range(n)]
-                efreets.append({"group": groups[g], "free": slots})
-        if efreets and not first_efreet:
-            first_efreet = t
 
-        for g in sorted(
-            (g for g in hand if groups[g].kind == EQUIPMENT), key=s.equipment_order.index
-        ):
-            grp = groups[g]
-            if grp.cost > pool:
-                continue
-            etype = SLOTS[grp.equipment_type]
-            host = next((e for e in efreets if etype in e["free"]), None)
-            if host is None and etype != "pilot":
-                host = next((e for e in efreets if "open" in e["free"]), None)
-                etype = "open"
-            if host is not None:
-                host["free"].remove(etype)
-                pool -= grp.cost
-                hand.remove(g)
+def _ref_deploy_efreets(game: _Game, s: _Setup, t: int) -> None:
+    """Deploy efreets, most expensive first, while affordable and fewer than 5 are in play
+    (step 4); records turn ``t`` as the first efreet's."""
+    groups, hand = s.groups, game.hand
+    for g in sorted((g for g in hand if groups[g].kind == EFREET), key=s.efreet_order.index):
+        if len(game.efreets) < EFREET_LIMIT and groups[g].cost <= game.pool:
+            game.pool -= groups[g].cost
+            hand.remove(g)
+            slots = [SLOTS[k] for k, n in enumerate(groups[g].slots) for _ in range(n)]
+            game.efreets.append({"group": groups[g], "free": slots})
+    if game.efreets and not game.first_efreet:
+        game.first_efreet = t
 
-        for g in sorted(
-            (g for g in hand if groups[g].kind == STRATEGY), key=s.strategy_order.index
-        ):
-            if groups[g].cost <= pool:
-                pool -= groups[g].cost
-                hand.remove(g)
-        for g in sorted((g for g in hand if groups[g].kind == TACTIC), key=s.tactic_order.index):
-            cost = groups[g].cost
-            if cost <= pool + recon:
-                from_pool = min(cost, pool)
-                pool -= from_pool
-                recon -= cost - from_pool
-                hand.remove(g)
 
-        c["stuck_sum_by_turn"][i] += len(hand)
-        c["stuck_count_by_turn"][i] += 1
-        c["stuck_nonresource_sum_by_turn"][i] += sum(1 for g in hand if groups[g].kind != RESOURCE)
-        if len(hand) > HAND_LIMIT:
-            c["discarded_sum_by_turn"][i] += len(hand) - HAND_LIMIT
-            hand.sort(key=s.discard_order.index)
-            hand = hand[len(hand) - HAND_LIMIT :]
+def _ref_deploy_equipment(game: _Game, s: _Setup) -> None:
+    """Deploy affordable equipment, most expensive first, onto the first efreet with a free
+    slot of its type, else a free ``open`` slot (pilots only onto ``pilot`` slots) (step 5)."""
+    groups, hand, efreets = s.groups, game.hand, game.efreets
+    for g in sorted((g for g in hand if groups[g].kind == EQUIPMENT), key=s.equipment_order.index):
+        grp = groups[g]
+        if grp.cost > game.pool:
+            continue
+        etype = SLOTS[grp.equipment_type]
+        host = next((e for e in efreets if etype in e["free"]), None)
+        if host is None and etype != "pilot":
+            host = next((e for e in efreets if "open" in e["free"]), None)
+            etype = "open"
+        if host is not None:
+            host["free"].remove(etype)
+            game.pool -= grp.cost
+            hand.remove(g)
 
-        open_missions = [m for m in range(RED_LINE) if not controlled[m]]
-        if open_missions and efreets:
-            roster = sorted(efreets, key=lambda e: -e["group"].code)
-            squads: dict[int, list[dict[str, Any]]] = {}
-            for k, e in enumerate(roster):
-                squads.setdefault(open_missions[k % len(open_missions)], []).append(e)
-                if e["group"].scouting:
-                    recon = min(recon + 1, RECON_MAX)
-            for m in sorted(squads):
-                roll = sum(
-                    rnd.randint(1, 6) + CLASS_MOD[e["group"].efreet_class] for e in squads[m]
-                )
-                printed = s.mission_cost[line[m]]
-                if roll >= printed + tokens[m]:
-                    controlled[m] = True
-                    tokens[m] += 1
-                    opp -= printed
 
-        c["efreets_in_play_sum_by_turn"][i] += len(efreets)
-        c["missions_controlled_sum_by_turn"][i] += sum(controlled)
-        if not won and (opp <= 0 or all(controlled)):
-            won = True
-            c["win_turn_hist"][i] += 1
-            if opp <= 0:
-                c["win_razed_by_turn"][i] += 1
-            else:
-                c["win_tactical_by_turn"][i] += 1
+def _ref_deploy_strategies_and_tactics(game: _Game, s: _Setup) -> None:
+    """Deploy affordable strategies from the pool, then tactics from the pool and then the
+    recon pool, most expensive first (step 6)."""
+    groups, hand = s.groups, game.hand
+    for g in sorted((g for g in hand if groups[g].kind == STRATEGY), key=s.strategy_order.index):
+        if groups[g].cost <= game.pool:
+            game.pool -= groups[g].cost
+            hand.remove(g)
+    for g in sorted((g for g in hand if groups[g].kind == TACTIC), key=s.tactic_order.index):
+        cost = groups[g].cost
+        if cost <= game.pool + game.recon:
+            from_pool = min(cost, game.pool)
+            game.pool -= from_pool
+            game.recon -= cost - from_pool
+            hand.remove(g)
 
-    c["first_efreet_turn_hist"][first_efreet - 1 if first_efreet else T] += 1
-    if not won:
-        c["win_turn_hist"][T] += 1
+
+def _ref_discard_to_limit(game: _Game, s: _Setup, c: dict[str, Any], i: int) -> None:
+    """Count the cards stuck in hand, then discard down to 7 in the discard order (step 7)."""
+    hand = game.hand
+    c["stuck_sum_by_turn"][i] += len(hand)
+    c["stuck_count_by_turn"][i] += 1
+    c["stuck_nonresource_sum_by_turn"][i] += sum(1 for g in hand if s.groups[g].kind != RESOURCE)
+    if len(hand) > HAND_LIMIT:
+        c["discarded_sum_by_turn"][i] += len(hand) - HAND_LIMIT
+        hand.sort(key=s.discard_order.index)
+        game.hand = hand[len(hand) - HAND_LIMIT :]
+
+
+def _ref_send_to_missions(game: _Game, s: _Setup, rnd: random.Random) -> None:
+    """Deal the efreets round-robin to the open missions, each Scouting efreet sent adding
+    recon, then roll each squad's capture (step 8)."""
+    open_missions = [m for m in range(RED_LINE) if not game.controlled[m]]
+    if not (open_missions and game.efreets):
+        return
+    roster = sorted(game.efreets, key=lambda e: -e["group"].code)
+    squads: dict[int, list[dict[str, Any]]] = {}
+    for k, e in enumerate(roster):
+        squads.setdefault(open_missions[k % len(open_missions)], []).append(e)
+        if e["group"].scouting:
+            game.recon = min(game.recon + 1, RECON_MAX)
+    for m in sorted(squads):
+        _ref_capture_roll(game, s, m, squads[m], rnd)
+
+
+def _ref_capture_roll(
+    game: _Game, s: _Setup, m: int, squad: list[dict[str, Any]], rnd: random.Random
+) -> None:
+    """Roll the capture of red-line position ``m`` by ``squad``; a capture takes control, adds
+    a capture token and razes the opponent's arsenal by the printed capture cost."""
+    roll = sum(rnd.randint(1, 6) + CLASS_MOD[e["group"].efreet_class] for e in squad)
+    printed = s.mission_cost[game.line[m]]
+    if roll >= printed + game.tokens[m]:
+        game.controlled[m] = True
+        game.tokens[m] += 1
+        game.opp -= printed
+
+
+def _ref_record_turn(game: _Game, c: dict[str, Any], i: int) -> None:
+    """The end of the turn's figures, and the win the first time it holds (step 9)."""
+    c["efreets_in_play_sum_by_turn"][i] += len(game.efreets)
+    c["missions_controlled_sum_by_turn"][i] += sum(game.controlled)
+    if not game.won and (game.opp <= 0 or all(game.controlled)):
+        game.won = True
+        c["win_turn_hist"][i] += 1
+        if game.opp <= 0:
+            c["win_razed_by_turn"][i] += 1
+        else:
+            c["win_tactical_by_turn"][i] += 1
