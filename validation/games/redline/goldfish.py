@@ -675,26 +675,6 @@ def simulate_redline_reference(
     return new_stats(KIND, params.turns, games, counts)
 
 
-@dataclass(slots=True)
-class _Game:
-    """One reference game's state. ``hand`` and ``arsenal`` hold group indexes (the arsenal's
-    top first); ``line`` holds the red line's mission types; each efreet in play is a dict
-    of its ``group`` and its ``free`` slots (slot names)."""
-
-    line: list[int]
-    hand: list[int]
-    arsenal: list[int]
-    opp: int  # the opponent's arsenal
-    resources_in_play: int = 0
-    pool: int = 0  # this turn's deploy pool still unspent
-    efreets: list[dict[str, Any]] = field(default_factory=list)
-    recon: int = 0
-    controlled: list[bool] = field(default_factory=lambda: [False] * RED_LINE)
-    tokens: list[int] = field(default_factory=lambda: [0] * RED_LINE)
-    first_efreet: int = 0  # its turn, 0 while none
-    won: bool = False
-
-
 def _play_reference_game(
     s: _Setup,
     params: SimParams,
@@ -703,34 +683,17 @@ def _play_reference_game(
     opponent_arsenal: int,
     c: dict[str, Any],
 ) -> None:
-    """Play one game turn by turn in the module docstring's phases, adding its figures to
-    ``c``. ``rnd`` is drawn in this order: the arsenal's shuffle, the red line's sample, then
-    the capture dice, one per efreet sent, mission by mission in red-line order."""
+    # One long function on purpose: this loop is the benchmark's baseline (bench/goldfish.py
+    # measures the vectorised kernel against it), and split into phases it ran 12% slower,
+    # which would flatter the kernel's ratio.
     T = params.turns
+    groups = s.groups
     arsenal = list(s.card_groups)
     rnd.shuffle(arsenal)
     line = [s.mission_deck[i] for i in rnd.sample(range(len(s.mission_deck)), RED_LINE)]
-    game = _Game(line, hand=arsenal[:OPENING], arsenal=arsenal[OPENING:], opp=opponent_arsenal)
-    _ref_mulligan(game, s, band, c)
-    for t in range(1, T + 1):
-        i = t - 1
-        _ref_draw_and_deploy_resource(game, s, c, i)
-        _ref_deploy_efreets(game, s, t)
-        _ref_deploy_equipment(game, s)
-        _ref_deploy_strategies_and_tactics(game, s)
-        _ref_discard_to_limit(game, s, c, i)
-        _ref_send_to_missions(game, s, rnd)
-        _ref_record_turn(game, c, i)
-    c["first_efreet_turn_hist"][game.first_efreet - 1 if game.first_efreet else T] += 1
-    if not game.won:
-        c["win_turn_hist"][T] += 1
 
-
-def _ref_mulligan(game: _Game, s: _Setup, band: MulliganBand, c: dict[str, Any]) -> None:
-    """The partial mulligan of the opening hand (step 1): the cards put on the bottom go under
-    the arsenal and as many are drawn."""
-    groups = s.groups
-    hand, arsenal = game.hand, game.arsenal
+    hand = arsenal[:OPENING]
+    arsenal = arsenal[OPENING:]
     r = sum(1 for g in hand if groups[g].kind == RESOURCE)
     c["open_resources_hist"][r] += 1
     bottom: list[int] = []
@@ -747,126 +710,108 @@ def _ref_mulligan(game: _Game, s: _Setup, band: MulliganBand, c: dict[str, Any])
         hand += arsenal[: len(bottom)]
         arsenal = arsenal[len(bottom) :] + bottom
     c["kept_resources_hist"][sum(1 for g in hand if groups[g].kind == RESOURCE)] += 1
-    game.hand, game.arsenal = hand, arsenal
 
+    resources_in_play = 0
+    efreets: list[dict[str, Any]] = []  # each: group, free slots list
+    recon = 0
+    controlled = [False] * RED_LINE
+    tokens = [0] * RED_LINE
+    opp = opponent_arsenal
+    first_efreet = 0
+    won = False
 
-def _ref_draw_and_deploy_resource(game: _Game, s: _Setup, c: dict[str, Any], i: int) -> None:
-    """Draw 1, take the control bonuses (step 2), deploy the resource of highest ``provides``
-    in hand and fill this turn's deploy pool (step 3); ``i`` is the turn's index."""
-    groups = s.groups
-    game.hand.append(game.arsenal.pop(0))
-    held = [m for m in range(RED_LINE) if game.controlled[m]]
-    bonus = sum(s.mission_resources[game.line[m]] for m in held)
-    game.recon = min(game.recon + sum(s.mission_recon[game.line[m]] for m in held), RECON_MAX)
+    for t in range(1, T + 1):
+        i = t - 1
+        hand.append(arsenal.pop(0))
+        bonus = sum(s.mission_resources[line[m]] for m in range(RED_LINE) if controlled[m])
+        recon = min(
+            recon + sum(s.mission_recon[line[m]] for m in range(RED_LINE) if controlled[m]),
+            RECON_MAX,
+        )
 
-    in_hand_res = [g for g in game.hand if groups[g].kind == RESOURCE]
-    if in_hand_res:
-        best = max(in_hand_res, key=lambda g: groups[g].provides)
-        game.hand.remove(best)
-        game.resources_in_play += groups[best].provides
-        c["resource_deployed_by_turn"][i] += 1
-    game.pool = game.resources_in_play + bonus
+        in_hand_res = [g for g in hand if groups[g].kind == RESOURCE]
+        if in_hand_res:
+            best = max(in_hand_res, key=lambda g: groups[g].provides)
+            hand.remove(best)
+            resources_in_play += groups[best].provides
+            c["resource_deployed_by_turn"][i] += 1
+        pool = resources_in_play + bonus
 
+        for g in sorted((g for g in hand if groups[g].kind == EFREET), key=s.efreet_order.index):
+            if len(efreets) < EFREET_LIMIT and groups[g].cost <= pool:
+                pool -= groups[g].cost
+                hand.remove(g)
+                slots = [SLOTS[k] for k, n in enumerate(groups[g].slots) for _ in range(n)]
+                efreets.append({"group": groups[g], "free": slots})
+        if efreets and not first_efreet:
+            first_efreet = t
 
-def _ref_deploy_efreets(game: _Game, s: _Setup, t: int) -> None:
-    """Deploy efreets, most expensive first, while affordable and fewer than 5 are in play
-    (step 4); records turn ``t`` as the first efreet's."""
-    groups, hand = s.groups, game.hand
-    for g in sorted((g for g in hand if groups[g].kind == EFREET), key=s.efreet_order.index):
-        if len(game.efreets) < EFREET_LIMIT and groups[g].cost <= game.pool:
-            game.pool -= groups[g].cost
-            hand.remove(g)
-            slots = [SLOTS[k] for k, n in enumerate(groups[g].slots) for _ in range(n)]
-            game.efreets.append({"group": groups[g], "free": slots})
-    if game.efreets and not game.first_efreet:
-        game.first_efreet = t
+        for g in sorted(
+            (g for g in hand if groups[g].kind == EQUIPMENT), key=s.equipment_order.index
+        ):
+            grp = groups[g]
+            if grp.cost > pool:
+                continue
+            etype = SLOTS[grp.equipment_type]
+            host = next((e for e in efreets if etype in e["free"]), None)
+            if host is None and etype != "pilot":
+                host = next((e for e in efreets if "open" in e["free"]), None)
+                etype = "open"
+            if host is not None:
+                host["free"].remove(etype)
+                pool -= grp.cost
+                hand.remove(g)
 
+        for g in sorted(
+            (g for g in hand if groups[g].kind == STRATEGY), key=s.strategy_order.index
+        ):
+            if groups[g].cost <= pool:
+                pool -= groups[g].cost
+                hand.remove(g)
+        for g in sorted((g for g in hand if groups[g].kind == TACTIC), key=s.tactic_order.index):
+            cost = groups[g].cost
+            if cost <= pool + recon:
+                from_pool = min(cost, pool)
+                pool -= from_pool
+                recon -= cost - from_pool
+                hand.remove(g)
 
-def _ref_deploy_equipment(game: _Game, s: _Setup) -> None:
-    """Deploy affordable equipment, most expensive first, onto the first efreet with a free
-    slot of its type, else a free ``open`` slot (pilots only onto ``pilot`` slots) (step 5)."""
-    groups, hand, efreets = s.groups, game.hand, game.efreets
-    for g in sorted((g for g in hand if groups[g].kind == EQUIPMENT), key=s.equipment_order.index):
-        grp = groups[g]
-        if grp.cost > game.pool:
-            continue
-        etype = SLOTS[grp.equipment_type]
-        host = next((e for e in efreets if etype in e["free"]), None)
-        if host is None and etype != "pilot":
-            host = next((e for e in efreets if "open" in e["free"]), None)
-            etype = "open"
-        if host is not None:
-            host["free"].remove(etype)
-            game.pool -= grp.cost
-            hand.remove(g)
+        c["stuck_sum_by_turn"][i] += len(hand)
+        c["stuck_count_by_turn"][i] += 1
+        c["stuck_nonresource_sum_by_turn"][i] += sum(1 for g in hand if groups[g].kind != RESOURCE)
+        if len(hand) > HAND_LIMIT:
+            c["discarded_sum_by_turn"][i] += len(hand) - HAND_LIMIT
+            hand.sort(key=s.discard_order.index)
+            hand = hand[len(hand) - HAND_LIMIT :]
 
+        open_missions = [m for m in range(RED_LINE) if not controlled[m]]
+        if open_missions and efreets:
+            roster = sorted(efreets, key=lambda e: -e["group"].code)
+            squads: dict[int, list[dict[str, Any]]] = {}
+            for k, e in enumerate(roster):
+                squads.setdefault(open_missions[k % len(open_missions)], []).append(e)
+                if e["group"].scouting:
+                    recon = min(recon + 1, RECON_MAX)
+            for m in sorted(squads):
+                roll = sum(
+                    rnd.randint(1, 6) + CLASS_MOD[e["group"].efreet_class] for e in squads[m]
+                )
+                printed = s.mission_cost[line[m]]
+                if roll >= printed + tokens[m]:
+                    controlled[m] = True
+                    tokens[m] += 1
+                    opp -= printed
 
-def _ref_deploy_strategies_and_tactics(game: _Game, s: _Setup) -> None:
-    """Deploy affordable strategies from the pool, then tactics from the pool and then the
-    recon pool, most expensive first (step 6)."""
-    groups, hand = s.groups, game.hand
-    for g in sorted((g for g in hand if groups[g].kind == STRATEGY), key=s.strategy_order.index):
-        if groups[g].cost <= game.pool:
-            game.pool -= groups[g].cost
-            hand.remove(g)
-    for g in sorted((g for g in hand if groups[g].kind == TACTIC), key=s.tactic_order.index):
-        cost = groups[g].cost
-        if cost <= game.pool + game.recon:
-            from_pool = min(cost, game.pool)
-            game.pool -= from_pool
-            game.recon -= cost - from_pool
-            hand.remove(g)
+        c["efreets_in_play_sum_by_turn"][i] += len(efreets)
+        c["missions_controlled_sum_by_turn"][i] += sum(controlled)
+        if not won and (opp <= 0 or all(controlled)):
+            won = True
+            c["win_turn_hist"][i] += 1
+            if opp <= 0:
+                c["win_razed_by_turn"][i] += 1
+            else:
+                c["win_tactical_by_turn"][i] += 1
 
-
-def _ref_discard_to_limit(game: _Game, s: _Setup, c: dict[str, Any], i: int) -> None:
-    """Count the cards stuck in hand, then discard down to 7 in the discard order (step 7)."""
-    hand = game.hand
-    c["stuck_sum_by_turn"][i] += len(hand)
-    c["stuck_count_by_turn"][i] += 1
-    c["stuck_nonresource_sum_by_turn"][i] += sum(1 for g in hand if s.groups[g].kind != RESOURCE)
-    if len(hand) > HAND_LIMIT:
-        c["discarded_sum_by_turn"][i] += len(hand) - HAND_LIMIT
-        hand.sort(key=s.discard_order.index)
-        game.hand = hand[len(hand) - HAND_LIMIT :]
-
-
-def _ref_send_to_missions(game: _Game, s: _Setup, rnd: random.Random) -> None:
-    """Deal the efreets round-robin to the open missions, each Scouting efreet sent adding
-    recon, then roll each squad's capture (step 8)."""
-    open_missions = [m for m in range(RED_LINE) if not game.controlled[m]]
-    if not (open_missions and game.efreets):
-        return
-    roster = sorted(game.efreets, key=lambda e: -e["group"].code)
-    squads: dict[int, list[dict[str, Any]]] = {}
-    for k, e in enumerate(roster):
-        squads.setdefault(open_missions[k % len(open_missions)], []).append(e)
-        if e["group"].scouting:
-            game.recon = min(game.recon + 1, RECON_MAX)
-    for m in sorted(squads):
-        _ref_capture_roll(game, s, m, squads[m], rnd)
-
-
-def _ref_capture_roll(
-    game: _Game, s: _Setup, m: int, squad: list[dict[str, Any]], rnd: random.Random
-) -> None:
-    """Roll the capture of red-line position ``m`` by ``squad``; a capture takes control, adds
-    a capture token and razes the opponent's arsenal by the printed capture cost."""
-    roll = sum(rnd.randint(1, 6) + CLASS_MOD[e["group"].efreet_class] for e in squad)
-    printed = s.mission_cost[game.line[m]]
-    if roll >= printed + game.tokens[m]:
-        game.controlled[m] = True
-        game.tokens[m] += 1
-        game.opp -= printed
-
-
-def _ref_record_turn(game: _Game, c: dict[str, Any], i: int) -> None:
-    """The end of the turn's figures, and the win the first time it holds (step 9)."""
-    c["efreets_in_play_sum_by_turn"][i] += len(game.efreets)
-    c["missions_controlled_sum_by_turn"][i] += sum(game.controlled)
-    if not game.won and (game.opp <= 0 or all(game.controlled)):
-        game.won = True
-        c["win_turn_hist"][i] += 1
-        if game.opp <= 0:
-            c["win_razed_by_turn"][i] += 1
-        else:
-            c["win_tactical_by_turn"][i] += 1
+    c["first_efreet_turn_hist"][first_efreet - 1 if first_efreet else T] += 1
+    if not won:
+        c["win_turn_hist"][T] += 1
