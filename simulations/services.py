@@ -618,7 +618,8 @@ def odds_at_least(
 
 def odds_rules(game_slug: str):
     """The draw rules the exact odds use: the game's first section drawn turn by turn, or
-    None when no section is (a force, a match of ships, decks drawn by dice)."""
+    None when no section is (a list that stands on the table from the start, decks drawn
+    only by dice)."""
     from validation.registry import registry
 
     if game_slug not in registry:
