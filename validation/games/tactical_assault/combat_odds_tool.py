@@ -136,8 +136,9 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     deck = list(cards.get(CARD_KIND, ()))
     if not deck:
         raise ToolInputError("the catalogue holds no combat cards")
+    mods = modifiers(params)
     try:
-        odds = co.combat_odds(attacker, target, deck, modifiers(params))
+        odds = co.combat_odds(attacker, target, deck, mods)
     except ValueError as exc:
         raise ToolInputError(str(exc)) from exc
     verb = "fires on" if odds["attack"] == "firepower" else "attacks in close combat"
