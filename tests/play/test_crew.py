@@ -102,6 +102,9 @@ def test_visual_field_errors(client, sample_catalogue):
     assert client.get(VF_URL, {"seed": 1, "x": 2}).status_code == 400
     assert client.get(VF_URL, {"seed": 1, "x": 9, "y": 0}).status_code == 400
     assert client.get(VF_URL, {"seed": 1, "x": 0, "y": 0, "ships": "a,b"}).status_code == 400
+    off = client.get(VF_URL, {"seed": 1, "ships": "3,3;99999999999,2"})
+    assert off.status_code == 400 and off.json()["field"] == "ships"
+    assert "off the map" in off.json()["detail"]
 
 
 def test_the_map_is_a_grid_of_linked_boxes(sample_catalogue):

@@ -271,6 +271,11 @@ def visual_field_for(
     except ValueError as exc:
         raise ToolInputError(f"the map cannot be dealt: {exc}") from exc
     others = parse_boxes(ships)
+    for bx, by in others:
+        if not (0 <= bx < len(grid[0]) and 0 <= by < len(grid)):
+            raise ToolInputError(
+                f"ships: {bx},{by} is off the map ({len(grid[0])} × {len(grid)} boxes)", "ships"
+            )
     result: dict[str, Any] = {
         "seed": seed,
         "layout": layout["rows"],
