@@ -55,7 +55,11 @@ class GameToolsView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="A game's tools", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        operation_id="play_game_tools",
+        summary="A game's tools",
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request, game: str):
         try:
             definition = services.game(game)
@@ -85,6 +89,7 @@ class ToolView(APIView):
             raise Http404("no such tool") from None
 
     @extend_schema(
+        operation_id="play_tool_answer",
         summary="Answer a live tool",
         description="The tool's parameters in the query string (GET /api/play/{game}/ lists "
         "a game's tools and their parameters); the answer is the tool's data.",
@@ -102,6 +107,7 @@ class ToolView(APIView):
         return Response(answer.result.data)
 
     @extend_schema(
+        operation_id="play_tool_run",
         summary="Run a tool with a background run",
         description="A JSON object of the tool's parameters. Up to the tool's inline limit "
         "of games the answer is the tool's data (200); more start a simulation run on a "
