@@ -1,2 +1,3 @@
-"""Play tools: Tactical Assault combat odds and campaigns, Red Code crew economy and visual
-field, Red Mittens goldfish (the Django side of the game packages)."""
+"""Play pages over the games' own objects: a page (and an API route) for any game's tool, a
+goldfish page for any game with a goldfish, and campaigns for any game with campaign rules
+(the Django side of the game packages)."""

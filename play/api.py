@@ -1,207 +1,146 @@
-"""Play tools API (documented in docs/api.md, "Play tools").
+"""Play tools API (documented in docs/api.md, "Play tools"): one route for any tool of any
+game, `/api/play/<game>/<tool>/`.
 
-The calculators are open to everyone (read-only; the close combat POST is throttled like
-other simulations). Campaigns are in `campaign_api`.
+A live tool answers GET with its parameters in the query string; a tool with a background
+run takes POST with a JSON object of its parameters, answers up to its inline limit at once
+(200) and starts a run on a worker beyond (202, signed-in users; 403 otherwise), throttled
+with the `simulate` scope. Bad input is a 400 `{"detail", "field", "errors"}` naming every
+bad parameter. Campaigns are in `campaign_api`.
 """
 
 from __future__ import annotations
 
+from django.http import Http404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from validation.games.tactical_assault import combat_odds as co
-
 from . import services
-from .services import PlayInputError, SimulationsUnavailable
+from .services import PlayInputError
 
 
 def _bad(exc: PlayInputError) -> Response:
-    body = {"detail": exc.message}
+    body: dict = {"detail": exc.message}
     if exc.field:
         body["field"] = exc.field
-    return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    body["errors"] = exc.errors
+    return Response(body, status=exc.status)
 
 
 def run_payload(run, request) -> dict:
-    url = services.run_url(run)
     return {
         "id": run.pk,
-        "kind": getattr(run, "kind", ""),
-        "status": str(getattr(run, "status", "")),
-        "url": request.build_absolute_uri(url),
+        "kind": run.kind,
+        "status": str(run.status),
+        "url": request.build_absolute_uri(run.get_absolute_url()),
     }
 
 
-# --- Tactical Assault --------------------------------------------------------------------------
+def _not_allowed(method: str, tool) -> Response:
+    how = "POST (a JSON object)" if method == "GET" else "GET (a query string)"
+    return Response(
+        {"detail": f"{tool.label} takes its parameters by {how}"},
+        status=status.HTTP_405_METHOD_NOT_ALLOWED,
+        headers={"Allow": "POST" if method == "GET" else "GET"},
+    )
 
 
-class CombatOddsView(APIView):
-    """Exact probability of each combat result of one attack (Tables 4 to 6)."""
+class GameToolsView(APIView):
+    """A game's tools: how each is called, its parameters and their choices."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("attacker", str, required=True, description="unit type name"),
-            OpenApiParameter("target", str, required=True, description="unit type name"),
-            *[
-                OpenApiParameter(
-                    m["name"],
-                    OpenApiTypes.STR if m["type"] == "choice" else OpenApiTypes.BOOL,
-                    required=False,
-                    description=m["label"],
-                    enum=[c["value"] for c in m["choices"]] if m["type"] == "choice" else None,
-                )
-                for m in co.MODIFIERS
-            ],
-        ],
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+        operation_id="play_game_tools",
+        summary="A game's tools",
+        responses={200: OpenApiTypes.OBJECT},
     )
-    def get(self, request):
-        params = request.query_params
-        for name in ("attacker", "target"):
-            if not params.get(name):
-                return Response({"detail": f"{name} is required", "field": name}, status=400)
-        known = {m["name"] for m in co.MODIFIERS} | {"attacker", "target", "format"}
-        unknown = sorted(set(params) - known)
-        if unknown:
-            return Response(
-                {
-                    "detail": f"unknown parameter(s) {', '.join(unknown)}; modifiers are "
-                    f"{', '.join(m['name'] for m in co.MODIFIERS)}"
-                },
-                status=400,
-            )
+    def get(self, request, game: str):
         try:
-            mods, _ = services.parse_modifiers(params, strict=True)
-            odds = services.combat_odds_for(
-                attacker=params["attacker"], target=params["target"], modifiers=mods
+            definition = services.game(game)
+        except services.NotFound:
+            raise Http404("no such game") from None
+        tools = services.game_tools(game=definition)
+        for entry in tools:
+            entry["url"] = request.build_absolute_uri(
+                reverse("api-play-tool", args=[definition.slug, entry["slug"]])
             )
-        except PlayInputError as exc:
-            return _bad(exc)
-        return Response(odds)
+        return Response({"game": definition.slug, "tools": tools})
 
 
-class CloseCombatRequest(serializers.Serializer):
-    unit_a = serializers.CharField(max_length=200)
-    unit_b = serializers.CharField(max_length=200)
-    games = serializers.IntegerField(min_value=1, max_value=services.WORKER_GAMES_MAX)
-    seed = serializers.IntegerField(
-        min_value=0, max_value=services.SEED_MAX, required=False, allow_null=True
-    )
-    max_rounds = serializers.IntegerField(
-        min_value=1, max_value=services.MAX_ROUNDS_MAX, default=20
-    )
-    a_modifiers = serializers.DictField(child=serializers.BooleanField(), required=False)
-    b_modifiers = serializers.DictField(child=serializers.BooleanField(), required=False)
-
-
-class CloseCombatView(APIView):
-    """Repeated close combat: up to 20,000 games answered at once (200), more started on a
-    worker as a SimulationRun (202, signed-in users)."""
+class ToolView(APIView):
+    """A game's tool: GET (a live tool) or POST (a tool with a background run)."""
 
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
     throttle_scope = "simulate"
 
-    @extend_schema(
-        request=CloseCombatRequest,
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
-    )
-    def post(self, request):
-        ser = CloseCombatRequest(data=request.data)
-        ser.is_valid(raise_exception=True)
-        data = ser.validated_data
+    def get_throttles(self):
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+
+    def _tool(self, game: str, tool: str):
         try:
-            how, value = services.close_combat_start(
-                unit_a=data["unit_a"],
-                unit_b=data["unit_b"],
-                games=data["games"],
-                seed=data.get("seed"),
-                max_rounds=data["max_rounds"],
-                a_modifiers=data.get("a_modifiers"),
-                b_modifiers=data.get("b_modifiers"),
-                owner=request.user,
-            )
+            return services.game_tool(game, tool)
+        except services.NotFound:
+            raise Http404("no such tool") from None
+
+    @extend_schema(
+        operation_id="play_tool_answer",
+        summary="Answer a live tool",
+        description="The tool's parameters in the query string (GET /api/play/{game}/ lists "
+        "a game's tools and their parameters); the answer is the tool's data.",
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 405: OpenApiTypes.OBJECT},
+    )
+    def get(self, request, game: str, tool: str):
+        game_def, tool_def = self._tool(game, tool)
+        if tool_def.background is not None:
+            return _not_allowed("GET", tool_def)
+        raw = services.request_values(request.query_params, skip=("format",))
+        try:
+            answer = services.tool_answer(game_slug=game_def.slug, tool=tool_def, raw=raw)
         except PlayInputError as exc:
-            if exc.field == "games" and not request.user.is_authenticated:
-                return Response({"detail": exc.message}, status=status.HTTP_403_FORBIDDEN)
             return _bad(exc)
-        except SimulationsUnavailable as exc:
-            return Response({"detail": str(exc)}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
-        if how == "run":
-            return Response({"run": run_payload(value, request)}, status=status.HTTP_202_ACCEPTED)
-        return Response(value.data)
-
-
-# --- Red Code --------------------------------------------------------------------------------
-
-
-class CrewView(APIView):
-    """Crew economy of a ship at a distance against each enemy ship, and one matchup."""
-
-    permission_classes = [AllowAny]
+        return Response(answer.result.data)
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("ship", str, required=True),
-            OpenApiParameter("distance", int, required=True),
-            OpenApiParameter(
-                "target",
-                str,
-                required=False,
-                description="enemy ship of the matchup (default: the first)",
-            ),
-        ],
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+        operation_id="play_tool_run",
+        summary="Run a tool with a background run",
+        description="A JSON object of the tool's parameters. Up to the tool's inline limit "
+        "of games the answer is the tool's data (200); more start a simulation run on a "
+        "worker (202, signed in).",
+        request=OpenApiTypes.OBJECT,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            202: OpenApiTypes.OBJECT,
+            400: OpenApiTypes.OBJECT,
+            403: OpenApiTypes.OBJECT,
+            405: OpenApiTypes.OBJECT,
+        },
     )
-    def get(self, request):
-        params = request.query_params
-        if not params.get("ship"):
-            return Response({"detail": "ship is required", "field": "ship"}, status=400)
+    def post(self, request, game: str, tool: str):
+        game_def, tool_def = self._tool(game, tool)
+        if tool_def.background is None:
+            return _not_allowed("POST", tool_def)
+        data = request.data
+        if hasattr(data, "lists"):
+            raw = services.request_values(data)
+        elif isinstance(data, dict):
+            raw = dict(data)
+        else:
+            return _bad(PlayInputError("the body is a JSON object of the tool's parameters"))
+        raw = services.with_seed(tool_def.params, raw)
         try:
-            data = services.crew_economy(
-                ship=params["ship"],
-                distance=params.get("distance", ""),
-                target=params.get("target") or None,
+            answer = services.tool_answer(
+                game_slug=game_def.slug, tool=tool_def, raw=raw, owner=request.user
             )
         except PlayInputError as exc:
             return _bad(exc)
-        return Response(data)
-
-
-class VisualFieldView(APIView):
-    """The map dealt from a seed and what a ship at (x, y) can target, by distance."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("seed", int, required=True),
-            OpenApiParameter("x", int, required=False),
-            OpenApiParameter("y", int, required=False),
-            OpenApiParameter(
-                "ships", str, required=False, description='other ships\' boxes, "x,y;x,y"'
-            ),
-        ],
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
-    )
-    def get(self, request):
-        params = request.query_params
-        if params.get("seed") in (None, ""):
-            return Response({"detail": "seed is required", "field": "seed"}, status=400)
-        try:
-            data = services.visual_field_for(
-                seed=params["seed"],
-                x=params.get("x"),
-                y=params.get("y"),
-                ships=params.get("ships", ""),
+        if answer.run is not None:
+            return Response(
+                {"run": run_payload(answer.run, request)}, status=status.HTTP_202_ACCEPTED
             )
-        except PlayInputError as exc:
-            return _bad(exc)
-        return Response(data)
+        return Response(answer.result.data)

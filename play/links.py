@@ -1,40 +1,50 @@
-"""Where the play tools are: links per game, for the catalogue's game page.
+"""Where the play pages are, read from the registry: for the catalogue's game page (the
+`game_tools` hook) and the play index.
 
-`tools_for_game(slug)` answers [{"label", "url"}] for the buttons of a game page
-(the `game_tools` context variable of templates/catalogue/game.html). Every game with
-campaign rules also gets its campaign tracker (`campaign_links`).
+A game's links are its tools (each its own page), "Goldfish a deck" when it has a goldfish,
+and the campaign tracker when it has campaign rules (`campaign_links`).
 """
 
 from __future__ import annotations
 
 from django.urls import reverse
 
+from validation.registry import registry
+
+from . import services
 from .campaign_links import campaign_links
 
-_TOOLS: dict[str, tuple[tuple[str, str], ...]] = {
-    "tactical-assault": (("Combat odds", "play:combat"),),
-    "red-code": (
-        ("Crew economy", "play:crew"),
-        ("Visual field", "play:visual-field"),
-    ),
-    "red-mittens": (("Goldfish a deck", "play:goldfish"),),
-}
+GOLDFISH_LABEL = "Goldfish a deck"
 
 
 def tools_for_game(slug: str) -> list[dict[str, str]]:
-    """The play tools of one game as [{"label", "url"}] (empty for a game without)."""
-    tools = [{"label": label, "url": reverse(name)} for label, name in _TOOLS.get(slug, ())]
-    return tools + campaign_links(slug)
+    """The play pages of game `slug` as [{"label", "url", "description"}] (empty for a game
+    without any, or not registered)."""
+    if slug not in registry:
+        return []
+    game = registry.get(slug)
+    links = [
+        {
+            "label": tool.label,
+            "url": reverse("play:tool", args=[slug, tool.slug]),
+            "description": tool.description,
+        }
+        for tool in game.tools
+    ]
+    if game.goldfish is not None:
+        links.append(
+            {
+                "label": GOLDFISH_LABEL,
+                "url": reverse("play:goldfish", args=[slug]),
+                "description": game.goldfish.description,
+            }
+        )
+    return links + [{**link, "description": ""} for link in campaign_links(slug)]
 
 
 def all_tools() -> list[dict[str, object]]:
-    """Every game with tools: [{"game", "tools": [{"label", "url"}]}]."""
-    from validation.registry import registry
-
-    slugs = [g.slug for g in registry.all() if g.slug in _TOOLS or g.campaign is not None]
-    slugs += [slug for slug in _TOOLS if slug not in registry]
-    out = []
-    for slug in slugs:
-        name = registry.get(slug).name if slug in registry else slug
-        out.append({"game": name, "slug": slug, "tools": tools_for_game(slug)})
-    return out
+    """Every game with play pages: [{"game", "slug", "tools": [{"label", "url", …}]}]."""
+    return [
+        {"game": game.name, "slug": game.slug, "tools": tools_for_game(game.slug)}
+        for game in services.games_that_play()
+    ]

@@ -1,447 +1,504 @@
-"""Play-tool services: the catalogue side of the game packages' tools.
+"""Play services: the games' tools and goldfish, over the catalogue.
 
-Views and API classes parse input, call one service and render. A bad input raises
-`PlayInputError` (a message naming the field).
+A game's `Tool`s and its `Goldfish` (validation/capabilities.py) are pure objects of its
+package; these services find them in the registry, read the catalogue's cards a tool needs
+(one query), clean the parameters (`validation.params.clean_params`, then the tool's own
+checks), compute, and hand the long runs to a worker (`simulations`). No game is named here:
+a new game's tools and goldfish work as soon as its package is registered.
+
+Views and API classes parse the request, call one service and render. Bad input raises
+`PlayInputError` (one message per field, every error at once), or is reported on a page's
+`ToolPage`/`GoldfishPage`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from catalogue.models import Card
-from validation.capabilities import Goldfish, Tool, ToolInputError
-from validation.games.red_code import crew_economy as ce
-from validation.games.red_code.layout import generate_layout
-from validation.games.tactical_assault import close_combat as cc
-from validation.games.tactical_assault import combat_odds as co
-from validation.registry import registry
+from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult
+from validation.params import (
+    MAX_RAW,
+    ParamsInvalid,
+    ParamSpec,
+    clean_params,
+    not_applying,
+    unset_value,
+)
+from validation.registry import GameDef, registry
 from validation.types import CardFacts
 
-TACTICAL_ASSAULT = "tactical-assault"
-RED_CODE = "red-code"
-RED_MITTENS = "red-mittens"
-
-#: Close combat runs up to this many games are computed in the request; larger ones go to a
-#: worker as a SimulationRun.
-INLINE_GAMES_MAX = cc.INLINE_MAX
-#: The largest close combat run a worker takes.
-WORKER_GAMES_MAX = cc.MAX_GAMES
-MAX_ROUNDS_MAX = cc.MAX_ROUNDS
-#: Red Mittens goldfish previews computed in the request.
-GOLDFISH_INLINE_MAX = registry.get(RED_MITTENS).goldfish.inline_max
-CREW_MAX_DISTANCE = 6
+#: Seeds a page or a request draws at random lie below this.
 SEED_MAX = 2**31 - 1
+#: Decks a goldfish page offers at most.
+MAX_DECKS = 200
+#: Keys of a form that are not parameters.
+FORM_KEYS = ("csrfmiddlewaretoken",)
+
+
+class NotFound(LookupError):
+    """No such game, tool or goldfish."""
 
 
 class PlayInputError(ValueError):
-    """A tool input that cannot be used; `field` names it ("" for the whole request)."""
+    """Input that cannot be used: `errors` maps each bad field ("" for the whole request)
+    to its message."""
 
-    def __init__(self, message: str, field: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+    status = 400
 
+    def __init__(self, errors: Mapping[str, str] | str, field: str = ""):
+        self.errors = {field: errors} if isinstance(errors, str) else dict(errors)
+        super().__init__(self.message)
 
-class SimulationsUnavailable(RuntimeError):
-    """The simulations app (SimulationRun, simulation_start) is not installed."""
+    @property
+    def message(self) -> str:
+        return "; ".join(self.errors.values())
 
-
-def random_seed() -> int:
-    return int(np.random.SeedSequence().generate_state(1)[0] % SEED_MAX)
-
-
-# --- Catalogue lookups ---------------------------------------------------------------------
-
-
-def game_cards(*, game_slug: str, kind: str) -> list[Card]:
-    """The cards of one kind of a game, by name (one query)."""
-    return list(
-        Card.objects.filter(game__slug=game_slug, kind=kind)
-        .only("name", "kind", "faction", "cost", "text", "attributes")
-        .order_by("name")
-    )
+    @property
+    def field(self) -> str:
+        return next(iter(self.errors), "")
 
 
-def _card_named(*, game_slug: str, kind: str, name: str, field: str) -> CardFacts:
-    card = (
-        Card.objects.filter(game__slug=game_slug, kind=kind, name__iexact=(name or "").strip())
-        .only("name", "kind", "faction", "cost", "text", "attributes")
-        .first()
-    )
-    if card is None:
-        label = kind.replace("_", " ")
-        names = [c.name for c in game_cards(game_slug=game_slug, kind=kind)]
-        hint = f"; use one of {', '.join(names)}" if names else "; the catalogue has none"
-        raise PlayInputError(f"{name!r} is not a {label}{hint}", field)
-    return card.facts()
+class SignInRequired(PlayInputError):
+    """A run on a worker needs a signed-in user."""
+
+    status = 403
 
 
-def unit_type(name: str, field: str = "unit") -> CardFacts:
-    return _card_named(game_slug=TACTICAL_ASSAULT, kind="unit_type", name=name, field=field)
+# --- finding things --------------------------------------------------------------------------
 
 
-def combat_deck() -> list[CardFacts]:
-    cards = [c.facts() for c in game_cards(game_slug=TACTICAL_ASSAULT, kind="combat_card")]
-    if not cards:
-        raise PlayInputError("the catalogue holds no Tactical Assault combat cards")
-    return cards
+def game(slug: str) -> GameDef:
+    if slug not in registry:
+        raise NotFound(f"no game {slug!r}")
+    return registry.get(slug)
 
 
-# --- Tactical Assault: combat odds ----------------------------------------------------------
+def game_tool(game_slug: str, tool_slug: str) -> tuple[GameDef, Tool]:
+    """The game and its tool `tool_slug`; NotFound if either is unknown."""
+    definition = game(game_slug)
+    for tool in definition.tools:
+        if tool.slug == tool_slug:
+            return definition, tool
+    raise NotFound(f"{definition.name} has no tool {tool_slug!r}")
 
 
-def modifier_specs(attack: str | None = None) -> list[dict[str, Any]]:
-    """The Table 4/5 modifiers a form offers (all, or those of one attack kind)."""
-    return list(co.MODIFIERS) if attack is None else co.modifiers_for(attack)
+def tool_by_alias(game_slug: str, slug: str) -> Tool | None:
+    """The tool of the game that was once called `slug`, if any."""
+    if game_slug not in registry:
+        return None
+    return next((t for t in registry.get(game_slug).tools if slug in t.aliases), None)
 
 
-def parse_modifiers(data: Mapping[str, Any], *, strict: bool) -> tuple[dict[str, Any], list[str]]:
-    """Read modifiers from query parameters or form data (strings like "1"/"true"/"on").
+def game_goldfish(game_slug: str) -> tuple[GameDef, Goldfish]:
+    """The game and its goldfish; NotFound if the game has none."""
+    definition = game(game_slug)
+    if definition.goldfish is None:
+        raise NotFound(f"{definition.name} has no goldfish")
+    return definition, definition.goldfish
 
-    Returns (modifiers, ignored): with `strict` a set modifier that the chosen attack's table
-    does not list is an error; otherwise it is dropped and named in `ignored`.
-    """
-    attack = str(data.get("attack") or "firepower")
-    if attack not in co.ATTACKS:
-        raise PlayInputError(f"attack {attack!r} is not one of {', '.join(co.ATTACKS)}", "attack")
-    mods: dict[str, Any] = {"attack": attack}
-    ignored: list[str] = []
-    for spec in co.MODIFIERS:
-        name = spec["name"]
-        if name == "attack" or name not in data:
+
+def games_that_play() -> list[GameDef]:
+    """Every game with a tool, a goldfish or campaign rules, in the registry's order."""
+    return [g for g in registry if g.tools or g.goldfish is not None or g.campaign is not None]
+
+
+# --- raw values ------------------------------------------------------------------------------
+
+
+def request_values(data, *, skip: Sequence[str] = FORM_KEYS) -> dict[str, Any]:
+    """A query string's or form's values by key: a key given once is its text, a key given
+    more than once the list of its values (which no parameter takes)."""
+    out: dict[str, Any] = {}
+    for key, values in data.lists():
+        if key in skip:
             continue
-        raw = data.get(name)
-        if spec["type"] == "bool":
-            text = str(raw).strip().lower()
-            if text in {"1", "true", "on", "yes"}:
-                value: Any = True
-            elif text in {"0", "false", "off", "no", ""}:
-                value = False
-            else:
-                raise PlayInputError(f"{name}: {raw!r} is not true or false", name)
-            is_default = value is False
-        else:
-            value = str(raw)
-            allowed = [c["value"] for c in spec["choices"]]
-            if value not in allowed:
-                raise PlayInputError(f"{name}: {value!r} is not one of {', '.join(allowed)}", name)
-            is_default = value == spec["default"]
-        if attack not in spec["attacks"]:
-            if is_default:
-                continue
-            if strict:
-                raise PlayInputError(f"{name} does not apply to a {attack} attack", name)
-            ignored.append(spec["label"])
-            continue
-        mods[name] = value
-    return mods, ignored
-
-
-def combat_odds_for(*, attacker: str, target: str, modifiers: Mapping[str, Any]) -> dict:
-    """Exact odds of each combat result of one attack of `attacker` on `target`."""
-    a = unit_type(attacker, "attacker")
-    t = unit_type(target, "target")
-    try:
-        return co.combat_odds(a, t, combat_deck(), modifiers)
-    except ValueError as exc:
-        raise PlayInputError(str(exc)) from exc
-
-
-CLOSE_COMBAT_SIDE_MODIFIERS = tuple(cc.SIDE_MODIFIERS)
-
-
-def close_combat_tool() -> Tool:
-    """The close combat tool of Tactical Assault (and its background run)."""
-    return registry.get(TACTICAL_ASSAULT).tool("close-combat")
-
-
-def tool_cards(*, game_slug: str, tool: Tool) -> dict[str, list[CardFacts]]:
-    """The catalogue's cards of the kinds a tool reads (one query)."""
-    from catalogue.services import cards_by_kind
-
-    return cards_by_kind(game_slug=game_slug, kinds=tool.reads)
-
-
-def close_combat_inputs(
-    *,
-    unit_a: str,
-    unit_b: str,
-    a_modifiers: Mapping[str, Any] | None = None,
-    b_modifiers: Mapping[str, Any] | None = None,
-    cards: Mapping[str, list[CardFacts]] | None = None,
-) -> dict[str, Any]:
-    """The JSON inputs of a close combat run (both unit types and the deck as facts), built
-    by the tool's background run from the catalogue's `cards` (read when not given)."""
-    tool = close_combat_tool()
-    if cards is None:
-        cards = tool_cards(game_slug=TACTICAL_ASSAULT, tool=tool)
-    params = {
-        "unit_a": unit_a,
-        "unit_b": unit_b,
-        "a_modifiers": a_modifiers,
-        "b_modifiers": b_modifiers,
-    }
-    try:
-        return tool.background.inputs_from_params(params, cards)
-    except ToolInputError as exc:
-        raise PlayInputError(exc.message, exc.field) from exc
-
-
-def check_run_size(*, games: Any, seed: Any, max_rounds: Any) -> tuple[int, int, int]:
-    def whole(value: Any, name: str, low: int, high: int) -> int:
-        try:
-            number = int(value)
-        except (TypeError, ValueError) as exc:
-            raise PlayInputError(f"{name}: {value!r} is not a whole number", name) from exc
-        if isinstance(value, bool) or not low <= number <= high:
-            raise PlayInputError(f"{name}: {number} is not between {low} and {high}", name)
-        return number
-
-    games_n = whole(games, "games", 1, WORKER_GAMES_MAX)
-    seed_n = random_seed() if seed in (None, "") else whole(seed, "seed", 0, SEED_MAX)
-    rounds_n = whole(
-        20 if max_rounds in (None, "") else max_rounds, "max_rounds", 1, MAX_ROUNDS_MAX
-    )
-    return games_n, seed_n, rounds_n
-
-
-def close_combat_start(
-    *,
-    unit_a: str,
-    unit_b: str,
-    games: Any,
-    seed: Any = None,
-    max_rounds: Any = 20,
-    a_modifiers: Mapping[str, Any] | None = None,
-    b_modifiers: Mapping[str, Any] | None = None,
-    owner=None,
-) -> tuple[str, Any]:
-    """Repeated close combat of `unit_a` against `unit_b`.
-
-    Up to INLINE_GAMES_MAX games: ("inline", ToolResult), computed now by the close combat
-    tool (its `data` is the API's answer). More: ("run", SimulationRun) of the tool's
-    background run started on a worker for `owner` (PlayInputError without a signed-in
-    owner, SimulationsUnavailable when the simulations app is missing).
-    """
-    games_n, seed_n, rounds_n = check_run_size(games=games, seed=seed, max_rounds=max_rounds)
-    tool = close_combat_tool()
-    cards = tool_cards(game_slug=TACTICAL_ASSAULT, tool=tool)
-    inputs = close_combat_inputs(
-        unit_a=unit_a, unit_b=unit_b, a_modifiers=a_modifiers, b_modifiers=b_modifiers, cards=cards
-    )
-    if games_n <= tool.inline_max:
-        params = {
-            "unit_a": inputs["unit_a"]["name"],
-            "unit_b": inputs["unit_b"]["name"],
-            "games": games_n,
-            "seed": seed_n,
-            "max_rounds": rounds_n,
-            **{f"a_{name}": True for name in inputs["a_modifiers"]},
-            **{f"b_{name}": True for name in inputs["b_modifiers"]},
-        }
-        try:
-            result = tool.compute(params, cards)
-        except ToolInputError as exc:
-            raise PlayInputError(exc.message, exc.field) from exc
-        return "inline", result
-    if owner is None or not getattr(owner, "is_authenticated", False):
-        raise PlayInputError(
-            f"runs of more than {INLINE_GAMES_MAX} games run on a worker: sign in to start one",
-            "games",
-        )
-    run = start_simulation(
-        owner=owner,
-        kind=tool.background.slug,
-        params={
-            "games": games_n,
-            "max_rounds": rounds_n,
-            "unit_a": inputs["unit_a"]["name"],
-            "unit_b": inputs["unit_b"]["name"],
-        },
-        inputs=inputs,
-        seed=seed_n,
-    )
-    return "run", run
-
-
-def start_simulation(*, owner, kind: str, params: dict, inputs=None, deck_version=None, seed=None):
-    """simulations.services.simulation_start, or SimulationsUnavailable."""
-    try:
-        from simulations.services import simulation_start
-    except ImportError as exc:
-        raise SimulationsUnavailable("simulations are not available on this site") from exc
-    try:
-        return simulation_start(
-            owner=owner,
-            kind=kind,
-            params=params,
-            deck_version=deck_version,
-            inputs=inputs,
-            seed=seed,
-        )
-    except ValueError as exc:
-        raise PlayInputError(str(exc)) from exc
-
-
-def run_url(run) -> str:
-    """The page of a SimulationRun (its API address while the page is not routed)."""
-    from django.urls import NoReverseMatch, reverse
-
-    try:
-        return run.get_absolute_url()
-    except (AttributeError, NoReverseMatch):
-        pass
-    try:
-        return reverse("api-simulation-detail", args=[run.pk])
-    except NoReverseMatch:
-        return f"/simulations/{run.pk}/"
-
-
-# --- Red Code: crew economy and visual field ------------------------------------------------
-
-
-def red_code_ships() -> list[Card]:
-    return game_cards(game_slug=RED_CODE, kind="ship")
-
-
-def _manoeuvres() -> dict[str, CardFacts]:
-    return {c.name: c.facts() for c in game_cards(game_slug=RED_CODE, kind="manoeuvre")}
-
-
-def enemy_ships(ship: CardFacts, ships: Iterable[CardFacts]) -> list[CardFacts]:
-    """The ships of the other side (every other ship when the ship has no side), by class."""
-    order = {"submarine": 0, "destroyer": 1, "carrier": 2}
-    enemies = [
-        s for s in ships if s.name != ship.name and (not ship.faction or s.faction != ship.faction)
-    ]
-    return sorted(enemies, key=lambda s: (order.get(s.attr("ship_class", ""), 9), s.name))
-
-
-def crew_economy(
-    *, ship: str, distance: Any, target: str | None = None, max_turns: int = 30
-) -> dict[str, Any]:
-    """The crew table of `ship` at `distance` against each enemy ship, and the best
-    schedule against `target` (default: the first enemy)."""
-    try:
-        d = int(distance)
-    except (TypeError, ValueError) as exc:
-        raise PlayInputError(f"distance: {distance!r} is not a whole number", "distance") from exc
-    if not 1 <= d <= CREW_MAX_DISTANCE:
-        raise PlayInputError(f"distance: {d} is not between 1 and {CREW_MAX_DISTANCE}", "distance")
-    me = _card_named(game_slug=RED_CODE, kind="ship", name=ship, field="ship")
-    ships = [c.facts() for c in red_code_ships()]
-    enemies = enemy_ships(me, ships)
-    if not enemies:
-        raise PlayInputError("there is no enemy ship in the catalogue", "ship")
-    manoeuvres = _manoeuvres()
-    chosen = enemies[0]
-    if target:
-        match = [s for s in enemies if s.name.lower() == target.strip().lower()]
-        if not match:
-            names = ", ".join(s.name for s in enemies)
-            raise PlayInputError(
-                f"{target!r} is not an enemy ship of {me.name}; use {names}", "target"
-            )
-        chosen = match[0]
-    try:
-        table = ce.crew_table(me, manoeuvres, enemies, d, max_turns)
-        schedule = ce.crew_schedule(me, manoeuvres, chosen, d, max_turns)
-    except ValueError as exc:
-        raise PlayInputError(str(exc)) from exc
-    return {
-        "ship": me.name,
-        "ship_class": me.attr("ship_class", ""),
-        "faction": me.faction,
-        "distance": d,
-        "table": table["rows"],
-        "matchup": schedule,
-    }
-
-
-def parse_boxes(text: Any, field: str = "ships") -> list[tuple[int, int]]:
-    """ "x,y;x,y" (or space separated) into box coordinates."""
-    if text in (None, ""):
-        return []
-    out: list[tuple[int, int]] = []
-    for part in str(text).replace(" ", ";").split(";"):
-        part = part.strip()
-        if not part:
-            continue
-        try:
-            x, y = (int(v) for v in part.split(","))
-        except ValueError as exc:
-            raise PlayInputError(f"{field}: {part!r} is not a box x,y", field) from exc
-        out.append((x, y))
+        out[key] = values[0] if len(values) == 1 else list(values)
     return out
 
 
-def visual_field_for(*, seed: Any, x: Any = None, y: Any = None, ships: Any = "") -> dict:
-    """The map dealt from `seed` and, with an origin box, what a ship there can target.
+def random_seed() -> int:
+    return secrets.randbelow(SEED_MAX + 1)
 
-    Other ships (`ships`, "x,y;x,y") block the line of sight. Returns the layout (map card
-    names), the box grid, and `field` (None without an origin)."""
+
+def seed_specs(specs: Sequence[ParamSpec]) -> list[ParamSpec]:
+    """The seed parameters without a default: drawn at random when left out."""
+    return [s for s in specs if s.name == "seed" and s.type == "int" and s.default is None]
+
+
+def missing_seed(specs: Sequence[ParamSpec], raw: Mapping[str, Any]) -> bool:
+    """Whether a seed parameter without a default is left out of `raw`."""
+    return any(raw.get(s.name) in (None, "") for s in seed_specs(specs))
+
+
+def with_seed(specs: Sequence[ParamSpec], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """`raw` with a random seed for a seed parameter without a default left out."""
+    out = dict(raw)
+    for spec in seed_specs(specs):
+        if out.get(spec.name) in (None, ""):
+            out[spec.name] = str(random_seed())
+    return out
+
+
+def query_values(specs: Sequence[ParamSpec], clean: Mapping[str, Any]) -> dict[str, str]:
+    """The cleaned values as a query string writes them, leaving out those at their
+    default (a bool as 1 or 0)."""
+    out: dict[str, str] = {}
+    for spec in specs:
+        value = clean.get(spec.name)
+        if spec.name not in clean or value == unset_value(spec) or value == "":
+            continue
+        out[spec.name] = ("1" if value else "0") if spec.type == "bool" else str(value)
+    return out
+
+
+def _form_values(specs: Sequence[ParamSpec], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """What a form shows of values that could not be cleaned: each parameter's own text
+    (bounded), else its default."""
+    values = {s.name: unset_value(s) for s in specs}
+    for spec in specs:
+        value = raw.get(spec.name)
+        if isinstance(value, str) and "\x00" not in value:
+            values[spec.name] = value[:MAX_RAW]
+    return values
+
+
+# --- tools ---------------------------------------------------------------------------------
+
+
+def tool_cards(*, game_slug: str, tool: Tool) -> dict[str, list[CardFacts]]:
+    """The catalogue's cards of every kind the tool reads or offers, by kind and name (one
+    query)."""
+    from catalogue.services import cards_by_kind
+
+    return cards_by_kind(game_slug=game_slug, kinds=tool.card_kinds)
+
+
+def _names(cards: Mapping[str, Sequence[CardFacts]]) -> dict[str, list[str]]:
+    return {kind: [c.name for c in facts] for kind, facts in cards.items()}
+
+
+def _spec_label(specs: Sequence[ParamSpec], name: str) -> str:
+    return next((s.label for s in specs if s.name == name), name)
+
+
+def clean_tool_params(
+    tool: Tool,
+    raw: Mapping[str, Any],
+    *,
+    cards: Mapping[str, Sequence[CardFacts]],
+    lenient: bool = False,
+) -> tuple[dict[str, Any], list[str]]:
+    """The tool's cleaned parameters and the labels of those ignored.
+
+    A parameter set where its `applies` says it does not apply is, with `lenient` (a page),
+    put back to its default and named among the ignored; otherwise (the API) an error.
+    Raises PlayInputError with every problem at once."""
     try:
-        seed_n = int(seed)
-    except (TypeError, ValueError) as exc:
-        raise PlayInputError(f"seed: {seed!r} is not a whole number", "seed") from exc
-    if not 0 <= seed_n <= SEED_MAX:
-        raise PlayInputError(f"seed: {seed_n} is not between 0 and {SEED_MAX}", "seed")
-    map_cards = {c.name: c.facts() for c in game_cards(game_slug=RED_CODE, kind="map_card")}
+        raw = tool.read_params(raw)
+    except ToolInputError as exc:
+        raise PlayInputError(exc.message, exc.field) from exc
     try:
-        layout = generate_layout(list(map_cards.values()), seed_n)
-    except ValueError as exc:
-        raise PlayInputError(f"the map cannot be dealt: {exc}") from exc
-    rows = [[map_cards[name] for name in row] for row in layout["rows"]]
-    grid = ce.box_grid(rows)
-    others = parse_boxes(ships)
-    result: dict[str, Any] = {
-        "seed": seed_n,
-        "layout": layout["rows"],
-        "grid": grid,
-        "width": len(grid[0]),
-        "height": len(grid),
-        "ships": [list(b) for b in others],
-        "origin": None,
-        "field": None,
-    }
-    if x in (None, "") and y in (None, ""):
-        return result
+        clean = clean_params(tool.params, raw, card_choices=_names(cards), label=tool.label)
+    except ParamsInvalid as exc:
+        raise PlayInputError(exc.errors) from None
+    ignored: list[str] = []
+    for spec in not_applying(tool.params, clean):
+        if lenient:
+            clean[spec.name] = unset_value(spec)
+            ignored.append(spec.label)
+            continue
+        where = " and ".join(f"{k} is {clean.get(k)}" for k in spec.applies or {})
+        raise PlayInputError(f"{spec.name} does not apply when {where}", spec.name)
+    errors = tool.check_params(clean)
+    if errors:
+        raise PlayInputError(errors)
+    return clean, ignored
+
+
+def ignored_note(tool: Tool, ignored: Sequence[str]) -> str:
+    """A sentence naming the parameters a page ignored."""
+    if not ignored:
+        return ""
+    controls = {k for s in tool.params if s.label in ignored for k in (s.applies or {})}
+    words = " and ".join(_spec_label(tool.params, k).lower() for k in sorted(controls))
+    return f"Ignored (they do not apply with this {words}): {', '.join(ignored)}."
+
+
+@dataclass
+class ToolAnswer:
+    """What a tool answered: its `result` computed now, or the `run` started on a worker."""
+
+    params: dict[str, Any]
+    result: ToolResult | None = None
+    run: Any = None
+    ignored: list[str] = field(default_factory=list)
+
+
+def _start_run(*, game_slug: str, tool: Tool, clean: Mapping[str, Any], cards, owner) -> Any:
+    from simulations.services import SimulationError, simulation_start
+
+    background = tool.background
+    if owner is None or not getattr(owner, "is_authenticated", False):
+        raise SignInRequired(
+            f"runs of more than {tool.inline_max:,} games run on a worker: sign in to start one",
+            "games",
+        )
     try:
-        origin = (int(x), int(y))
-    except (TypeError, ValueError) as exc:
-        raise PlayInputError("x and y: the origin box needs two whole numbers", "x") from exc
-    ship_map = {f"ship {i + 1}": box for i, box in enumerate(others) if box != origin}
+        inputs = (
+            background.inputs_from_params(clean, cards)
+            if background.inputs_from_params is not None
+            else None
+        )
+    except ToolInputError as exc:
+        raise PlayInputError(exc.message, exc.field) from exc
+    params = {p.name: clean[p.name] for p in background.params if p.name in clean}
     try:
-        field = ce.visual_field(rows, ship_map, origin)
-    except ValueError as exc:
-        raise PlayInputError(str(exc), "x") from exc
-    field.pop("grid", None)
-    result["origin"] = list(origin)
-    result["ships"] = [list(b) for b in ship_map.values()]
-    result["field"] = field
-    return result
+        return simulation_start(
+            owner=owner, kind=background.slug, params=params, inputs=inputs, seed=clean.get("seed")
+        )
+    except SimulationError as exc:
+        raise PlayInputError(
+            {("" if k == "__all__" else k): v for k, v in exc.errors.items()}
+        ) from exc
 
 
-# --- Red Mittens: goldfish -------------------------------------------------------------------
+def tool_answer(
+    *,
+    game_slug: str,
+    tool: Tool,
+    raw: Mapping[str, Any],
+    owner=None,
+    lenient: bool = False,
+    cards: Mapping[str, Sequence[CardFacts]] | None = None,
+) -> ToolAnswer:
+    """Clean `raw` and answer: a live tool computes; a tool with a background computes up
+    to its `inline_max` games and starts a run on a worker for `owner` beyond (SignInRequired
+    without a signed-in owner). Raises PlayInputError."""
+    if cards is None:
+        cards = tool_cards(game_slug=game_slug, tool=tool)
+    clean, ignored = clean_tool_params(tool, raw, cards=cards, lenient=lenient)
+    if tool.background is not None and int(clean.get("games") or 0) > tool.inline_max:
+        run = _start_run(game_slug=game_slug, tool=tool, clean=clean, cards=cards, owner=owner)
+        return ToolAnswer(params=clean, run=run, ignored=ignored)
+    try:
+        result = tool.compute(clean, cards)
+    except ToolInputError as exc:
+        raise PlayInputError(exc.message, exc.field) from exc
+    return ToolAnswer(params=clean, result=result, ignored=ignored)
 
 
-def red_mittens_goldfish() -> Goldfish:
-    return registry.get(RED_MITTENS).goldfish
+def game_tools(*, game: GameDef) -> list[dict[str, Any]]:
+    """What the API says of a game's tools: how each is called and its parameters, the
+    catalogue's names filling the choices of card parameters (one query)."""
+    from catalogue.services import card_names_by_kind
+
+    kinds = [p.cards_of_kind for t in game.tools for p in t.params if p.cards_of_kind]
+    names = card_names_by_kind(game_slug=game.slug, kinds=kinds) if kinds else {}
+    out = []
+    for tool in game.tools:
+        entry: dict[str, Any] = {
+            "slug": tool.slug,
+            "label": tool.label,
+            "description": tool.description,
+            "method": "GET" if tool.background is None else "POST",
+            "params": [p.as_dict(names.get(p.cards_of_kind, ())) for p in tool.params],
+        }
+        if tool.background is not None:
+            entry["inline_max"] = tool.inline_max
+            entry["simulation_kind"] = tool.background.slug
+        out.append(entry)
+    return out
 
 
-def goldfish_inline(
-    *, goldfish: Goldfish, deck_version, params: Mapping[str, Any], seed: int
-) -> dict[str, Any]:
-    """Play a goldfish of a deck version in the request, as one chunk of a run: its
-    summary. PlayInputError when the deck cannot be played."""
+@dataclass
+class ToolPage:
+    """What a tool's page shows: the form's values and card choices, and the answer or the
+    errors."""
+
+    game: GameDef
+    tool: Tool
+    values: dict[str, Any]
+    choices: dict[str, list[str]]
+    errors: dict[str, str] = field(default_factory=dict)
+    answer: ToolAnswer | None = None
+    status: int = 200
+
+    @property
+    def note(self) -> str:
+        return ignored_note(self.tool, self.answer.ignored) if self.answer else ""
+
+
+def tool_page(
+    *,
+    game: GameDef,
+    tool: Tool,
+    raw: Mapping[str, Any] | None = None,
+    initial: Mapping[str, Any] | None = None,
+    owner=None,
+) -> ToolPage:
+    """A tool's page: the form alone (its defaults, or `initial` values), or, with `raw`
+    submitted values, the answer or every error. Reads the catalogue once."""
+    cards = tool_cards(game_slug=game.slug, tool=tool)
+    choices = _names(cards)
+    if raw is None:
+        return ToolPage(game, tool, _form_values(tool.params, initial or {}), choices)
+    try:
+        answer = tool_answer(
+            game_slug=game.slug, tool=tool, raw=raw, owner=owner, lenient=True, cards=cards
+        )
+    except PlayInputError as exc:
+        values = _form_values(tool.params, raw)
+        return ToolPage(game, tool, values, choices, errors=exc.errors, status=exc.status)
+    return ToolPage(game, tool, dict(answer.params), choices, answer=answer)
+
+
+def applies_text(tool: Tool, spec: ParamSpec) -> str:
+    """Where a parameter applies, in the words of the parameters it depends on ("Attack:
+    Firepower attack (Table 4)"), or ""."""
+    parts = []
+    for name, values in (spec.applies or {}).items():
+        control = next((s for s in tool.params if s.name == name), None)
+        if control is None:
+            continue
+        labels = dict(control.choice_list()) if control.type == "choice" else {}
+        parts.append(f"{control.label}: {' or '.join(labels.get(v, v) for v in values)}")
+    return "; ".join(parts)
+
+
+# --- goldfish ------------------------------------------------------------------------------
+
+SEED = ParamSpec(
+    "seed", "Seed", "int", min=0, max=SEED_MAX, help="empty: a random seed", default=""
+)
+
+
+def goldfish_specs(goldfish: Goldfish) -> tuple[ParamSpec, ...]:
+    """The goldfish's parameters and the seed of its run."""
+    return (*goldfish.params, SEED)
+
+
+def goldfish_decks(*, user, game_slug: str) -> list:
+    """The decks of the game `user` may read that have a version, by name (one query)."""
+    from decks.models import Deck
+
+    return list(
+        Deck.objects.visible_to(user)
+        .filter(game__slug=game_slug, current_version__isnull=False)
+        .select_related("owner", "current_version", "game")
+        .order_by("name", "pk")[:MAX_DECKS]
+    )
+
+
+@dataclass
+class GoldfishAnswer:
+    deck: Any
+    params: dict[str, Any]
+    seed: int
+    summary: dict[str, Any] | None = None
+    run: Any = None
+
+
+def _deck_of(decks: Sequence, raw: Any):
+    if raw in (None, ""):
+        raise PlayInputError("pick a deck", "deck")
+    text = str(raw)[:40]
+    deck = next((d for d in decks if str(d.pk) == text.strip()), None)
+    if deck is None:
+        raise PlayInputError(f"{text!r} is not one of the decks of this game you can open", "deck")
+    return deck
+
+
+def goldfish_play(
+    *, game_slug: str, goldfish: Goldfish, decks: Sequence, raw: Mapping[str, Any], owner=None
+) -> GoldfishAnswer:
+    """Play the goldfish of one of `decks` (the one `raw["deck"]` names): up to its
+    `inline_max` games now, more as a run on a worker for a signed-in `owner`. Raises
+    PlayInputError (SignInRequired)."""
     from decks.selectors import version_entries
 
+    values = dict(raw)
+    errors: dict[str, str] = {}
+    deck = None
     try:
-        inputs = goldfish.prepare(version_entries(version=deck_version, sections=goldfish.sections))
-        stats = goldfish.merge([goldfish.run_chunk(inputs, params, seed, 0, 1)])
-    except ValueError as exc:  # an InputsError (no units, a card gone) among them
-        raise PlayInputError(str(exc)) from exc
-    return goldfish.summarise(stats, inputs)
+        deck = _deck_of(decks, values.pop("deck", None))
+    except PlayInputError as exc:
+        errors.update(exc.errors)
+    try:
+        clean = clean_params(goldfish_specs(goldfish), values, label=goldfish.label)
+    except ParamsInvalid as exc:
+        errors.update(exc.errors)
+        clean = {}
+    if not errors:
+        errors.update(goldfish.check_params(clean))
+    if errors:
+        raise PlayInputError(errors)
+    seed = clean.pop("seed")
+    seed = random_seed() if seed == "" else int(seed)
+    version = deck.current_version
+    version.deck = deck
+    if int(clean.get("games") or 0) > goldfish.inline_max:
+        if owner is None or not getattr(owner, "is_authenticated", False):
+            raise SignInRequired(
+                f"runs of more than {goldfish.inline_max:,} games run on a worker: sign in to "
+                "start one",
+                "games",
+            )
+        from simulations.services import SimulationError, simulation_start
+
+        try:
+            run = simulation_start(
+                owner=owner, kind=goldfish.slug, params=clean, deck_version=version, seed=seed
+            )
+        except SimulationError as exc:
+            raise PlayInputError(
+                {("" if k == "__all__" else k): v for k, v in exc.errors.items()}
+            ) from exc
+        return GoldfishAnswer(deck=deck, params=clean, seed=seed, run=run)
+    try:
+        inputs = goldfish.prepare(version_entries(version=version, sections=goldfish.sections))
+        stats = goldfish.merge([goldfish.run_chunk(inputs, clean, seed, 0, 1)])
+    except (ValueError, LookupError) as exc:  # an InputsError among them
+        raise PlayInputError(f"this deck cannot be played: {exc}", "deck") from exc
+    summary = goldfish.summarise(stats, inputs)
+    return GoldfishAnswer(deck=deck, params=clean, seed=seed, summary=summary)
+
+
+@dataclass
+class GoldfishPage:
+    game: GameDef
+    goldfish: Goldfish
+    decks: list
+    values: dict[str, Any]
+    errors: dict[str, str] = field(default_factory=dict)
+    answer: GoldfishAnswer | None = None
+    status: int = 200
+
+
+def goldfish_page(
+    *,
+    game: GameDef,
+    goldfish: Goldfish,
+    user,
+    raw: Mapping[str, Any] | None = None,
+    initial: Mapping[str, Any] | None = None,
+) -> GoldfishPage:
+    """The goldfish page of a game: the decks `user` may pick and the form, and with `raw`
+    submitted values the summary, the run started, or every error."""
+    decks = goldfish_decks(user=user, game_slug=game.slug)
+    specs = goldfish_specs(goldfish)
+    if raw is None:
+        values = _form_values(specs, initial or {})
+        values["deck"] = str((initial or {}).get("deck", ""))[:40]
+        return GoldfishPage(game, goldfish, decks, values)
+    values = _form_values(specs, raw)
+    values["deck"] = str(raw.get("deck", ""))[:40]
+    try:
+        answer = goldfish_play(
+            game_slug=game.slug, goldfish=goldfish, decks=decks, raw=raw, owner=user
+        )
+    except PlayInputError as exc:
+        return GoldfishPage(game, goldfish, decks, values, errors=exc.errors, status=exc.status)
+    return GoldfishPage(game, goldfish, decks, values, answer=answer)

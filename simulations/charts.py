@@ -4,13 +4,15 @@ A chart is described by a *spec*, a plain JSON-serialisable dict built by the ru
 (``validation.charts``, where the spec format is described), so that a goldfish can say what
 to draw without knowing how. ``render(spec)`` turns one into markup: an ``<svg>`` with
 ``<title>`` and ``<desc>`` for screen readers and a ``<title>`` tooltip on every bar and
-point, or a ``<table>`` for a table spec.
+point, a ``<table>`` for a table spec, or a board of cells for a grid spec, each cell a link
+when the page says where a click leads (``link``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.html import escape
@@ -47,14 +49,117 @@ def _fmt_exact(value: float, y_format: str) -> str:
     return f"{value * 100:.2f}%" if y_format == "percent" else f"{value:.3f}"
 
 
-def render(spec: Mapping[str, Any], *, prefix: str = "") -> SafeString:
+LinkFn = Callable[[Mapping[str, int]], str]
+
+
+def render(spec: Mapping[str, Any], *, prefix: str = "", link: LinkFn | None = None) -> SafeString:
     """The markup of a chart spec; ``prefix`` keeps element ids unique when several runs'
-    charts share a page."""
+    charts share a page. ``link(params)`` is the address a click on a grid's cell opens,
+    given the parameters the cell sets (without it, cells are not links)."""
     if prefix:
         spec = {**spec, "id": f"{prefix}{spec.get('id', 'chart')}"}
     if spec.get("type") == "table":
         return _render_table(spec)
+    if spec.get("type") == "grid":
+        return _render_grid(spec, link)
     return _render_xy(spec)
+
+
+# --- grids ----------------------------------------------------------------------------------
+
+CELL = 56
+MAX_CELLS = 64
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?")
+_WORD = re.compile(r"[A-Za-z0-9_-]+")
+MARKERS = {
+    "circle": '<circle cx="{cx}" cy="{cy}" r="{r}" fill="#1d2330" class="marker circle"/>',
+    "square": '<rect x="{x0}" y="{y0}" width="{w}" height="{w}" fill="#b3261e" '
+    'class="marker square"/>',
+}
+
+
+def _colour(value: Any, default: str = "#ffffff") -> str:
+    text = str(value or "")
+    return text if _COLOUR.fullmatch(text) else default
+
+
+def _classes(value: Any) -> str:
+    return " ".join(_WORD.findall(str(value or "")))
+
+
+def _whole(value: Any, default: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _render_grid(spec: Mapping[str, Any], link: LinkFn | None) -> SafeString:
+    chart_id = escape(spec.get("id", "grid"))
+    width = min(max(_whole(spec.get("width"), 1), 1), MAX_CELLS)
+    height = min(max(_whole(spec.get("height"), 1), 1), MAX_CELLS)
+    title = escape(spec.get("title", ""))
+    desc = escape(spec.get("desc", "") or spec.get("title", ""))
+    sets = {str(k): v for k, v in (spec.get("link") or {}).items() if v in ("x", "y")}
+    out = [
+        f'<figure class="grid-chart"><svg xmlns="http://www.w3.org/2000/svg" '
+        f'id="chart-{chart_id}" role="img" viewBox="0 0 {width * CELL} {height * CELL}" '
+        f'width="100%" style="max-width:{width * CELL}px" '
+        f'aria-labelledby="chart-{chart_id}-title chart-{chart_id}-desc">'
+        f'<title id="chart-{chart_id}-title">{title}</title>'
+        f'<desc id="chart-{chart_id}-desc">{desc}</desc>'
+    ]
+    for cell in spec.get("cells", []):
+        x, y = _whole(cell.get("x"), -1), _whole(cell.get("y"), -1)
+        if not (0 <= x < width and 0 <= y < height):
+            continue
+        x0, y0 = x * CELL, y * CELL
+        parts = [
+            f"<title>{escape(cell.get('title') or f'{x},{y}')}</title>",
+            f'<rect x="{x0}" y="{y0}" width="{CELL}" height="{CELL}" '
+            f'fill="{_colour(cell.get("fill"))}" stroke="#5d6577" stroke-width="1"/>',
+        ]
+        if cell.get("symbol"):
+            parts.append(
+                f'<text x="{x0 + 8}" y="{y0 + 16}" font-size="13" fill="#1f5fa8">'
+                f"{escape(str(cell['symbol'])[:3])}</text>"
+            )
+        marker = MARKERS.get(str(cell.get("marker") or ""))
+        if marker:
+            parts.append(
+                marker.format(
+                    cx=x0 + CELL / 2,
+                    cy=y0 + CELL / 2,
+                    r=CELL / 3,
+                    x0=x0 + 14,
+                    y0=y0 + 14,
+                    w=CELL - 28,
+                )
+            )
+        if cell.get("label"):
+            parts.append(
+                f'<text x="{x0 + CELL - 8}" y="{y0 + CELL - 8}" font-size="14" '
+                f'text-anchor="end" font-weight="700">{escape(str(cell["label"])[:6])}</text>'
+            )
+        classes = escape(" ".join(["cell", _classes(cell.get("class"))]).strip())
+        body = "".join(parts)
+        if link is not None and sets and cell.get("link", True):
+            href = link({param: (x if axis == "x" else y) for param, axis in sets.items()})
+            out.append(
+                f'<a href="{escape(href)}" data-x="{x}" data-y="{y}" class="{classes}">{body}</a>'
+            )
+        else:
+            out.append(f'<g data-x="{x}" data-y="{y}" class="{classes}">{body}</g>')
+    out.append("</svg>")
+    legend = [
+        f'<li><span class="swatch" style="background:{_colour(item.get("fill"))}"></span> '
+        f"{escape(item.get('label', ''))}</li>"
+        for item in spec.get("legend", [])
+    ]
+    if legend:
+        out.append(f'<figcaption><ul class="legend">{"".join(legend)}</ul></figcaption>')
+    out.append("</figure>")
+    return mark_safe("".join(out))  # noqa: S308 - every text piece is escaped above
 
 
 def _render_table(spec: Mapping[str, Any]) -> SafeString:

@@ -140,25 +140,41 @@ class ToolInputError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
-    """What a tool answers: `data` for the API (plain JSON), and for the page `figures`
-    [(label, text)], `charts` (chart specs), `tables` ({"title", "columns", "rows"}) and
-    `notes` (lines of text). A game's own partial may draw `data` its own way."""
+    """What a tool answers: `data` for the API (plain JSON), and for the page a `title`,
+    `figures` [(label, text)], `charts` (chart specs, validation/charts.py: among them a
+    `grid` whose cells a player clicks to set parameters), `tables` ({"id", "title",
+    "columns", "rows"}, cells already written as text or numbers) and `notes` (lines of
+    text). A game's own partial may draw `data` its own way."""
 
     data: Mapping[str, Any]
     figures: Sequence[tuple[str, str]] = ()
     charts: Sequence[Mapping[str, Any]] = ()
     tables: Sequence[Mapping[str, Any]] = ()
     notes: Sequence[str] = ()
+    title: str = ""
+
+
+def _same_params(raw: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(raw)
 
 
 @dataclass(frozen=True)
 class Tool:
     """A calculator of one game, opened beside the table.
 
-    `compute(params, cards) -> ToolResult` is pure: `params` are cleaned against `params`,
-    `cards` maps each kind of `reads` to the catalogue's cards of that kind (CardFacts, by
-    name). A tool that can also run long in the background names its `background` goldfish
-    (needs_deck False) and `inline_max`, the games a request computes at once.
+    `compute(params, cards) -> ToolResult` is pure: `params` are cleaned against `params`
+    (then `check_params(clean) -> {field: message}` for checks across fields), `cards` maps
+    each kind of `reads` to the catalogue's cards of that kind (CardFacts, by name).
+
+    A tool without a `background` is live: it answers at once, whatever its parameters. A
+    tool that can also run long names its `background` goldfish (needs_deck False, its
+    parameters named as the tool's, `games` among them, its inputs built by
+    `inputs_from_params` from the tool's cleaned parameters) and `inline_max`, the games a
+    request computes at once; more run on a worker.
+
+    `read_params(raw) -> raw` turns an older shape of a request into the tool's parameters
+    (ToolInputError naming a bad field); `aliases` are former slugs of the tool, whose
+    addresses lead to it.
     """
 
     slug: str
@@ -170,6 +186,15 @@ class Tool:
     background: Goldfish | None = None
     inline_max: int = 0
     check_params: Callable[[Mapping[str, Any]], dict[str, str]] = _no_check
+    read_params: Callable[[Mapping[str, Any]], dict[str, Any]] = _same_params
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def card_kinds(self) -> tuple[str, ...]:
+        """Every card kind the tool needs from the catalogue: those it reads and those whose
+        names some parameter offers."""
+        named = (p.cards_of_kind for p in self.params if p.cards_of_kind)
+        return tuple(dict.fromkeys((*self.reads, *named)))
 
 
 # --- Campaigns -----------------------------------------------------------------------------

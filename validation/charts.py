@@ -14,8 +14,19 @@ or ``line`` (points joined by a line, over the bars). ``None`` values are left o
 optional ``y_max`` fixes the top of the value axis.
 ``{"type": "table", "id", "title", "columns": [...], "rows": [[...], ...]}`` is a small table.
 
+``{"type": "grid", "id", "title", "desc", "width", "height", "cells": [...], "link": {...},
+"legend": [...]}`` is a board of ``width`` × ``height`` square cells (x left to right, y top
+to bottom). Each cell is ``{"x", "y", "fill", "symbol", "label", "title", "marker", "class",
+"link"}``: ``fill`` a colour ``#rrggbb``, ``symbol`` a short text at its top left (an arrow),
+``label`` a short text at its bottom right (a number), ``title`` its tooltip, ``marker``
+``"circle"``, ``"square"`` or ``""``, ``class`` words naming what it is (for styles and
+tests), all optional. ``link`` maps parameters of the tool to ``"x"`` or ``"y"``: a click
+on a cell opens the tool again with those parameters set to the cell's coordinates (a cell
+with ``"link": false`` is not a link). ``legend`` is ``[{"fill", "label"}]``.
+
 ``bar_chart``, ``histogram``, ``grouped_bars``, ``line_chart``, ``cumulative_curve`` and
-``table`` build specs from named series; ``xy`` builds one from (name, values, style) triples.
+``table`` build specs from named series; ``xy`` builds one from (name, values, style) triples;
+``grid`` a board of cells.
 """
 
 from __future__ import annotations
@@ -155,3 +166,31 @@ def xy(
     if y_max is not None:
         spec["y_max"] = y_max
     return spec
+
+
+def grid(
+    chart_id: str,
+    title: str,
+    width: int,
+    height: int,
+    cells: Sequence[Mapping[str, Any]],
+    *,
+    link: Mapping[str, str] | None = None,
+    legend: Sequence[Mapping[str, str]] = (),
+    desc: str = "",
+) -> dict[str, Any]:
+    """A board of `width` × `height` cells; `link` maps the tool's parameters a click on a
+    cell sets to "x" or "y"."""
+    if link and any(axis not in ("x", "y") for axis in link.values()):
+        raise ValueError('a grid link maps a parameter to "x" or "y"')
+    return {
+        "type": "grid",
+        "id": chart_id,
+        "title": title,
+        "desc": desc or title,
+        "width": int(width),
+        "height": int(height),
+        "cells": [dict(c) for c in cells],
+        "link": dict(link or {}),
+        "legend": [dict(item) for item in legend],
+    }

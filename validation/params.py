@@ -40,8 +40,9 @@ class ParamSpec:
     ship): the web layer fills the choices with their names, and `clean_params` takes the
     names it is handed in `card_choices`. `applies` limits a parameter to some values of
     another one ({"attack": ("firepower",)}): a form may hide it otherwise, and a value set
-    where it does not apply is for the tool to refuse or ignore. `default` is used when the
-    value is missing; a parameter without a default is required.
+    where it does not apply is for the tool to refuse or ignore (`not_applying` lists them).
+    `default` is used when the value is missing; a parameter without a default is required,
+    and one whose default is "" is optional: left empty, its clean value is "".
     """
 
     name: str
@@ -162,6 +163,9 @@ def clean_params(
                     continue
                 errors[spec.name] = f"{spec.label} is required"
                 continue
+            if value == "":
+                clean[spec.name] = ""
+                continue
         try:
             clean[spec.name] = spec.parse(value, card_choices.get(spec.cards_of_kind, ()))
         except ValueError as exc:
@@ -169,3 +173,28 @@ def clean_params(
     if errors:
         raise ParamsInvalid(errors)
     return clean
+
+
+def unset_value(spec: ParamSpec) -> Any:
+    """The value of `spec` when nobody sets it: its default (False for a bool without)."""
+    if spec.default is None and spec.type == "bool":
+        return False
+    return spec.default
+
+
+def applies(spec: ParamSpec, clean: Mapping[str, Any]) -> bool:
+    """Whether `spec` applies to the other values of `clean` (see `ParamSpec.applies`)."""
+    return all(str(clean.get(k)) in set(v) for k, v in (spec.applies or {}).items())
+
+
+def not_applying(specs: Sequence[ParamSpec], clean: Mapping[str, Any]) -> list[ParamSpec]:
+    """The parameters of `clean` set to something other than their default where their
+    `applies` says they do not apply (a modifier of one attack set for another)."""
+    return [
+        spec
+        for spec in specs
+        if spec.applies
+        and spec.name in clean
+        and clean[spec.name] != unset_value(spec)
+        and not applies(spec, clean)
+    ]

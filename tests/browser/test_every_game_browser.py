@@ -241,17 +241,35 @@ def test_build_share_and_play_every_game(game, browser, page, live_server, tmp_p
     finally:
         stranger.close()
 
-    # The game's tools and simulations: every tool page of the game opens, and the deck's
-    # simulations panel loads.
+    # The game's tools and simulations: every play page of the game opens from its game
+    # page, and a tool or a goldfish sent as the page offers it shows its result (the new
+    # deck among the goldfish's choices; a run on a worker where the goldfish plays none at
+    # once); the deck's simulations panel loads.
     page.goto(f"/cards/{game}/")
     tools = [
         a.get_attribute("href")
         for a in page.locator("main a.button").all()
         if (a.get_attribute("href") or "").startswith(("/play/", "/simulations/"))
     ]
+    expected = [t.slug for t in definition.tools] + (["goldfish"] if definition.goldfish else [])
+    assert [u for u in tools if u.strip("/").split("/")[-1] in expected] == [
+        f"/play/{game}/{slug}/" for slug in expected
+    ]
     for url in tools:
         page.goto(url)
+        page_ready(page)
         expect(page.locator("h1")).to_be_visible()
+        form = page.locator("#tool-form, #goldfish-form")
+        if form.count():
+            if url.endswith("/goldfish/"):
+                expect(page.locator("#id_deck")).to_contain_text(f"{definition.name} test deck")
+            form.locator("button[type=submit]").click()
+            answer = page.locator(
+                "#tool-result h2, #goldfish-result h2, #tool-result #run-link, "
+                "#goldfish-result #run-link"
+            )
+            expect(answer.first).to_be_visible()
+            expect(page.locator(".errorlist:visible")).to_have_count(0)
         shots(page, tmp_path, f"{game}-tool-{url.strip('/').replace('/', '-')}")
     page.goto(share)
     if page.locator("#simulations-panel").count():

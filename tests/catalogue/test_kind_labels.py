@@ -25,7 +25,7 @@ def test_catalogue_pages_use_the_kind_labels_of_the_schema(game, client, sample_
 
 def test_the_close_combat_attack_reads_as_words(client, sample_catalogue):
     html = client.get(
-        "/play/tactical-assault/combat/",
+        "/play/tactical-assault/combat-odds/",
         {"attacker": "Infantry", "target": "Armored", "attack": "close_combat"},
     ).content.decode()
     assert "close combat rating" in html and "closecombat" not in html

@@ -1,5 +1,5 @@
-"""Tactical Assault combat odds and the close combat Monte Carlo, through the services and
-the API, against fractions counted by hand from the sample combat cards."""
+"""Tactical Assault combat odds and the close combat Monte Carlo, through the game's tools
+and the API, against fractions counted by hand from the sample combat cards."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pytest
 from play import services
 from validation.games.tactical_assault import close_combat
 from validation.registry import registry
+
+GAME = "tactical-assault"
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +26,16 @@ def fractions(result) -> dict[str, Fraction]:
     return {k: Fraction(v["fraction"]) for k, v in result["results"].items()}
 
 
+def odds(**params) -> dict:
+    """The combat odds tool's answer (its data) for `params`, cleaned as the API does."""
+    tool = registry.get(GAME).tool("combat-odds")
+    return services.tool_answer(game_slug=GAME, tool=tool, raw=params).result.data
+
+
+def tool_cards(tool):
+    return services.tool_cards(game_slug=GAME, tool=tool)
+
+
 def test_the_sample_deck_is_the_hand_count(sample_catalogue):
     from catalogue.models import Card
 
@@ -35,9 +47,7 @@ def test_infantry_fires_on_armored_one_column_down(sample_catalogue):
     # Infantry's light firepower against Armored's heavy protection: down one (Table 4).
     # Each printed result moves one step towards no effect: 8 eliminated become out of
     # action, ..., the 16 fall back join the 24 no effect.
-    result = services.combat_odds_for(
-        attacker="Infantry", target="Armored", modifiers={"attack": "firepower"}
-    )
+    result = odds(attacker="Infantry", target="Armored", attack="firepower")
     assert result["net_shift"] == -1
     assert fractions(result) == {
         "eliminated": Fraction(0),
@@ -51,11 +61,7 @@ def test_infantry_fires_on_armored_one_column_down(sample_catalogue):
 def test_infantry_close_combat_on_shaken_armored_two_columns_up(sample_catalogue):
     # Close combat (Table 5): very heavy close combat beats heavy protection (up one), the
     # target is Shaken (up one): 8+10+14 eliminated, 16 out of action, 24 shaken.
-    result = services.combat_odds_for(
-        attacker="infantry",
-        target="ARMORED",
-        modifiers={"attack": "close_combat", "target_shaken": True},
-    )
+    result = odds(attacker="infantry", target="ARMORED", attack="close_combat", target_shaken=True)
     assert result["net_shift"] == 2
     assert fractions(result) == {
         "eliminated": Fraction(32, 72),
@@ -100,12 +106,22 @@ def test_api_refuses_what_the_table_does_not_list(client, sample_catalogue):
     )
     assert response.status_code == 400
     assert "does not apply" in response.json()["detail"]
+    assert response.json()["field"] == "obstructed"
     response = client.get(ODDS_URL, {"attacker": "Infantry", "target": "Armored", "foo": "1"})
     assert response.status_code == 400
+    assert response.json()["errors"] == {"foo": "'foo' is not a parameter of Combat odds"}
     response = client.get(ODDS_URL, {"attacker": "Tank", "target": "Armored"})
     assert response.status_code == 400
     assert response.json()["field"] == "attacker"
     assert "Infantry" in response.json()["detail"]
+    response = client.get(ODDS_URL, {"target": "Armored", "range": "far", "in_cover": "maybe"})
+    assert response.status_code == 400
+    assert set(response.json()["errors"]) == {"attacker", "range", "in_cover"}
+    assert response.json()["errors"]["attacker"] == "Attacker is required"
+    # The tool's answer is the same whatever the page or API: a GET with `format` is the API's.
+    same = client.get(ODDS_URL, {"attacker": "Infantry", "target": "Armored", "format": "json"})
+    assert same.status_code == 200
+    assert client.post(ODDS_URL, {}, content_type="application/json").status_code == 405
 
 
 def test_no_attack_without_a_rating(client, sample_catalogue):
@@ -124,17 +140,49 @@ def test_close_combat_inline_is_the_kernel_and_reproducible(client, sample_catal
     assert body["shift_b_on_a"] == 1  # heavy close combat against Infantry's none
     again = client.post(CLOSE_URL, payload, content_type="application/json").json()
     assert again == body
-    inputs = services.close_combat_inputs(unit_a="Infantry", unit_b="Armored")
+    tool = registry.get("tactical-assault").tool("close-combat")
+    cards = tool_cards(tool)
+    inputs = tool.background.inputs_from_params({"unit_a": "Infantry", "unit_b": "Armored"}, cards)
     direct = close_combat.play(inputs, games=3000, seed=7, max_rounds=20)
     assert direct["outcomes"] == body["outcomes"]
     # The tool of the game's package answers the same.
-    tool = registry.get("tactical-assault").tool("close-combat")
-    cards = services.tool_cards(game_slug="tactical-assault", tool=tool)
     params = {"unit_a": "Infantry", "unit_b": "Armored", "games": 3000, "seed": 7, "max_rounds": 20}
     result = tool.compute(params, cards)
     assert result.data == body
     assert [c["id"] for c in result.charts] == ["ta-close-combat-outcome", "ta-close-combat-rounds"]
     assert dict(result.figures)["Games"] == "3000"
+
+
+def test_close_combat_modifiers_as_objects_or_flat(client, sample_catalogue):
+    """The API takes each side's modifiers as an object or as the tool's flat booleans."""
+    base = {"unit_a": "Infantry", "unit_b": "Armored", "games": 2000, "seed": 4}
+    nested = client.post(
+        CLOSE_URL,
+        {**base, "a_modifiers": {"in_cover": True}, "b_modifiers": {"target_shaken": True}},
+        content_type="application/json",
+    )
+    flat = client.post(
+        CLOSE_URL,
+        {**base, "a_in_cover": True, "b_target_shaken": True},
+        content_type="application/json",
+    )
+    assert nested.status_code == 200, nested.content
+    assert nested.json() == flat.json()
+    assert nested.json()["shift_a_on_b"] == 0  # up one for the ratings, down one for cover
+    bad = client.post(
+        CLOSE_URL, {**base, "a_modifiers": {"flying": True}}, content_type="application/json"
+    )
+    assert bad.status_code == 400 and bad.json()["field"] == "a_modifiers"
+    for body in ([1, 2], {**base, "games": [1, 2]}, {**base, "games": 10**30}):
+        answer = client.post(CLOSE_URL, body, content_type="application/json")
+        assert answer.status_code == 400, body
+    no_seed = client.post(
+        CLOSE_URL,
+        {"unit_a": "Infantry", "unit_b": "Armored", "games": 10},
+        content_type="application/json",
+    )
+    assert no_seed.status_code == 200 and isinstance(no_seed.json()["seed"], int)
+    assert client.get(CLOSE_URL).status_code == 405
 
 
 def test_close_combat_large_runs_need_a_user_and_start_a_run(client, user, sample_catalogue):

@@ -1,14 +1,20 @@
-"""Red Code crew economy and visual field through the services and the API."""
+"""Red Code crew economy and visual field through the game's tools and the API."""
 
 from __future__ import annotations
 
 import pytest
 
 from play import services
+from validation.registry import registry
 
 pytestmark = pytest.mark.django_db
 CREW_URL = "/api/play/red-code/crew/"
 VF_URL = "/api/play/red-code/visual-field/"
+
+
+def crew(**params):
+    tool = registry.get("red-code").tool("crew")
+    return services.tool_answer(game_slug="red-code", tool=tool, raw=params).result
 
 
 def test_barracuda_sinks_stingray_at_distance_two_in_four_turns(sample_catalogue):
@@ -22,7 +28,8 @@ def test_barracuda_sinks_stingray_at_distance_two_in_four_turns(sample_catalogue
     give 5 (Torpedo, Torpedo, Torpedo + Heavy torpedo): sunk on turn 4. In the long run a
     3-turn cycle of 3 Torpedoes and 1 Heavy torpedo uses the 6 crew returned for 5 damage:
     5/3 a turn."""
-    result = services.crew_economy(ship="Barracuda", distance=2, target="Stingray")
+    answer = crew(ship="Barracuda", distance=2, target="Stingray")
+    result = answer.data
     m = result["matchup"]
     assert m["target_hit_points"] == 9
     assert {u["name"] for u in m["useful_manoeuvres"]} == {
@@ -43,6 +50,12 @@ def test_barracuda_sinks_stingray_at_distance_two_in_four_turns(sample_catalogue
     assert [r["target"] for r in result["table"]] == ["Stingray", "Tempest", "Leviathan"]
     assert [r["hit_points"] for r in result["table"]] == [9, 12, 15]
     assert result["table"][0]["turns_to_sink"] == 4
+    # What the page shows of it.
+    assert dict(answer.figures)["Turns to sink Stingray"] == "4"
+    assert dict(answer.figures)["Sustained damage per turn"] == "5/3"
+    assert [t["id"] for t in answer.tables] == ["crew-table", "schedule-table"]
+    assert answer.tables[0]["rows"][0][:4] == ["Stingray", "submarine", 9, 4]
+    assert [c["id"] for c in answer.charts] == ["rc-crew-damage"]
 
 
 def test_crew_api(client, sample_catalogue):
@@ -55,6 +68,9 @@ def test_crew_api(client, sample_catalogue):
     assert bad.status_code == 400 and bad.json()["field"] == "ship"
     bad = client.get(CREW_URL, {"ship": "Barracuda", "distance": 2, "target": "Vigilant"})
     assert bad.status_code == 400 and "not an enemy ship" in bad.json()["detail"]
+    assert bad.json()["field"] == "target"
+    bad = client.get(CREW_URL, {"distance": 2})
+    assert bad.status_code == 400 and bad.json()["errors"] == {"ship": "Ship is required"}
 
 
 def test_visual_field_is_reproducible_and_blocked(client, sample_catalogue):
@@ -79,7 +95,30 @@ def test_visual_field_is_reproducible_and_blocked(client, sample_catalogue):
 
 
 def test_visual_field_errors(client, sample_catalogue):
-    assert client.get(VF_URL).status_code == 400
+    # The API's GET answers the same for the same address: the seed is not drawn for it.
+    missing = client.get(VF_URL)
+    assert missing.status_code == 400 and missing.json()["field"] == "seed"
     assert client.get(VF_URL, {"seed": "x"}).status_code == 400
+    assert client.get(VF_URL, {"seed": 1, "x": 2}).status_code == 400
     assert client.get(VF_URL, {"seed": 1, "x": 9, "y": 0}).status_code == 400
     assert client.get(VF_URL, {"seed": 1, "x": 0, "y": 0, "ships": "a,b"}).status_code == 400
+    off = client.get(VF_URL, {"seed": 1, "ships": "3,3;99999999999,2"})
+    assert off.status_code == 400 and off.json()["field"] == "ships"
+    assert "off the map" in off.json()["detail"]
+
+
+def test_the_map_is_a_grid_of_linked_boxes(sample_catalogue):
+    tool = registry.get("red-code").tool("visual-field")
+    result = services.tool_answer(
+        game_slug="red-code", tool=tool, raw={"seed": 42, "x": 1, "y": 1, "ships": "3,3"}
+    ).result
+    (grid,) = result.charts
+    assert grid["type"] == "grid" and (grid["width"], grid["height"]) == (8, 6)
+    assert grid["link"] == {"x": "x", "y": "y"}
+    cells = {(c["x"], c["y"]): c for c in grid["cells"]}
+    assert len(cells) == 48
+    assert cells[(1, 1)]["marker"] == "circle" and cells[(3, 3)]["marker"] == "square"
+    islands = [c for c in grid["cells"] if "island" in c["class"]]
+    assert islands and not any(c["link"] for c in islands)
+    assert cells[(1, 1)]["label"] == "" and any(c["label"] == "1" for c in grid["cells"])
+    assert [t["id"] for t in result.tables] == ["vf-table"]

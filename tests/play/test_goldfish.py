@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from decks.selectors import version_entries
-from play import services
 from validation.games.red_mittens import simulation
 from validation.games.red_mittens.simulation import GOLDFISH
 
@@ -107,7 +106,9 @@ def test_goldfish_page(client, user, sample_catalogue):
     response = client.post(
         "/play/red-mittens/goldfish/", {"deck": deck.pk, "games": 10, "max_turns": 10}
     )
+    assert response.status_code == 400
     assert "Giants" not in response.content.decode()
+    assert "is not one of the decks of this game you can open" in response.content.decode()
 
 
 def test_a_large_goldfish_from_the_page_hands_off_to_a_worker_with_a_link(
@@ -119,7 +120,7 @@ def test_a_large_goldfish_from_the_page_hands_off_to_a_worker_with_a_link(
 
     deck = giant_units_deck(user)
     client.force_login(user)
-    games = services.GOLDFISH_INLINE_MAX + 1
+    games = GOLDFISH.inline_max + 1
     data = {"deck": deck.pk, "games": games, "seed": 3, "max_turns": 10}
     response = client.post("/play/red-mittens/goldfish/", data, HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -130,3 +131,17 @@ def test_a_large_goldfish_from_the_page_hands_off_to_a_worker_with_a_link(
     response = client.post("/play/red-mittens/goldfish/", data)
     latest = SimulationRun.objects.filter(owner=user).order_by("-pk").first()
     assert response.status_code == 302 and response["Location"] == latest.get_absolute_url()
+
+
+def test_a_large_goldfish_needs_a_signed_in_user(client, user, sample_catalogue):
+    from decks.models import Visibility
+
+    deck = giant_units_deck(user)
+    deck.visibility = Visibility.PUBLIC
+    deck.save(update_fields=["visibility"])
+    data = {"deck": deck.pk, "games": GOLDFISH.inline_max + 1, "max_turns": 10}
+    response = client.post("/play/red-mittens/goldfish/", data)
+    assert response.status_code == 403
+    assert "sign in to start one" in response.content.decode()
+    fine = client.post("/play/red-mittens/goldfish/", {**data, "games": 20})
+    assert fine.status_code == 200 and 'id="goldfish-figures"' in fine.content.decode()

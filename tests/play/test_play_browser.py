@@ -46,48 +46,67 @@ def open_tool(page, game: str, label: str) -> None:
     page_ready(page)
 
 
-def test_combat_odds_and_close_combat(page):
+def test_combat_odds(page):
     open_tool(page, "tactical-assault", "Combat odds")
-    expect(page).to_have_url(re.compile(r"/play/tactical-assault/combat/$"))
+    expect(page).to_have_url(re.compile(r"/play/tactical-assault/combat-odds/$"))
     page.select_option("#id_attacker", "Infantry")
     page.select_option("#id_target", "Armored")  # htmx recomputes on change
     table = page.locator("#odds-table")
     expect(table).to_be_visible()
-    expect(table.locator('tr[data-result="no_effect"]')).to_contain_text("5/9")
-    expect(page.locator("#odds svg")).to_be_visible()
+    expect(table.locator("tr", has_text="no effect")).to_contain_text("5/9")
+    expect(page.locator("#tool-result svg")).to_be_visible()
     page.select_option("#id_attack", "close_combat")
     page.check("#id_target_shaken")
-    expect(page.locator('#odds-table tr[data-result="eliminated"]')).to_contain_text("4/9")
-    expect(page.locator("#net-shift")).to_have_text("2")
+    expect(page.locator("#odds-table tr", has_text="eliminated")).to_contain_text("4/9")
+    expect(page.locator("#figure-net-shift td")).to_have_text("2")
+    # The address keeps the values: a reload shows the same odds.
+    expect(page).to_have_url(re.compile(r"attack=close_combat.*target_shaken=on"))
+    page.reload()
+    expect(page.locator("#figure-net-shift td")).to_have_text("2")
+
+
+def test_close_combat(page):
+    open_tool(page, "tactical-assault", "Close combat")
     page.select_option("#id_unit_a", "Infantry")
     page.select_option("#id_unit_b", "Armored")
     page.fill("#id_games", "2000")
     page.fill("#id_seed", "5")
-    page.get_by_role("button", name="Fight").click()
+    page.get_by_role("button", name="Run").click()
     expect(page.locator("#close-combat-table")).to_contain_text("Armored eliminated")
-    expect(page.locator("#close-combat-result svg").first).to_be_visible()
+    expect(page.locator("#tool-result h2")).to_have_text(
+        "Infantry against Armored: 2000 games (seed 5)"
+    )
+    expect(page.locator("#tool-result svg").first).to_be_visible()
+    # A link leads to the odds of one attack, and back.
+    page.locator("#other-tools").get_by_role("link", name="Combat odds").click()
+    page_ready(page)
+    expect(page).to_have_url(re.compile(r"/play/tactical-assault/combat-odds/$"))
 
 
 def test_crew_economy(page):
     open_tool(page, "red-code", "Crew economy")
     page.select_option("#id_ship", "Barracuda")
     page.fill("#id_distance", "2")
-    page.get_by_role("button", name="Show the crew table").click()
-    expect(page.locator("#turns-to-sink")).to_have_text("4")
+    page.get_by_role("button", name="Show the result").click()
+    expect(page.locator("#figure-turns-to-sink-stingray td")).to_have_text("4")
     expect(page.locator("#crew-table")).to_contain_text("Leviathan")
-    expect(page.locator("#crew-result svg")).to_be_visible()
+    expect(page.locator("#tool-result svg")).to_be_visible()
 
 
 def test_visual_field(page):
     open_tool(page, "red-code", "Visual field")
-    expect(page.locator("#sea-map")).to_be_visible()
-    seed = page.url.split("seed=")[1]
-    page.locator("#sea-map a.box.sea").first.click()
+    expect(page.locator("#chart-sea-map")).to_be_visible()
+    seed = re.search(r"seed=(\d+)", page.url).group(1)
+    page.locator("#chart-sea-map a.cell.sea").first.click()
+    page_ready(page)
     expect(page.locator("#vf-table")).to_be_visible()
     assert f"seed={seed}" in page.url
-    assert page.locator("#sea-map a.target").count() > 0
-    page.get_by_role("link", name="New layout").click()
-    expect(page.locator("#sea-map")).to_be_visible()
+    assert page.locator("#chart-sea-map a.target").count() > 0
+    expect(page.locator("#chart-sea-map .marker.circle")).to_have_count(1)
+    page.get_by_role("link", name="New seed").click()
+    page_ready(page)
+    expect(page.locator("#chart-sea-map")).to_be_visible()
+    expect(page.locator("#vf-table")).to_have_count(0)
 
 
 def test_goldfish(page, live_server, user):

@@ -128,10 +128,12 @@ def test_close_combat_and_the_goldfish_page_are_throttled(client, user, sample_c
     _rates(simulate="1/min")
     client.force_login(user)
     data = {"unit_a": "Infantry", "unit_b": "Armored", "games": 10, "max_rounds": 5}
-    first = client.post("/play/tactical-assault/combat/close-combat/", data)
+    first = client.post("/play/tactical-assault/close-combat/", data)
     assert first.status_code != 429
-    assert client.post("/play/tactical-assault/combat/close-combat/", data).status_code == 429
+    assert client.post("/play/tactical-assault/close-combat/", data).status_code == 429
     assert client.post("/play/red-mittens/goldfish/", {"games": 1}).status_code == 429
+    # A live tool's page is a GET, never throttled.
+    assert client.get("/play/red-code/crew/").status_code == 200
 
 
 @pytest.mark.django_db

@@ -9,6 +9,7 @@ from validation.games.red_code.faces import CARD_FACES
 from validation.games.red_code.formats import FORMATS
 from validation.games.red_code.kinds import KINDS
 from validation.games.red_code.layout import generate_layout
+from validation.games.red_code.tools import CREW, VISUAL_FIELD
 from validation.registry import GameDef, MapLayout
 from validation.rules import RuleContext
 from validation.types import Deck
@@ -34,4 +35,5 @@ GAME = GameDef(
     totals=totals,
     python_name="red_code",
     map_layout=MapLayout(option="map", kind="map_card", generate=generate_layout),
+    tools=(CREW, VISUAL_FIELD),
 )

@@ -368,6 +368,20 @@ def crew_table(
     return {"ship": ship.name, "distance": distance, "rows": rows}
 
 
+SHIP_CLASS_ORDER = {"submarine": 0, "destroyer": 1, "carrier": 2}
+
+
+def enemy_ships(ship: CardFacts, ships: Iterable[CardFacts]) -> list[CardFacts]:
+    """The ships of the other side (every other ship when `ship` has no side), by class
+    (submarines, destroyers, carriers), then by name."""
+    enemies = [
+        s for s in ships if s.name != ship.name and (not ship.faction or s.faction != ship.faction)
+    ]
+    return sorted(
+        enemies, key=lambda s: (SHIP_CLASS_ORDER.get(s.attr("ship_class", ""), 9), s.name)
+    )
+
+
 def box_grid(layout: Sequence[Sequence[CardFacts]]) -> list[list[str]]:
     """The sea as grid[y][x] box kinds from 3 rows of 4 map cards (2 x 2 boxes each)."""
     if len(layout) != 3 or any(len(row) != 4 for row in layout):

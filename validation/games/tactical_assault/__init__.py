@@ -7,6 +7,7 @@ from typing import Any
 
 from validation.games.tactical_assault.campaign import CAMPAIGN
 from validation.games.tactical_assault.close_combat import TOOL as CLOSE_COMBAT
+from validation.games.tactical_assault.combat_odds_tool import TOOL as COMBAT_ODDS
 from validation.games.tactical_assault.formats import FORMATS
 from validation.games.tactical_assault.kinds import KINDS
 from validation.registry import GameDef
@@ -38,7 +39,7 @@ GAME = GameDef(
     factions={},
     kinds=KINDS,
     formats=FORMATS,
-    tools=(CLOSE_COMBAT,),
+    tools=(COMBAT_ODDS, CLOSE_COMBAT),
     totals=totals,
     python_name="tactical_assault",
     campaign=CAMPAIGN,

@@ -112,15 +112,28 @@ def close_combat_inputs(
 
 
 def inputs_from_params(params: Mapping[str, Any], cards: Cards) -> dict[str, Any]:
-    """The inputs of a background run from its parameters (`unit_a`, `unit_b`, and
-    optionally the per-side modifier objects `a_modifiers`, `b_modifiers`)."""
+    """The inputs of a background run from its parameters (`unit_a`, `unit_b`, and the
+    modifiers of each side's attacks: the objects `a_modifiers`, `b_modifiers`, or else the
+    tool's `<side>_<modifier>` booleans)."""
     return close_combat_inputs(
         params.get("unit_a", ""),
         params.get("unit_b", ""),
         cards,
-        params.get("a_modifiers"),
-        params.get("b_modifiers"),
+        params["a_modifiers"] if "a_modifiers" in params else side_modifiers(params, "a"),
+        params["b_modifiers"] if "b_modifiers" in params else side_modifiers(params, "b"),
     )
+
+
+def read_params(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A request's parameters with the modifier objects `a_modifiers`, `b_modifiers`
+    ({"in_cover": true}) written as the tool's `a_in_cover` booleans."""
+    out = dict(raw)
+    for side in ("a", "b"):
+        key = f"{side}_modifiers"
+        if key in out:
+            for name in clean_side_modifiers(out.pop(key), key):
+                out[f"{side}_{name}"] = True
+    return out
 
 
 # --- playing -----------------------------------------------------------------------------
@@ -327,6 +340,7 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
         max_rounds=int(params.get("max_rounds", DEFAULT_ROUNDS)),
     )
     summary = summarise(merge([chunk_stats(result)]))
+    title = f"{result['unit_a']} against {result['unit_b']}: {games} games (seed {result['seed']})"
     notes = [
         f"Shift of A's attacks on B: {result['shift_a_on_b']}; of B's on A: "
         f"{result['shift_b_on_a']}."
@@ -342,6 +356,7 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
         charts=run_charts(summary),
         tables=[outcome_table(summary)],
         notes=notes,
+        title=title,
     )
 
 
@@ -371,7 +386,7 @@ RUN = Goldfish(
             "int",
             min=1,
             max=MAX_GAMES,
-            help=f"up to {INLINE_MAX} are computed at once on the odds page",
+            help=f"up to {INLINE_MAX:,} are computed at once on the tool's page",
             default=100_000,
         ),
         _rounds_param(),
@@ -414,4 +429,5 @@ TOOL = Tool(
     reads=(UNIT_KIND, CARD_KIND),
     background=RUN,
     inline_max=INLINE_MAX,
+    read_params=read_params,
 )

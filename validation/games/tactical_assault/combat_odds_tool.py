@@ -1,0 +1,181 @@
+"""Tactical Assault combat odds, the tool: the exact chance of each combat result of one
+attack of a unit type on another, with the modifiers of Table 4 (firepower) or Table 5
+(close combat) as parameters (`combat_odds.MODIFIERS`; a modifier applies only to the
+attacks whose table lists it).
+
+The answer's `data` is `combat_odds.combat_odds`'s. A modifier set for an attack whose table
+does not list it is refused (a silently ignored modifier would give wrong odds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from validation import charts
+from validation.capabilities import Tool, ToolInputError, ToolResult
+from validation.games.tactical_assault import combat_odds as co
+from validation.params import ParamSpec
+from validation.types import CardFacts
+
+UNIT_KIND = "unit_type"
+CARD_KIND = "combat_card"
+TABLES = {"firepower": "Table 4", "close_combat": "Table 5"}
+
+Cards = Mapping[str, Sequence[CardFacts]]
+
+
+def _modifier_param(spec: Mapping[str, Any]) -> ParamSpec:
+    """The parameter of one entry of `MODIFIERS`."""
+    attacks = tuple(spec["attacks"])
+    tables = " / ".join(TABLES[a] for a in attacks)
+    applies = None if set(attacks) == set(co.ATTACKS) else {"attack": attacks}
+    if spec["type"] == "choice":
+        return ParamSpec(
+            spec["name"],
+            spec["label"],
+            "choice",
+            help=tables,
+            choices=tuple((c["value"], c["label"]) for c in spec["choices"]),
+            default=spec["default"],
+            applies=applies,
+        )
+    shift = spec["shift"]
+    suffix = f" ({'up' if shift > 0 else 'down'} one)" if shift else ""
+    return ParamSpec(
+        spec["name"],
+        spec["label"] + suffix,
+        "bool",
+        help=tables,
+        default=spec["default"],
+        applies=applies,
+    )
+
+
+_ATTACK = co.MODIFIERS[0]
+MODIFIER_SPECS = tuple(m for m in co.MODIFIERS if m["name"] != "attack")
+
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec("attacker", "Attacker", "choice", cards_of_kind=UNIT_KIND),
+    ParamSpec("target", "Target", "choice", cards_of_kind=UNIT_KIND),
+    ParamSpec(
+        "attack",
+        _ATTACK["label"],
+        "choice",
+        choices=tuple((c["value"], c["label"]) for c in _ATTACK["choices"]),
+        default=_ATTACK["default"],
+    ),
+    *(_modifier_param(m) for m in MODIFIER_SPECS),
+)
+
+
+def _unit(name: Any, units: Sequence[CardFacts], field: str) -> CardFacts:
+    wanted = str(name or "").strip().lower()
+    for card in units:
+        if card.name.lower() == wanted:
+            return card
+    names = ", ".join(c.name for c in units) or "none in the catalogue"
+    raise ToolInputError(f"{name!r} is not a unit type; use one of {names}", field)
+
+
+def modifiers(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The modifiers of the attack of `params` (those its table lists); ToolInputError for a
+    modifier set where it does not apply."""
+    attack = params.get("attack") or _ATTACK["default"]
+    if attack not in co.ATTACKS:
+        raise ToolInputError(f"attack {attack!r} is not one of {', '.join(co.ATTACKS)}", "attack")
+    out: dict[str, Any] = {"attack": attack}
+    for spec in MODIFIER_SPECS:
+        name = spec["name"]
+        if name not in params:
+            continue
+        value = params[name]
+        if attack in spec["attacks"]:
+            out[name] = value
+        elif value != spec["default"]:
+            raise ToolInputError(f"{name} does not apply to a {attack} attack", name)
+    return out
+
+
+def odds_chart(odds: Mapping[str, Any]) -> dict[str, Any]:
+    order = odds["results_order"]
+    return charts.xy(
+        "ta-combat-odds",
+        f"{odds['attacker']} attacks {odds['target']}",
+        [r.replace("_", " ") for r in order],
+        [("Probability", [odds["results"][r]["probability"] for r in order], "bar")],
+        x_label="Combat result",
+        y_label="Probability",
+        percent=True,
+        y_max=1.0,
+    )
+
+
+def odds_table(odds: Mapping[str, Any]) -> dict[str, Any]:
+    return charts.table(
+        "odds-table",
+        "Combat results",
+        ["Combat result", "Printed cards", "Cards after the shift", "Fraction", "Probability"],
+        [
+            [
+                name.replace("_", " "),
+                odds["printed"][name],
+                odds["results"][name]["count"],
+                odds["results"][name]["fraction"],
+                f"{odds['results'][name]['probability']:.4f}",
+            ]
+            for name in odds["results_order"]
+        ],
+    )
+
+
+def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
+    units = cards.get(UNIT_KIND, ())
+    attacker = _unit(params["attacker"], units, "attacker")
+    target = _unit(params["target"], units, "target")
+    deck = list(cards.get(CARD_KIND, ()))
+    if not deck:
+        raise ToolInputError("the catalogue holds no combat cards")
+    mods = modifiers(params)
+    try:
+        odds = co.combat_odds(attacker, target, deck, mods)
+    except ValueError as exc:
+        raise ToolInputError(str(exc)) from exc
+    verb = "fires on" if odds["attack"] == "firepower" else "attacks in close combat"
+    notes = []
+    if not odds["possible"]:
+        notes.append(f"No attack: {odds['reason']}.")
+    if odds["rows"]:
+        shifts = ", ".join(f"{r['label']} {r['shift']:+d}" for r in odds["rows"])
+        notes.append(f"Shifts: {shifts}.")
+    notes.append(f"Deck of {odds['deck_size']} combat cards.")
+    return ToolResult(
+        data=odds,
+        title=f"{odds['attacker']} {verb} {odds['target']}",
+        figures=[
+            (
+                f"{odds['attacker']}'s {odds['attack_label']} rating",
+                odds["attacker_rating"].replace("_", " "),
+            ),
+            (f"{odds['target']}'s protection", odds["target_protection"].replace("_", " ")),
+            ("Net shift", str(odds["net_shift"])),
+        ],
+        tables=[odds_table(odds)],
+        charts=[odds_chart(odds)],
+        notes=notes,
+    )
+
+
+TOOL = Tool(
+    slug="combat-odds",
+    label="Combat odds",
+    description=(
+        "The top card of the 72-card Combat Cards deck is revealed and its printed result is "
+        "shifted along the Combat Results Scale by the modifiers of Table 4 (firepower) or "
+        "Table 5 (close combat). Shifts are cumulative and stop at either end of the scale."
+    ),
+    params=PARAMS,
+    compute=compute,
+    reads=(UNIT_KIND, CARD_KIND),
+    aliases=("combat",),
+)
