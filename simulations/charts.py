@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.html import escape
@@ -183,21 +184,40 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _render_xy(spec: Mapping[str, Any]) -> SafeString:
-    chart_id = escape(spec.get("id", "chart"))
-    title = escape(spec.get("title", ""))
-    desc = escape(spec.get("desc", "") or spec.get("title", ""))
-    y_format = spec.get("y_format", "number")
+@dataclass(frozen=True)
+class _Plot:
+    """The geometry of an xy chart: the plot area, one band a category, the y scale."""
+
+    cats: list[str]
+    y_format: str
+    left: float
+    top: float
+    pw: float
+    ph: float
+    n: int
+    band: float
+    step: float
+    y_top: float
+
+    def y(self, v: float) -> float:
+        return self.top + self.ph - (v / self.y_top) * self.ph
+
+    def tip(self, name: str, i: int, v: float) -> str:
+        """A bar's or a point's tooltip: the series, the category and the exact value."""
+        cat = self.cats[i] if i < len(self.cats) else i
+        return f"{escape(name)}, {escape(cat)}: {escape(_fmt_exact(v, self.y_format))}"
+
+
+def _plot(spec: Mapping[str, Any], series: list[dict[str, Any]]) -> _Plot:
+    """The plot area, and a y scale of nice steps reaching the highest value (or the spec's
+    `y_max`; stacked series count by their sums)."""
     cats = [str(c) for c in spec.get("categories", [])]
-    series = spec.get("series", [])
     left, right, top, bottom = (MARGIN[k] for k in ("left", "right", "top", "bottom"))
     pw, ph = WIDTH - left - right, HEIGHT - top - bottom
     n = max(len(cats), 1)
-
     stacked = [s for s in series if s.get("style") == "stacked"]
-    bars = [s for s in series if s.get("style", "bar") == "bar"]
-    lines = [s for s in series if s.get("style") == "line"]
-    values = [v for s in bars + lines for v in s["values"] if v is not None]
+    plain = [s for s in series if s.get("style", "bar") in ("bar", "line")]
+    values = [v for s in plain for v in s["values"] if v is not None]
     if stacked:
         for i in range(n):
             values.append(sum((s["values"][i] or 0) for s in stacked if i < len(s["values"])))
@@ -206,11 +226,15 @@ def _render_xy(spec: Mapping[str, Any]) -> SafeString:
     y_top = step * math.ceil(y_max / step - 1e-9)
     if y_top <= 0:
         y_top = 1.0
+    return _Plot(cats, spec.get("y_format", "number"), left, top, pw, ph, n, pw / n, step, y_top)
 
-    def y(v: float) -> float:
-        return top + ph - (v / y_top) * ph
 
-    band = pw / n
+def _frame(spec: Mapping[str, Any], p: _Plot) -> list[str]:
+    """The svg element with its title and description, the grid, the axes and their labels."""
+    chart_id = escape(spec.get("id", "chart"))
+    title = escape(spec.get("title", ""))
+    desc = escape(spec.get("desc", "") or spec.get("title", ""))
+    left, top, pw, ph = p.left, p.top, p.pw, p.ph
     out: list[str] = [
         f'<svg class="chart" id="chart-{chart_id}" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
@@ -221,39 +245,21 @@ def _render_xy(spec: Mapping[str, Any]) -> SafeString:
         f'<text x="{WIDTH / 2:.0f}" y="16" text-anchor="middle" '
         f'style="font-weight:bold;font-size:13px">{title}</text>',
     ]
-    # grid and y axis
     tick = 0.0
-    while tick <= y_top + 1e-9:
-        yy = y(tick)
+    while tick <= p.y_top + 1e-9:
+        yy = p.y(tick)
         out.append(
             f'<line x1="{left}" x2="{left + pw}" y1="{yy:.1f}" y2="{yy:.1f}" '
             f'stroke="#e3e6ec" stroke-width="1"/>'
             f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" fill="#5d6577">'
-            f"{escape(_fmt(tick, y_format))}</text>"
+            f"{escape(_fmt(tick, p.y_format))}</text>"
         )
-        tick += step
+        tick += p.step
     out.append(
         f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + ph}" stroke="#5d6577"/>'
         f'<line x1="{left}" x2="{left + pw}" y1="{top + ph}" y2="{top + ph}" stroke="#5d6577"/>'
     )
-    # x labels (thinned when crowded; rotated when long)
-    every = max(1, math.ceil(n / 24))
-    rotate = max((len(c) for c in cats), default=0) > 4 and n > 6
-    for i, cat in enumerate(cats):
-        if i % every:
-            continue
-        cx = left + band * (i + 0.5)
-        ty = top + ph + 14
-        if rotate:
-            out.append(
-                f'<text x="{cx:.1f}" y="{ty}" text-anchor="end" fill="#5d6577" '
-                f'transform="rotate(-35 {cx:.1f} {ty})">{escape(cat[:18])}</text>'
-            )
-        else:
-            out.append(
-                f'<text x="{cx:.1f}" y="{ty}" text-anchor="middle" fill="#5d6577">'
-                f"{escape(cat)}</text>"
-            )
+    out += _x_labels(p)
     if spec.get("x_label"):
         out.append(
             f'<text x="{left + pw / 2:.0f}" y="{HEIGHT - 6}" text-anchor="middle">'
@@ -264,43 +270,77 @@ def _render_xy(spec: Mapping[str, Any]) -> SafeString:
             f'<text x="12" y="{top + ph / 2:.0f}" text-anchor="middle" '
             f'transform="rotate(-90 12 {top + ph / 2:.0f})">{escape(spec["y_label"])}</text>'
         )
-    colour = {s["name"]: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
-    # grouped bars
-    if bars:
-        inner = band * 0.8
-        bw = inner / len(bars)
-        for j, s in enumerate(bars):
-            for i, v in enumerate(s["values"][:n]):
-                if v is None:
-                    continue
-                x0 = left + band * i + band * 0.1 + bw * j
-                y0 = y(v)
-                out.append(
-                    f'<rect class="bar" x="{x0:.1f}" y="{y0:.1f}" width="{max(bw - 1, 1):.1f}" '
-                    f'height="{max(top + ph - y0, 0):.1f}" fill="{colour[s["name"]]}">'
-                    f"<title>{escape(s['name'])}, {escape(cats[i] if i < len(cats) else i)}: "
-                    f"{escape(_fmt_exact(v, y_format))}</title></rect>"
-                )
-    # stacked bars
-    if stacked:
-        base = [0.0] * n
-        for s in stacked:
-            for i, v in enumerate(s["values"][:n]):
-                if not v:
-                    continue
-                y1, y0 = y(base[i]), y(base[i] + v)
-                base[i] += v
-                out.append(
-                    f'<rect class="bar" x="{left + band * i + band * 0.1:.1f}" y="{y0:.1f}" '
-                    f'width="{band * 0.8:.1f}" height="{max(y1 - y0, 0):.1f}" '
-                    f'fill="{colour[s["name"]]}"><title>{escape(s["name"])}, '
-                    f"{escape(cats[i])}: {escape(_fmt_exact(v, y_format))}</title></rect>"
-                )
-    # lines
+    return out
+
+
+def _x_labels(p: _Plot) -> list[str]:
+    """The categories under the plot: thinned when crowded, rotated when long."""
+    out = []
+    every = max(1, math.ceil(p.n / 24))
+    rotate = max((len(c) for c in p.cats), default=0) > 4 and p.n > 6
+    for i, cat in enumerate(p.cats):
+        if i % every:
+            continue
+        cx = p.left + p.band * (i + 0.5)
+        ty = p.top + p.ph + 14
+        if rotate:
+            out.append(
+                f'<text x="{cx:.1f}" y="{ty}" text-anchor="end" fill="#5d6577" '
+                f'transform="rotate(-35 {cx:.1f} {ty})">{escape(cat[:18])}</text>'
+            )
+        else:
+            out.append(
+                f'<text x="{cx:.1f}" y="{ty}" text-anchor="middle" fill="#5d6577">'
+                f"{escape(cat)}</text>"
+            )
+    return out
+
+
+def _grouped_bars(p: _Plot, bars: list[dict[str, Any]], colour: dict[str, str]) -> list[str]:
+    """Bars side by side in each category's band, one a series."""
+    out = []
+    inner = p.band * 0.8
+    bw = inner / len(bars)
+    for j, s in enumerate(bars):
+        for i, v in enumerate(s["values"][: p.n]):
+            if v is None:
+                continue
+            x0 = p.left + p.band * i + p.band * 0.1 + bw * j
+            y0 = p.y(v)
+            out.append(
+                f'<rect class="bar" x="{x0:.1f}" y="{y0:.1f}" width="{max(bw - 1, 1):.1f}" '
+                f'height="{max(p.top + p.ph - y0, 0):.1f}" fill="{colour[s["name"]]}">'
+                f"<title>{p.tip(s['name'], i, v)}</title></rect>"
+            )
+    return out
+
+
+def _stacked_bars(p: _Plot, stacked: list[dict[str, Any]], colour: dict[str, str]) -> list[str]:
+    """The series piled up in each category's band."""
+    out = []
+    base = [0.0] * p.n
+    for s in stacked:
+        for i, v in enumerate(s["values"][: p.n]):
+            if not v:
+                continue
+            y1, y0 = p.y(base[i]), p.y(base[i] + v)
+            base[i] += v
+            out.append(
+                f'<rect class="bar" x="{p.left + p.band * i + p.band * 0.1:.1f}" y="{y0:.1f}" '
+                f'width="{p.band * 0.8:.1f}" height="{max(y1 - y0, 0):.1f}" '
+                f'fill="{colour[s["name"]]}"><title>{escape(s["name"])}, '
+                f"{escape(p.cats[i])}: {escape(_fmt_exact(v, p.y_format))}</title></rect>"
+            )
+    return out
+
+
+def _lines(p: _Plot, lines: list[dict[str, Any]], colour: dict[str, str]) -> list[str]:
+    """Each series as a line through its points, a tooltip on every point."""
+    out = []
     for s in lines:
         pts = [
-            (left + band * (i + 0.5), y(v), i, v)
-            for i, v in enumerate(s["values"][:n])
+            (p.left + p.band * (i + 0.5), p.y(v), i, v)
+            for i, v in enumerate(s["values"][: p.n])
             if v is not None
         ]
         if not pts:
@@ -313,19 +353,40 @@ def _render_xy(spec: Mapping[str, Any]) -> SafeString:
         for x, yy, i, v in pts:
             out.append(
                 f'<circle cx="{x:.1f}" cy="{yy:.1f}" r="3" fill="{c}"><title>'
-                f"{escape(s['name'])}, {escape(cats[i])}: {escape(_fmt_exact(v, y_format))}"
+                f"{escape(s['name'])}, {escape(p.cats[i])}: {escape(_fmt_exact(v, p.y_format))}"
                 "</title></circle>"
             )
-    # legend
+    return out
+
+
+def _legend(p: _Plot, series: list[dict[str, Any]], colour: dict[str, str]) -> list[str]:
+    out = []
+    lx = p.left + 4
+    for s in series:
+        out.append(
+            f'<rect x="{lx}" y="26" width="10" height="10" fill="{colour[s["name"]]}"/>'
+            f'<text x="{lx + 14}" y="35">{escape(s["name"])}</text>'
+        )
+        lx += 24 + 6.2 * len(s["name"])
+    return out
+
+
+def _render_xy(spec: Mapping[str, Any]) -> SafeString:
+    """Grouped bars, stacked bars and lines over the categories, with a legend when more
+    than the title's one series is drawn."""
+    series = spec.get("series", [])
+    p = _plot(spec, series)
+    colour = {s["name"]: PALETTE[i % len(PALETTE)] for i, s in enumerate(series)}
+    bars = [s for s in series if s.get("style", "bar") == "bar"]
+    stacked = [s for s in series if s.get("style") == "stacked"]
+    lines = [s for s in series if s.get("style") == "line"]
+    out = _frame(spec, p)
+    if bars:
+        out += _grouped_bars(p, bars, colour)
+    if stacked:
+        out += _stacked_bars(p, stacked, colour)
+    out += _lines(p, lines, colour)
     if len(series) > 1 or (series and series[0]["name"] != spec.get("title")):
-        lx = left + 4
-        for s in series:
-            c = colour[s["name"]]
-            label = escape(s["name"])
-            out.append(
-                f'<rect x="{lx}" y="26" width="10" height="10" fill="{c}"/>'
-                f'<text x="{lx + 14}" y="35">{label}</text>'
-            )
-            lx += 24 + 6.2 * len(s["name"])
+        out += _legend(p, series, colour)
     out.append("</svg>")
     return mark_safe("".join(out))  # noqa: S308 - every text piece is escaped above
