@@ -62,13 +62,8 @@ def summarise(stats: dict[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any
     return summary
 
 
-def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
-    f = summary["figures"]
-    T = summary["turns"]
-    turns = list(range(1, T + 1))
-    out = f["deck_out_turn_hist"]
-    playable = f["first_playable_turn_hist"]
-    names = sorted(playable, key=lambda n: (playable[n]["mean_turn"] or T + 1, n))
+def _action_charts(f: Mapping[str, Any], turns: list[int]) -> list[dict[str, Any]]:
+    """Cards played per turn, and what the two actions of a turn did."""
     return [
         charts.line_chart(
             "played",
@@ -98,6 +93,13 @@ def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             y_label="Actions (mean)",
             y_format="number",
         ),
+    ]
+
+
+def _deck_out_charts(f: Mapping[str, Any], turns: list[int]) -> list[dict[str, Any]]:
+    """The turn the command deck runs out, and its cumulative curve."""
+    out = f["deck_out_turn_hist"]
+    return [
         charts.bar_chart(
             "deck-out",
             "Turn the deck runs out",
@@ -118,6 +120,14 @@ def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             x_label="Turn",
             y_label="P(deck out)",
         ),
+    ]
+
+
+def _playable_charts(f: Mapping[str, Any], T: int) -> list[dict[str, Any]]:
+    """The first turn each command card is playable: a chart and a table, soonest first."""
+    playable = f["first_playable_turn_hist"]
+    names = sorted(playable, key=lambda n: (playable[n]["mean_turn"] or T + 1, n))
+    return [
         charts.bar_chart(
             "first-playable",
             "Mean first turn each card is playable",
@@ -145,6 +155,17 @@ def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
                 for n in names
             ],
         ),
+    ]
+
+
+def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The run page's charts: the actions, the deck running out, the cards' first turns."""
+    f = summary["figures"]
+    turns = list(range(1, summary["turns"] + 1))
+    return [
+        *_action_charts(f, turns),
+        *_deck_out_charts(f, turns),
+        *_playable_charts(f, summary["turns"]),
     ]
 
 

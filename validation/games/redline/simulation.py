@@ -77,20 +77,17 @@ def summarise(stats: dict[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any
     return summary
 
 
-def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _opening_chart(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """Resources in the opening hand before and after the mulligan, with the exact odds."""
     f = summary["figures"]
-    T = summary["turns"]
-    turns = list(range(1, T + 1))
-    hands = list(range(OPENING + 1))
-    opening = {
-        "Before the mulligan": f["open_resources_hist"]["p"],
-        "After the mulligan": f["kept_resources_hist"]["p"],
-    }
     spec = charts.grouped_bars(
         "opening-resources",
         "Resources in the opening hand",
-        hands,
-        opening,
+        list(range(OPENING + 1)),
+        {
+            "Before the mulligan": f["open_resources_hist"]["p"],
+            "After the mulligan": f["kept_resources_hist"]["p"],
+        },
         desc="Share of games by the number of resources in the opening 7, before and after "
         "the partial mulligan, with the exact hypergeometric distribution.",
         x_label="Resources in the opening 7",
@@ -104,10 +101,13 @@ def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "style": "line",
             }
         )
-    win = f["win_turn_hist"]
+    return spec
+
+
+def _deploy_charts(f: Mapping[str, Any], turns: list[int]) -> list[dict[str, Any]]:
+    """A resource deployed each turn, and the turn of the first efreet."""
     efreet = f["first_efreet_turn_hist"]
     return [
-        spec,
         charts.bar_chart(
             "resource-deployed",
             "A resource deployed on each turn",
@@ -126,39 +126,43 @@ def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             x_label="Turn",
             y_label="Share of games",
         ),
-        {
-            **charts.grouped_bars(
-                "win-turn",
-                "Winning turn and how the game was won",
-                turns,
-                {
-                    "Tactical victory": f["win_tactical_by_turn"],
-                    "Arsenal razed": f["win_razed_by_turn"],
-                },
-                desc="Share of games won on each turn, by tactical victory (all 5 missions "
-                "controlled) or by razing the opponent's arsenal.",
-                x_label="Turn",
-                y_label="Share of games",
-            ),
-            "series": [
-                {
-                    "name": "Tactical victory",
-                    "values": f["win_tactical_by_turn"],
-                    "style": "stacked",
-                },
-                {"name": "Arsenal razed", "values": f["win_razed_by_turn"], "style": "stacked"},
-            ],
-        },
+    ]
+
+
+def _win_charts(f: Mapping[str, Any], turns: list[int]) -> list[dict[str, Any]]:
+    """The winning turn by how the game was won (stacked), and its cumulative curve."""
+    by_turn = charts.grouped_bars(
+        "win-turn",
+        "Winning turn and how the game was won",
+        turns,
+        {"Tactical victory": f["win_tactical_by_turn"], "Arsenal razed": f["win_razed_by_turn"]},
+        desc="Share of games won on each turn, by tactical victory (all 5 missions "
+        "controlled) or by razing the opponent's arsenal.",
+        x_label="Turn",
+        y_label="Share of games",
+    )
+    by_turn["series"] = [
+        {"name": "Tactical victory", "values": f["win_tactical_by_turn"], "style": "stacked"},
+        {"name": "Arsenal razed", "values": f["win_razed_by_turn"], "style": "stacked"},
+    ]
+    return [
+        by_turn,
         charts.cumulative_curve(
             "win-cumulative",
             "Games won by turn (cumulative)",
             turns,
-            win["cumulative"],
+            f["win_turn_hist"]["cumulative"],
             name="P(won by turn)",
             desc="Probability that the game is won by the end of each turn.",
             x_label="Turn",
             y_label="P(won)",
         ),
+    ]
+
+
+def _board_charts(f: Mapping[str, Any], turns: list[int]) -> list[dict[str, Any]]:
+    """Cards stuck in hand, and the efreets in play and missions controlled, by turn."""
+    return [
         charts.line_chart(
             "stuck",
             "Cards stuck in hand",
@@ -185,6 +189,18 @@ def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
             y_label="Mean",
             y_format="number",
         ),
+    ]
+
+
+def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The run page's charts: the opening hand, deploying, winning, the board."""
+    f = summary["figures"]
+    turns = list(range(1, summary["turns"] + 1))
+    return [
+        _opening_chart(summary),
+        *_deploy_charts(f, turns),
+        *_win_charts(f, turns),
+        *_board_charts(f, turns),
     ]
 
 
