@@ -44,7 +44,22 @@ from typing import Any
 
 import numpy as np
 
+from validation.params import ParamSpec
+
 Stats = dict[str, Any]
+
+#: The largest run a worker takes, unless a goldfish says otherwise.
+MAX_GAMES = 2_000_000
+
+
+def games_param(
+    default: int,
+    *,
+    maximum: int = MAX_GAMES,
+    help: str = "How many games to play (split into chunks).",
+) -> ParamSpec:
+    """The `games` parameter every goldfish has: 1 to `maximum` games."""
+    return ParamSpec("games", "Games", "int", 1, maximum, help, default=default)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,6 @@ from validation.sim import kernel
 from validation.sim.inputs import entries_from_json, entries_json
 from validation.types import Entry
 
-MAX_GAMES = 2_000_000
-
 
 def _pct(p: float | None) -> str:
     return "—" if p is None else f"{p * 100:.1f}%"
@@ -186,15 +184,7 @@ GOLDFISH = Goldfish(
     label="Hex Skirmish command deck goldfish",
     description="How the command deck flows: two actions a turn.",
     params=(
-        ParamSpec(
-            "games",
-            "Games",
-            "int",
-            1,
-            MAX_GAMES,
-            "How many games to play (split into chunks).",
-            default=20_000,
-        ),
+        kernel.games_param(20_000),
         ParamSpec("turns", "Turns", "int", 1, 60, "Turns played in every game.", default=15),
         ParamSpec(
             "on_the_play",

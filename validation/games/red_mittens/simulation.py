@@ -12,7 +12,7 @@ from validation.charts import xy
 from validation.games.red_mittens import goldfish as rm
 from validation.params import ParamSpec
 from validation.sim.inputs import card_from_json, card_json
-from validation.sim.kernel import chunk_range
+from validation.sim.kernel import chunk_range, games_param
 from validation.types import Entry
 
 SECTIONS = ("units", "items", "fields")
@@ -181,7 +181,7 @@ GOLDFISH = Goldfish(
         "per turn and how often the core dice are rolled."
     ),
     params=(
-        ParamSpec("games", "Games", "int", min=1, max=MAX_GAMES, default=1000),
+        games_param(1000, maximum=MAX_GAMES, help=""),
         ParamSpec("max_turns", "Turns at most", "int", min=1, max=100, default=DEFAULT_MAX_TURNS),
     ),
     sections=SECTIONS,

@@ -14,8 +14,6 @@ from validation.sim import kernel, odds
 from validation.sim.inputs import entries_from_json, entries_json
 from validation.types import Entry
 
-MAX_GAMES = 2_000_000
-
 
 def _pct(p: float | None) -> str:
     return "—" if p is None else f"{p * 100:.1f}%"
@@ -226,15 +224,7 @@ GOLDFISH = Goldfish(
     label="REDLINE goldfish",
     description="Solo games against an opponent that never acts.",
     params=(
-        ParamSpec(
-            "games",
-            "Games",
-            "int",
-            1,
-            MAX_GAMES,
-            "How many games to play (split into chunks).",
-            default=20_000,
-        ),
+        kernel.games_param(20_000),
         ParamSpec("turns", "Turns", "int", 1, 30, "Turns played in every game.", default=12),
         ParamSpec(
             "mulligan_lo",

@@ -19,13 +19,11 @@ from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult
 from validation.games.tactical_assault import combat_odds as co
 from validation.params import ParamSpec
 from validation.sim.inputs import card_from_json, card_json
-from validation.sim.kernel import chunk_range, chunk_seed_sequence
+from validation.sim.kernel import chunk_range, chunk_seed_sequence, games_param
 from validation.types import CardFacts
 
 #: Games computed in the request; more run on a worker.
 INLINE_MAX = 20_000
-#: The largest run a worker takes.
-MAX_GAMES = 2_000_000
 MAX_ROUNDS = 200
 DEFAULT_ROUNDS = 20
 SEED_MAX = 2**31 - 1
@@ -380,15 +378,7 @@ RUN = Goldfish(
     params=(
         _unit_param("unit_a", "Unit A", "Infantry"),
         _unit_param("unit_b", "Unit B", "Armored"),
-        ParamSpec(
-            "games",
-            "Games",
-            "int",
-            min=1,
-            max=MAX_GAMES,
-            help=f"up to {INLINE_MAX:,} are computed at once on the tool's page",
-            default=100_000,
-        ),
+        games_param(100_000, help=f"up to {INLINE_MAX:,} are computed at once on the tool's page"),
         _rounds_param(),
     ),
     reads=(UNIT_KIND, CARD_KIND),
@@ -408,15 +398,7 @@ TOOL = Tool(
     params=(
         _unit_param("unit_a", "Unit A", "Infantry"),
         _unit_param("unit_b", "Unit B", "Armored"),
-        ParamSpec(
-            "games",
-            "Games",
-            "int",
-            min=1,
-            max=MAX_GAMES,
-            help=f"up to {INLINE_MAX:,} are computed at once; more run on a worker",
-            default=5000,
-        ),
+        games_param(5000, help=f"up to {INLINE_MAX:,} are computed at once; more run on a worker"),
         ParamSpec("seed", "Seed", "int", min=0, max=SEED_MAX, help="empty: a random seed"),
         _rounds_param(),
         *(
