@@ -227,6 +227,99 @@ class _Graph:
         return best
 
 
+# A state's best schedule so far: (damage, crew placed, sum of cumulative damage, previous
+# state, edge of `_Graph.edges` that led here).
+_Node = tuple[int, int, int, State | None, Any]
+
+
+def _next_layer(graph: _Graph, layer: dict[State, _Node]) -> dict[State, _Node]:
+    """One more turn of the dynamic programme: the best schedule ending in each state.
+
+    Per state keep the most damage, then the least crew, then the earliest damage (the
+    largest sum of cumulative damage): a lexicographic order that the future respects,
+    since what follows depends only on the state (and, for the third key, on the damage,
+    which is equal whenever the third key decides)."""
+    best: dict[State, _Node] = {}
+    for state, (dmg, used_crew, early, _, _) in layer.items():
+        for edge in graph.edges(state):
+            nxt, edmg, ecrew = edge[0], edge[1], edge[2]
+            cum = dmg + edmg
+            cand = (cum, used_crew + ecrew, early + cum, state, edge)
+            old = best.get(nxt)
+            if old is None or (cand[0], -cand[1], cand[2]) > (old[0], -old[1], old[2]):
+                best[nxt] = cand
+    return best
+
+
+def _search(
+    graph: _Graph, start: State, hp: int, max_turns: int
+) -> tuple[list[dict[State, _Node]], int | None]:
+    """The layers of the dynamic programme, turn 0 (`start`) on, and the first turn on which
+    some schedule's damage reaches `hp` (None if none does within `max_turns`; the search
+    stops at that turn)."""
+    layers: list[dict[State, _Node]] = [{start: (0, 0, 0, None, None)}]
+    for turn in range(1, max_turns + 1):
+        layer = _next_layer(graph, layers[-1])
+        layers.append(layer)
+        if hp > 0 and max(v[0] for v in layer.values()) >= hp:
+            return layers, turn
+    return layers, None
+
+
+def _final_state(last: dict[State, _Node], hp: int, sinks: bool) -> State:
+    """The state the shown schedule ends in: when the target sinks, the sinking schedule
+    placing the least crew (then the earliest damage); otherwise the most damage (then the
+    least crew, the earliest damage). Remaining ties go to the smallest (largest) state."""
+    if sinks:
+        return min(
+            (s for s in last if last[s][0] >= hp), key=lambda s: (last[s][1], -last[s][2], s)
+        )
+    return max(last, key=lambda s: (last[s][0], -last[s][1], last[s][2], s))
+
+
+def _trace_back(layers: list[dict[State, _Node]], final: State) -> list[tuple[State, Any]]:
+    """The (state before the turn, edge taken) of each turn of the schedule ending in `final`."""
+    path: list[tuple[State, Any]] = []
+    state = final
+    for t in range(len(layers) - 1, 0, -1):
+        _, _, _, prev, edge = layers[t][state]
+        path.append((prev, edge))
+        state = prev
+    path.reverse()
+    return path
+
+
+def _schedule_rows(
+    path: list[tuple[State, Any]], names: list[str], crew: int, target: CardFacts
+) -> tuple[list[dict[str, Any]], int, int, dict[str, int]]:
+    """The schedule turn by turn, with the total damage, the crew placed and the uses of
+    each manoeuvre (`names` are the useful manoeuvres, in state order)."""
+    turns, total, placed_total = [], 0, 0
+    uses = {name: 0 for name in names}
+    for t, (prev, edge) in enumerate(path, start=1):
+        _, dmg, cost, used, rec = edge
+        after = [s - r for s, r in zip(prev, rec, strict=True)]
+        available = crew - sum(after)
+        total += dmg
+        placed_total += cost
+        for i in used:
+            uses[names[i]] += 1
+        turns.append(
+            {
+                "turn": t,
+                "recovered_from": {names[i]: k for i, k in enumerate(rec) if k},
+                "crew_available": available,
+                "manoeuvres": [names[i] for i in used],
+                "crew_used": cost,
+                "crew_left_in_reserve": available - cost,
+                "damage": dmg,
+                "cumulative_damage": total,
+                "target": remaining_track(target, total),
+            }
+        )
+    return turns, total, placed_total, uses
+
+
 def crew_schedule(
     ship: CardFacts,
     manoeuvres: Mapping[str, CardFacts],
@@ -252,69 +345,11 @@ def crew_schedule(
     hp = hit_points(target)
     start: State = tuple(0 for _ in useful)
 
-    # layer[state] = (damage, crew placed, sum of cumulative damage, previous state, edge).
-    # Per state keep the most damage, then the least crew, then the earliest damage (the
-    # largest sum of cumulative damage): a lexicographic order that the future respects,
-    # since what follows depends only on the state (and, for the third key, on the damage,
-    # which is equal whenever the third key decides).
-    Node = tuple[int, int, int, State | None, Any]
-    layers: list[dict[State, Node]] = [{start: (0, 0, 0, None, None)}]
-    sink_turn: int | None = None
-    for turn in range(1, max_turns + 1):
-        layer: dict[State, Node] = {}
-        for state, (dmg, used_crew, early, _, _) in layers[-1].items():
-            for edge in graph.edges(state):
-                nxt, edmg, ecrew = edge[0], edge[1], edge[2]
-                cum = dmg + edmg
-                cand = (cum, used_crew + ecrew, early + cum, state, edge)
-                old = layer.get(nxt)
-                if old is None or (cand[0], -cand[1], cand[2]) > (old[0], -old[1], old[2]):
-                    layer[nxt] = cand
-        layers.append(layer)
-        if hp > 0 and max(v[0] for v in layer.values()) >= hp:
-            sink_turn = turn
-            break
-
-    last = layers[-1]
-    if sink_turn is not None:
-        final = min(
-            (s for s in last if last[s][0] >= hp), key=lambda s: (last[s][1], -last[s][2], s)
-        )
-    else:
-        final = max(last, key=lambda s: (last[s][0], -last[s][1], last[s][2], s))
-
-    path: list[tuple[State, Any]] = []
-    state = final
-    for t in range(len(layers) - 1, 0, -1):
-        _, _, _, prev, edge = layers[t][state]
-        path.append((prev, edge))
-        state = prev
-    path.reverse()
-
-    names = [m["name"] for m in useful]
-    turns, total, placed_total = [], 0, 0
-    uses = {name: 0 for name in names}
-    for t, (prev, edge) in enumerate(path, start=1):
-        nxt, dmg, cost, used, rec = edge
-        after = [s - r for s, r in zip(prev, rec, strict=True)]
-        available = crew - sum(after)
-        total += dmg
-        placed_total += cost
-        for i in used:
-            uses[names[i]] += 1
-        turns.append(
-            {
-                "turn": t,
-                "recovered_from": {names[i]: k for i, k in enumerate(rec) if k},
-                "crew_available": available,
-                "manoeuvres": [names[i] for i in used],
-                "crew_used": cost,
-                "crew_left_in_reserve": available - cost,
-                "damage": dmg,
-                "cumulative_damage": total,
-                "target": remaining_track(target, total),
-            }
-        )
+    layers, sink_turn = _search(graph, start, hp, max_turns)
+    path = _trace_back(layers, _final_state(layers[-1], hp, sink_turn is not None))
+    turns, total, placed_total, uses = _schedule_rows(
+        path, [m["name"] for m in useful], crew, target
+    )
     sustained = graph.max_mean_cycle(start)
     n_turns = len(turns)
     return {

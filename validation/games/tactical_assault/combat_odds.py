@@ -45,6 +45,7 @@ Decisions and simplifications (the rulebook is silent or the tool cannot know):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -353,6 +354,141 @@ def _deck_draws(
     return np.concatenate(chunks, axis=1)
 
 
+def _check_montecarlo_arguments(
+    games: int, max_rounds: int, combat_cards: Sequence[CardFacts]
+) -> np.ndarray:
+    """Refuse impossible arguments; return the deck's printed result indices (int8)."""
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    if max_rounds < 1:
+        raise ValueError("max_rounds must be at least 1")
+    if not combat_cards:
+        raise ValueError("the combat card deck is empty")
+    return np.array([_result_index(c) for c in combat_cards], dtype=np.int8)
+
+
+def _draw_both_decks(
+    seed: int, results: np.ndarray, games: int, max_rounds: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both players' (games, max_rounds) draws, each player from an own stream spawned from
+    `seed`; A's deck is drawn in full before B's."""
+    seq = np.random.SeedSequence(seed)
+    rng_a, rng_b = (np.random.default_rng(s) for s in seq.spawn(2))
+    draws_a = _deck_draws(rng_a, results, games, max_rounds)
+    draws_b = _deck_draws(rng_b, results, games, max_rounds)
+    return draws_a, draws_b
+
+
+@dataclass(slots=True)
+class _Fighter:
+    """One unit of the close combat in every game: how it attacks and, per game, what the
+    enemy's attacks have done to it so far."""
+
+    can_attack: bool
+    shift: int  # static shift of its attacks, without the target's status row
+    draws: np.ndarray  # (games, max_rounds) printed results of its player's deck
+    shaken: np.ndarray
+    out_of_action: np.ndarray
+    eliminated: np.ndarray
+    fell_back: np.ndarray
+
+    @classmethod
+    def start(
+        cls, can_attack: bool, shift: int, draws: np.ndarray, shaken: bool, out_of_action: bool
+    ) -> _Fighter:
+        """A fighter at the start of the combat, with its starting status in every game."""
+        games = len(draws)
+        return cls(
+            can_attack=can_attack,
+            shift=shift,
+            draws=draws,
+            shaken=np.full(games, shaken),
+            out_of_action=np.full(games, out_of_action),
+            eliminated=np.zeros(games, dtype=bool),
+            fell_back=np.zeros(games, dtype=bool),
+        )
+
+    def attack(self, target: _Fighter, r: int, live: np.ndarray) -> np.ndarray:
+        """The result index of this fighter's round-`r` attack on `target` in every game
+        (no_effect where the combat is over), from `target`'s status at the round's start."""
+        shift = self.shift + (target.shaken | target.out_of_action)
+        if self.can_attack:
+            hit = np.clip(self.draws[:, r] - shift, 0, 4)
+        else:
+            hit = np.full(len(live), _NO_EFFECT)
+        return np.where(live, hit, _NO_EFFECT)
+
+    def suffer(self, hit: np.ndarray) -> None:
+        """Apply the enemy's results `hit` to this fighter (statuses are never lost)."""
+        self.eliminated |= hit == _ELIMINATED
+        self.out_of_action |= hit == _OUT_OF_ACTION
+        self.shaken |= hit == _SHAKEN
+        self.fell_back |= hit == _FALL_BACK
+
+
+def _fight(a: _Fighter, b: _Fighter, max_rounds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Play up to `max_rounds` simultaneous rounds in every game, updating `a` and `b`.
+
+    Returns (done, rounds): whether each game's combat ended (an elimination or a fall
+    back) and the round it ended in (`max_rounds` for the unresolved ones)."""
+    games = len(a.draws)
+    done = np.zeros(games, dtype=bool)
+    rounds = np.full(games, max_rounds, dtype=np.int64)
+    for r in range(max_rounds):
+        live = ~done
+        if not live.any():
+            break
+        # A attacks B, B attacks A, simultaneously (statuses as at the start of the round).
+        on_b = a.attack(b, r, live)
+        on_a = b.attack(a, r, live)
+        b.suffer(on_b)
+        a.suffer(on_a)
+        ends = live & (a.eliminated | b.eliminated | a.fell_back | b.fell_back)
+        rounds[ends] = r + 1
+        done |= ends
+    return done, rounds
+
+
+def _tally(
+    a: _Fighter, b: _Fighter, done: np.ndarray
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """(outcomes, who fell back, statuses at the end) counted over the games."""
+    any_elim = a.eliminated | b.eliminated
+    outcomes = {
+        "a_eliminated": int((a.eliminated & ~b.eliminated).sum()),
+        "b_eliminated": int((b.eliminated & ~a.eliminated).sum()),
+        "both_eliminated": int((a.eliminated & b.eliminated).sum()),
+        "out_of_contact": int((done & ~any_elim).sum()),
+        "unresolved": int((~done).sum()),
+    }
+    contact = done & ~any_elim
+    fell_back = {
+        "a_fell_back": int((contact & a.fell_back & ~b.fell_back).sum()),
+        "b_fell_back": int((contact & b.fell_back & ~a.fell_back).sum()),
+        "both_fell_back": int((contact & a.fell_back & b.fell_back).sum()),
+    }
+    statuses = {
+        "a_shaken": int((a.shaken & ~a.eliminated).sum()),
+        "a_out_of_action": int((a.out_of_action & ~a.eliminated).sum()),
+        "b_shaken": int((b.shaken & ~b.eliminated).sum()),
+        "b_out_of_action": int((b.out_of_action & ~b.eliminated).sum()),
+    }
+    return outcomes, fell_back, statuses
+
+
+def _rounds_fought(
+    rounds: np.ndarray, done: np.ndarray, max_rounds: int, unresolved: int
+) -> dict[str, Any]:
+    """The distribution of the rounds fought in the resolved games."""
+    resolved = rounds[done]
+    hist = np.bincount(resolved, minlength=max_rounds + 1)
+    return {
+        "histogram": {str(i): int(hist[i]) for i in range(1, max_rounds + 1) if hist[i]},
+        "mean_resolved": float(resolved.mean()) if resolved.size else None,
+        "unresolved": unresolved,
+    }
+
+
 def close_combat_montecarlo(
     unit_a: CardFacts,
     unit_b: CardFacts,
@@ -375,77 +511,14 @@ def close_combat_montecarlo(
     out_of_contact, unresolved), who fell back, the statuses at the end, and the
     distribution of the number of rounds fought.
     """
-    if games < 1:
-        raise ValueError("games must be at least 1")
-    if max_rounds < 1:
-        raise ValueError("max_rounds must be at least 1")
-    if not combat_cards:
-        raise ValueError("the combat card deck is empty")
-    results = np.array([_result_index(c) for c in combat_cards], dtype=np.int8)
+    results = _check_montecarlo_arguments(games, max_rounds, combat_cards)
     a_can, a_shift, b_shaken0, b_ooa0 = _close_combat_side(unit_a, unit_b, a_modifiers)
     b_can, b_shift, a_shaken0, a_ooa0 = _close_combat_side(unit_b, unit_a, b_modifiers)
-
-    seq = np.random.SeedSequence(seed)
-    rng_a, rng_b = (np.random.default_rng(s) for s in seq.spawn(2))
-    draws_a = _deck_draws(rng_a, results, games, max_rounds)
-    draws_b = _deck_draws(rng_b, results, games, max_rounds)
-
-    a_shaken = np.full(games, a_shaken0)
-    a_ooa = np.full(games, a_ooa0)
-    b_shaken = np.full(games, b_shaken0)
-    b_ooa = np.full(games, b_ooa0)
-    a_elim = np.zeros(games, dtype=bool)
-    b_elim = np.zeros(games, dtype=bool)
-    a_fell = np.zeros(games, dtype=bool)
-    b_fell = np.zeros(games, dtype=bool)
-    done = np.zeros(games, dtype=bool)
-    rounds = np.full(games, max_rounds, dtype=np.int64)
-
-    for r in range(max_rounds):
-        live = ~done
-        if not live.any():
-            break
-        # A attacks B, B attacks A, simultaneously (statuses as at the start of the round).
-        shift_ab = a_shift + (b_shaken | b_ooa)
-        shift_ba = b_shift + (a_shaken | a_ooa)
-        on_b = np.clip(draws_a[:, r] - shift_ab, 0, 4) if a_can else np.full(games, _NO_EFFECT)
-        on_a = np.clip(draws_b[:, r] - shift_ba, 0, 4) if b_can else np.full(games, _NO_EFFECT)
-        on_b = np.where(live, on_b, _NO_EFFECT)
-        on_a = np.where(live, on_a, _NO_EFFECT)
-        b_elim |= on_b == _ELIMINATED
-        a_elim |= on_a == _ELIMINATED
-        b_ooa |= on_b == _OUT_OF_ACTION
-        a_ooa |= on_a == _OUT_OF_ACTION
-        b_shaken |= on_b == _SHAKEN
-        a_shaken |= on_a == _SHAKEN
-        b_fell |= on_b == _FALL_BACK
-        a_fell |= on_a == _FALL_BACK
-        ends = live & (a_elim | b_elim | a_fell | b_fell)
-        rounds[ends] = r + 1
-        done |= ends
-
-    any_elim = a_elim | b_elim
-    outcomes = {
-        "a_eliminated": int((a_elim & ~b_elim).sum()),
-        "b_eliminated": int((b_elim & ~a_elim).sum()),
-        "both_eliminated": int((a_elim & b_elim).sum()),
-        "out_of_contact": int((done & ~any_elim).sum()),
-        "unresolved": int((~done).sum()),
-    }
-    contact = done & ~any_elim
-    fell_back = {
-        "a_fell_back": int((contact & a_fell & ~b_fell).sum()),
-        "b_fell_back": int((contact & b_fell & ~a_fell).sum()),
-        "both_fell_back": int((contact & a_fell & b_fell).sum()),
-    }
-    statuses = {
-        "a_shaken": int((a_shaken & ~a_elim).sum()),
-        "a_out_of_action": int((a_ooa & ~a_elim).sum()),
-        "b_shaken": int((b_shaken & ~b_elim).sum()),
-        "b_out_of_action": int((b_ooa & ~b_elim).sum()),
-    }
-    resolved = rounds[done]
-    hist = np.bincount(resolved, minlength=max_rounds + 1)
+    draws_a, draws_b = _draw_both_decks(seed, results, games, max_rounds)
+    a = _Fighter.start(a_can, a_shift, draws_a, a_shaken0, a_ooa0)
+    b = _Fighter.start(b_can, b_shift, draws_b, b_shaken0, b_ooa0)
+    done, rounds = _fight(a, b, max_rounds)
+    outcomes, fell_back, statuses = _tally(a, b, done)
     return {
         "unit_a": unit_a.name,
         "unit_b": unit_b.name,
@@ -460,9 +533,5 @@ def close_combat_montecarlo(
         "frequencies": {k: v / games for k, v in outcomes.items()},
         "fell_back": fell_back,
         "statuses_at_end": statuses,
-        "rounds": {
-            "histogram": {str(i): int(hist[i]) for i in range(1, max_rounds + 1) if hist[i]},
-            "mean_resolved": float(resolved.mean()) if resolved.size else None,
-            "unresolved": outcomes["unresolved"],
-        },
+        "rounds": _rounds_fought(rounds, done, max_rounds, outcomes["unresolved"]),
     }
