@@ -26,13 +26,24 @@ with ``"link": false`` is not a link). ``legend`` is ``[{"fill", "label"}]``.
 
 ``bar_chart``, ``histogram``, ``grouped_bars``, ``line_chart``, ``cumulative_curve`` and
 ``table`` build specs from named series; ``xy`` builds one from (name, values, style) triples;
-``grid`` a board of cells.
+``grid`` a board of cells. ``pct`` and ``num`` write a figure for a table cell or a key
+figure, with "—" where there is none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+
+def pct(p: float | None) -> str:
+    """A share as a percentage with one decimal ("12.5%"), "—" for none."""
+    return "—" if p is None else f"{p * 100:.1f}%"
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    """A number with ``digits`` decimals, "—" for none."""
+    return "—" if x is None else f"{x:.{digits}f}"
 
 
 def _series(name: str, values: Sequence[float | None], style: str = "bar") -> dict[str, Any]:

@@ -16,14 +16,6 @@ from validation.sim.inputs import entries_from_json, entries_json
 from validation.types import Entry
 
 
-def _pct(p: float | None) -> str:
-    return "—" if p is None else f"{p * 100:.1f}%"
-
-
-def _num(x: float | None, digits: int = 2) -> str:
-    return "—" if x is None else f"{x:.{digits}f}"
-
-
 def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
     """The command cards of the army."""
     return {"cards": entries_json(sections.get("cards", []))}
@@ -146,9 +138,9 @@ def _playable_charts(f: Mapping[str, Any], T: int) -> list[dict[str, Any]]:
                 [
                     n,
                     playable[n]["mean_turn"],
-                    _pct(1 - playable[n]["p_never"]),
-                    _pct(playable[n]["cumulative"][0] if T >= 1 else None),
-                    _pct(playable[n]["cumulative"][2] if T >= 3 else None),
+                    charts.pct(1 - playable[n]["p_never"]),
+                    charts.pct(playable[n]["cumulative"][0] if T >= 1 else None),
+                    charts.pct(playable[n]["cumulative"][2] if T >= 3 else None),
                 ]
                 for n in names
             ],
@@ -172,10 +164,10 @@ def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     out = f["deck_out_turn_hist"]
     return [
         ("Games", f"{summary['games']:,}"),
-        ("Cards played per game", _num(sum(x or 0 for x in f["played_mean_by_turn"]))),
-        ("Cards played on turn 1 (mean)", _num(f["played_mean_by_turn"][0])),
-        (f"Deck runs out within {summary['turns']} turns", _pct(1 - out["p_never"])),
-        ("Mean turn the deck runs out", _num(out["mean_turn"])),
+        ("Cards played per game", charts.num(sum(x or 0 for x in f["played_mean_by_turn"]))),
+        ("Cards played on turn 1 (mean)", charts.num(f["played_mean_by_turn"][0])),
+        (f"Deck runs out within {summary['turns']} turns", charts.pct(1 - out["p_never"])),
+        ("Mean turn the deck runs out", charts.num(out["mean_turn"])),
     ]
 
 

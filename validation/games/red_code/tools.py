@@ -78,10 +78,6 @@ def crew_economy(
     }
 
 
-def _num(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
 def _crew_tables(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     m = data["matchup"]
     table = charts.table(
@@ -102,8 +98,8 @@ def _crew_tables(data: Mapping[str, Any]) -> list[dict[str, Any]]:
                 r["ship_class"],
                 r["hit_points"],
                 r["turns_to_sink"] or "cannot sink",
-                _num(r["mean_damage_per_turn"]),
-                _num(r["sustained_damage_per_turn"]),
+                charts.num(r["mean_damage_per_turn"]),
+                charts.num(r["sustained_damage_per_turn"]),
                 r["crew_placed"],
             ]
             for r in data["table"]

@@ -15,14 +15,6 @@ from validation.sim.inputs import entries_from_json, entries_json
 from validation.types import Entry
 
 
-def _pct(p: float | None) -> str:
-    return "—" if p is None else f"{p * 100:.1f}%"
-
-
-def _num(x: float | None, digits: int = 2) -> str:
-    return "—" if x is None else f"{x:.{digits}f}"
-
-
 def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
     """The arsenal, and the missions (the mission deck, else the red line; none: the
     simulator's default missions)."""
@@ -209,13 +201,13 @@ def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     razed = sum(f["win_razed_by_turn"])
     return [
         ("Games", f"{summary['games']:,}"),
-        ("Partial mulligans", _pct(f["mulligans"])),
-        ("Mean resources kept in the opening hand", _num(f["kept_resources_hist"]["mean"])),
-        ("Mean turn of the first efreet", _num(f["first_efreet_turn_hist"]["mean_turn"])),
-        (f"Won within {summary['turns']} turns", _pct(1 - win["p_never"])),
-        ("Mean winning turn", _num(win["mean_turn"])),
-        ("Won by tactical victory", _pct(tactical)),
-        ("Won by razing the arsenal", _pct(razed)),
+        ("Partial mulligans", charts.pct(f["mulligans"])),
+        ("Mean resources kept in the opening hand", charts.num(f["kept_resources_hist"]["mean"])),
+        ("Mean turn of the first efreet", charts.num(f["first_efreet_turn_hist"]["mean_turn"])),
+        (f"Won within {summary['turns']} turns", charts.pct(1 - win["p_never"])),
+        ("Mean winning turn", charts.num(win["mean_turn"])),
+        ("Won by tactical victory", charts.pct(tactical)),
+        ("Won by razing the arsenal", charts.pct(razed)),
     ]
 
 
