@@ -107,6 +107,25 @@ def _database_url_for_test_db() -> str:
     return database_url(connection)
 
 
+def _private_queue(app, broker_dir: Path | None, prefix: str) -> str:
+    """Send the app's tasks to a queue of their own (and, on the filesystem broker, to
+    folders of their own under `broker_dir`); returns the queue's name."""
+    if broker_dir is not None:
+        for sub in ("queue", "control"):
+            (broker_dir / sub).mkdir(parents=True, exist_ok=True)
+        app.conf.broker_transport_options = {
+            "data_folder_in": str(broker_dir / "queue"),
+            "data_folder_out": str(broker_dir / "queue"),
+            "control_folder": str(broker_dir / "control"),
+            "polling_interval": 0.2,
+        }
+    queue = f"{prefix}-{uuid.uuid4().hex[:10]}"
+    app.conf.task_default_queue = queue
+    # Forget any pooled connection made with the old settings.
+    reset_broker_connections(app)
+    return queue
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup, tmp_path_factory):
     """A real Celery worker, in its own process, on the broker in use (Redis/RabbitMQ when
@@ -114,73 +133,22 @@ def celery_worker_process(django_db_setup, tmp_path_factory):
     against the test database."""
     from cardsite.celery import app, ensure_broker_folders
 
-    queue = f"test-{uuid.uuid4().hex[:10]}"
-    env = dict(os.environ)
-    env["DATABASE_URL"] = _database_url_for_test_db()
-    env["CELERY_QUEUE"] = queue
-    env["AXES_ENABLED"] = "0"
+    broker_dir = None
     if settings.CELERY_BROKER_URL.startswith("filesystem"):
-        data_dir = tmp_path_factory.mktemp("celery-data")
-        env["CARDSITE_DATA_DIR"] = str(data_dir)
-        broker_dir = data_dir / "broker"
-        app.conf.broker_transport_options = {
-            "data_folder_in": str(broker_dir / "queue"),
-            "data_folder_out": str(broker_dir / "queue"),
-            "control_folder": str(broker_dir / "control"),
-            "polling_interval": 0.2,
-        }
-        for sub in ("queue", "control"):
-            (broker_dir / sub).mkdir(parents=True, exist_ok=True)
+        broker_dir = tmp_path_factory.mktemp("celery-data") / "broker"
     else:
         ensure_broker_folders()
-    app.conf.task_default_queue = queue
-    # Forget any pooled connection made with the old settings.
-    reset_broker_connections(app)
-    log = tmp_path_factory.mktemp("celery-log") / "worker.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "cardsite",
-                "worker",
-                "-Q",
-                queue,
-                "--concurrency=2",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if "ready." in log.read_text():
-            break
-        if proc.poll() is not None:
-            raise RuntimeError(f"the Celery worker exited early:\n{log.read_text()[-3000:]}")
-        time.sleep(0.2)
-    else:
-        proc.terminate()
-        raise RuntimeError(f"the Celery worker did not start:\n{log.read_text()[-3000:]}")
-    proc.log_path = log  # type: ignore[attr-defined]
-    proc.queue = queue  # type: ignore[attr-defined]
+    queue = _private_queue(app, broker_dir, "test")
+    worker = DedicatedWorker(tmp_path_factory.mktemp("celery-log"), queue, broker_dir)
+    proc = worker.start(concurrency=2)
     yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    worker.stop_all()
 
 
 class DedicatedWorker:
-    """A Celery worker subprocess on its own queue (like the `celery_worker_process`
-    fixture), in its own process group so that a test can kill -9 all of it."""
+    """Celery worker subprocesses on a queue of their own, each in its own process group so
+    that a test can kill -9 all of it (the `celery_worker_process` and `dedicated_worker`
+    fixtures start theirs with it)."""
 
     def __init__(self, tmp_path: Path, queue: str, broker_dir: Path | None):
         self.tmp_path = tmp_path
@@ -259,21 +227,10 @@ def dedicated_worker(django_db_setup, tmp_path):
     from cardsite.celery import app
 
     saved = (app.conf.task_default_queue, app.conf.broker_transport_options)
-    queue = f"test-sim-{uuid.uuid4().hex[:10]}"
     broker_dir = None
     if settings.CELERY_BROKER_URL.startswith("filesystem"):
         broker_dir = tmp_path / "data" / "broker"
-        for sub in ("queue", "control"):
-            (broker_dir / sub).mkdir(parents=True, exist_ok=True)
-        app.conf.broker_transport_options = {
-            "data_folder_in": str(broker_dir / "queue"),
-            "data_folder_out": str(broker_dir / "queue"),
-            "control_folder": str(broker_dir / "control"),
-            "polling_interval": 0.2,
-        }
-    app.conf.task_default_queue = queue
-
-    reset_broker_connections(app)
+    queue = _private_queue(app, broker_dir, "test-sim")
     worker = DedicatedWorker(tmp_path, queue, broker_dir)
     yield worker
     worker.stop_all()
