@@ -68,21 +68,6 @@ def max_active_runs() -> int:
     return int(_setting("SIMULATIONS_MAX_ACTIVE", 3))
 
 
-def chunk_lost_after() -> float:
-    """Seconds after which a started chunk without a result is lost: a chunk cannot run
-    longer than the task's hard time limit."""
-    default = int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 900)) + 60
-    return float(_setting("SIMULATIONS_CHUNK_LOST_SECONDS", default))
-
-
-def queue_lost_after() -> float:
-    """Seconds without any progress after which a chunk never started is lost (a message
-    reserved by a worker that died); beyond the visibility timeout Redis would have
-    redelivered it already."""
-    default = int(getattr(settings, "CELERY_VISIBILITY_TIMEOUT", 3600)) + 300
-    return float(_setting("SIMULATIONS_QUEUE_LOST_SECONDS", default))
-
-
 def max_reaps() -> int:
     return int(_setting("SIMULATIONS_MAX_REAPS", 3))
 

@@ -246,9 +246,6 @@ class GameRegistry:
             return self._games[game.slug]
         return self.register(game)
 
-    def unregister(self, slug: str) -> None:
-        self._games.pop(slug, None)
-
     def get(self, slug: str) -> GameDef:
         """The game `slug`; KeyError naming the registered slugs if none."""
         try:

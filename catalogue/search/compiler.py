@@ -4,7 +4,6 @@ into a `Q` (terms that cannot be used are dropped with a problem)."""
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -56,10 +55,6 @@ from .language import (
 
 class _Drop(Exception):
     """A term that cannot be used; the message says what and why."""
-
-
-def _json_string(value: str) -> str:
-    return json.dumps(value)
 
 
 def _fmt_value(value: str) -> str:

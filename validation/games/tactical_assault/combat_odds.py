@@ -172,13 +172,6 @@ _ROW_LABELS = {
 }
 
 
-def modifiers_for(attack: str) -> list[dict[str, Any]]:
-    """The entries of `MODIFIERS` that apply to `attack` ("firepower" or "close_combat")."""
-    if attack not in ATTACKS:
-        raise ValueError(f"attack {attack!r} is not one of {', '.join(ATTACKS)}")
-    return [m for m in MODIFIERS if attack in m["attacks"]]
-
-
 def rating(card: CardFacts, key: str) -> str:
     """The card's rating `key` normalised to one of `RATINGS` ("-", "" and None are none)."""
     value = card.attr(key)
