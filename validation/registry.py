@@ -160,6 +160,27 @@ class GameDef:
             for spec in fmt.sections:
                 specs.setdefault(spec.name, spec)
         object.__setattr__(self, "sections", tuple(specs.values()))
+        if self.campaign is not None:
+            self._check_campaign(self.campaign)
+
+    def _check_campaign(self, campaign: CampaignRules) -> None:
+        """The campaign's list is kept in one of the game's formats, in a section of it, and
+        its kinds are kinds that section holds."""
+        fmt = self.formats.get(campaign.format)
+        if fmt is None:
+            raise ValueError(f"{self.name}: the campaign's format {campaign.format!r} is unknown")
+        if campaign.section not in fmt.section_names:
+            raise ValueError(
+                f"{self.name}: the campaign's section {campaign.section!r} is not a section "
+                f"of the {fmt.name} format ({', '.join(fmt.section_names)})"
+            )
+        held = fmt.section(campaign.section).kinds
+        stray = [k for k in campaign.kinds if held and k not in held]
+        if stray:
+            raise ValueError(
+                f"{self.name}: the campaign's kinds {', '.join(stray)} are not held by "
+                f"the {campaign.section!r} section ({', '.join(held)})"
+            )
 
     @property
     def section_names(self) -> tuple[str, ...]:

@@ -86,3 +86,21 @@ def test_unknown_format_lists_the_valid_ones():
     with pytest.raises(UnknownFormat, match="valid formats: standard, scramble, scenario"):
         validate("redline", "sealed", Deck())
     assert issubclass(UnknownFormat, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "sealed"}, "the campaign's format 'sealed' is unknown"),
+        (
+            {"section": "reserve"},
+            "the campaign's section 'reserve' is not a section of the Campaign",
+        ),
+        ({"kinds": ("combat_card",)}, "kinds combat_card are not held by the 'force' section"),
+    ],
+)
+def test_a_campaign_must_name_a_format_section_and_kinds_the_game_has(change, message):
+    game = registry.get("tactical-assault")
+    campaign = dataclasses.replace(game.campaign, **change)
+    with pytest.raises(ValueError, match=message):
+        dataclasses.replace(game, campaign=campaign)

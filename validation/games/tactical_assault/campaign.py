@@ -8,11 +8,13 @@ from validation.capabilities import CampaignRules
 from validation.games.tactical_assault.formats import FORMATS
 
 _OPTIONS = FORMATS["campaign"].options
+_FORCE = FORMATS["campaign"].section("force")
+assert _FORCE is not None, "the campaign format keeps its units in a force section"
 
 CAMPAIGN = CampaignRules(
     format="campaign",
-    section="force",
-    kinds=("unit_type",),
+    section=_FORCE.name,
+    kinds=_FORCE.kinds,
     points_for={result: _OPTIONS[result] for result in CampaignRules.RESULTS},
     award_label="promotion award",
     award_cost=_OPTIONS["promotion_cost"],
