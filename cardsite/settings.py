@@ -352,7 +352,9 @@ AXES_CLIENT_IP_CALLABLE = "cardsite.clientip.client_ip"
 # Shared by every process (the throttles must hold across gunicorn workers and machines):
 # CACHE_URL, else REDIS_URL, else, when the broker is Redis, the broker's server with the
 # next database number (the broker's own database is never flushed by a cache clear). With
-# none of these (the embedded defaults) a per-process memory cache.
+# none of these (the embedded defaults) a file cache under the data folder, which every
+# process of the machine shares with no server; `locmem://` asks for a per-process memory
+# cache (one process only).
 def _cache_location() -> str:
     url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
     if url or _broker_scheme not in {"redis", "rediss"}:
@@ -374,7 +376,16 @@ if CACHE_LOCATION.startswith(("redis://", "rediss://", "unix://")):
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cardsite"),
         }
     }
-elif CACHE_LOCATION in ("", "locmem://"):
+elif CACHE_LOCATION == "":
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cardsite"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    }
+elif CACHE_LOCATION == "locmem://":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     raise ImproperlyConfigured(
