@@ -945,4 +945,6 @@ def test_common_short_words_are_ignored_not_matched_against_nothing(sample_catal
     whole word found nothing at all. It is ignored with a message instead."""
     result = run("Dig In")
     assert "Dig In" in {c.name for c in result.queryset}
-    assert any("'In': a common word, ignored" in p for p in result.problems)
+    ignored = any("'In': a common word, ignored" in p for p in result.problems)
+    # Only PostgreSQL's full-text index drops stop words; SQLite matches "in" as text.
+    assert ignored == (connection.vendor == "postgresql")
