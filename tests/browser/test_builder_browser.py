@@ -173,6 +173,29 @@ def test_build_a_legal_redline_arsenal_and_share_it(browser, page, live_server, 
     wait_for(sealed, timeout=15)
 
 
+def test_a_search_result_takes_a_click_the_moment_it_appears(page):
+    """A click on a result htmx has just swapped in is not lost: the page binds new content
+    at once (with htmx's default settle delay, buttons stayed dead for 20 ms)."""
+    sign_up(page, "builder")
+    new_deck(page, "hex-skirmish", "standard", "Quick army")
+    b = Builder(page)
+    # Click the result the instant the first search answer lands in the page.
+    page.evaluate(
+        """() => {
+          const box = document.querySelector('#search-results');
+          const watch = new MutationObserver(() => {
+            const button = box.querySelector(
+              'tr.b-result[data-card="Lancers"] [data-section="units"] button');
+            if (button) { watch.disconnect(); button.click(); }
+          });
+          watch.observe(box, {childList: true, subtree: true});
+        }"""
+    )
+    b.search("Lancers")
+    b.saved()
+    expect(b.deck_row("Lancers")).to_be_visible()
+
+
 def test_place_hex_skirmish_units_by_clicking_hexes(page, live_server, tmp_path):
     sign_up(page, "builder")
     new_deck(page, "hex-skirmish", "standard", "Hex army")
