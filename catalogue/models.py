@@ -158,15 +158,11 @@ class Card(models.Model):
         self.clean()
         super().save(*args, **kwargs)
 
+    #: The columns `facts` reads: load cards with `.only(*Card.FACT_FIELDS)`.
+    FACT_FIELDS = ("name", "kind", "faction", "cost", "text", "attributes")
+
     def facts(self) -> CardFacts:
-        return CardFacts(
-            name=self.name,
-            kind=self.kind,
-            faction=self.faction,
-            cost=self.cost,
-            text=self.text,
-            attributes=self.attributes,
-        )
+        return CardFacts(**{field: getattr(self, field) for field in self.FACT_FIELDS})
 
 
 def printing_image_path(instance: Printing, filename: str) -> str:

@@ -39,7 +39,7 @@ def card_facts_by_names(*, game_slug: str, names: Iterable[str]) -> dict[str, Ca
     qs = (
         Card.objects.annotate(lname=Lower("name"))
         .filter(game__slug=game_slug, lname__in=lowered)
-        .only("name", "kind", "faction", "cost", "text", "attributes")
+        .only(*Card.FACT_FIELDS)
     )
     return {c.name.lower(): c.facts() for c in qs}
 
@@ -53,7 +53,7 @@ def cards_by_kind(*, game_slug: str, kinds: Iterable[str]) -> dict[str, list[Car
         return out
     qs = (
         Card.objects.filter(game__slug=game_slug, kind__in=wanted)
-        .only("name", "kind", "faction", "cost", "text", "attributes")
+        .only(*Card.FACT_FIELDS)
         .order_by("name")
     )
     for card in qs:
@@ -87,9 +87,7 @@ class GamePool(Mapping):
 
     def _load(self) -> dict[str, CardFacts]:
         if self._cards is None:
-            qs = Card.objects.filter(game__slug=self.game_slug).only(
-                "name", "kind", "faction", "cost", "text", "attributes"
-            )
+            qs = Card.objects.filter(game__slug=self.game_slug).only(*Card.FACT_FIELDS)
             self._cards = {c.name.lower(): c.facts() for c in qs}
         return self._cards
 

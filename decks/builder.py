@@ -662,7 +662,7 @@ def builder_options(request, pk: int):
         cards = [
             c.facts()
             for c in Card.objects.filter(game_id=deck.game_id, kind=hook.kind).only(
-                "name", "kind", "faction", "cost", "text", "attributes"
+                *Card.FACT_FIELDS
             )
         ]
         try:

@@ -328,8 +328,7 @@ def _stacked_bars(p: _Plot, stacked: list[dict[str, Any]], colour: dict[str, str
             out.append(
                 f'<rect class="bar" x="{p.left + p.band * i + p.band * 0.1:.1f}" y="{y0:.1f}" '
                 f'width="{p.band * 0.8:.1f}" height="{max(y1 - y0, 0):.1f}" '
-                f'fill="{colour[s["name"]]}"><title>{escape(s["name"])}, '
-                f"{escape(p.cats[i])}: {escape(_fmt_exact(v, p.y_format))}</title></rect>"
+                f'fill="{colour[s["name"]]}"><title>{p.tip(s["name"], i, v)}</title></rect>'
             )
     return out
 

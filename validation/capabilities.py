@@ -138,6 +138,18 @@ class ToolInputError(ValueError):
         self.field = field
 
 
+def card_named(name: Any, cards: Sequence[CardFacts], field: str, what: str) -> CardFacts:
+    """The card of `cards` called `name` (any case, spaces around it ignored); else a
+    ToolInputError on `field`: "'X' is not a <what>", naming the cards there are."""
+    wanted = str(name or "").strip().lower()
+    for card in cards:
+        if card.name.lower() == wanted:
+            return card
+    names = [c.name for c in cards]
+    hint = f"; use one of {', '.join(names)}" if names else "; the catalogue has none"
+    raise ToolInputError(f"{name!r} is not a {what}{hint}", field)
+
+
 @dataclass(frozen=True, slots=True)
 class ToolResult:
     """What a tool answers: `data` for the API (plain JSON), and for the page a `title`,

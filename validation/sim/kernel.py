@@ -62,6 +62,19 @@ def games_param(
     return ParamSpec("games", "Games", "int", 1, maximum, help, default=default)
 
 
+def turns_param(default: int, *, maximum: int) -> ParamSpec:
+    """The `turns` parameter of a goldfish played turn by turn: 1 to `maximum` turns."""
+    return ParamSpec(
+        "turns", "Turns", "int", 1, maximum, "Turns played in every game.", default=default
+    )
+
+
+def on_the_play_param(help: str) -> ParamSpec:
+    """The `on_the_play` parameter (go first, by default); `help` says what it changes in
+    the game."""
+    return ParamSpec("on_the_play", "On the play", "bool", help=help, default=True)
+
+
 @dataclass(frozen=True, slots=True)
 class SimParams:
     """What every goldfish run has: how many games, how many turns each, who goes first and
@@ -74,6 +87,17 @@ class SimParams:
     turns: int = 12
     on_the_play: bool = True
     seed: int = 0
+
+    @classmethod
+    def read(cls, params: Mapping[str, Any], seed: int) -> SimParams:
+        """The shared part of a run's checked parameters (`games`, `turns`, `on_the_play`)
+        with its seed."""
+        return cls(
+            games=int(params["games"]),
+            turns=int(params["turns"]),
+            on_the_play=bool(params.get("on_the_play", True)),
+            seed=int(seed),
+        )
 
     def __post_init__(self) -> None:
         if self.games < 0:

@@ -30,12 +30,7 @@ def run_chunk(
 ) -> dict[str, Any]:
     return simulate_hexskirmish(
         entries_from_json(inputs["cards"]) or [],
-        kernel.SimParams(
-            games=int(params["games"]),
-            turns=int(params["turns"]),
-            on_the_play=bool(params.get("on_the_play", True)),
-            seed=int(seed),
-        ),
+        kernel.SimParams.read(params, seed),
         chunk_index,
         n_chunks,
         play_order=params.get("play_order", "expensive"),
@@ -177,14 +172,8 @@ GOLDFISH = Goldfish(
     description="How the command deck flows: two actions a turn.",
     params=(
         kernel.games_param(20_000),
-        ParamSpec("turns", "Turns", "int", 1, 60, "Turns played in every game.", default=15),
-        ParamSpec(
-            "on_the_play",
-            "On the play",
-            "bool",
-            help="Go first (5-card opening hand); going second opens with 6.",
-            default=True,
-        ),
+        kernel.turns_param(15, maximum=60),
+        kernel.on_the_play_param("Go first (5-card opening hand); going second opens with 6."),
         ParamSpec(
             "play_order",
             "Play first",

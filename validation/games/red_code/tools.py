@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from validation import charts
-from validation.capabilities import Tool, ToolInputError, ToolResult
+from validation.capabilities import Tool, ToolInputError, ToolResult, card_named
 from validation.games.red_code import crew_economy as ce
 from validation.games.red_code.layout import generate_layout
 from validation.params import ParamSpec
@@ -27,15 +27,6 @@ SEED_MAX = 2**31 - 1
 WIDTH, HEIGHT = 8, 6
 
 Cards = Mapping[str, Sequence[CardFacts]]
-
-
-def _named(name: Any, cards: Sequence[CardFacts], field: str) -> CardFacts:
-    wanted = str(name or "").strip().lower()
-    for card in cards:
-        if card.name.lower() == wanted:
-            return card
-    names = ", ".join(c.name for c in cards) or "none in the catalogue"
-    raise ToolInputError(f"{name!r} is not a ship; use one of {names}", field)
 
 
 # --- crew economy --------------------------------------------------------------------------
@@ -140,7 +131,7 @@ def _crew_tables(data: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def crew_compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     ships = list(cards.get(SHIP_KIND, ()))
-    me = _named(params["ship"], ships, "ship")
+    me = card_named(params["ship"], ships, "ship", "ship")
     manoeuvres = {c.name: c for c in cards.get(MANOEUVRE_KIND, ())}
     data = crew_economy(
         me, ships, manoeuvres, int(params["distance"]), str(params.get("target") or "")

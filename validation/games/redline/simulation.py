@@ -35,12 +35,7 @@ def run_chunk(
     return simulate_redline(
         entries_from_json(inputs["arsenal"]) or [],
         entries_from_json(inputs.get("missions")),
-        kernel.SimParams(
-            games=int(params["games"]),
-            turns=int(params["turns"]),
-            on_the_play=bool(params.get("on_the_play", True)),
-            seed=int(seed),
-        ),
+        kernel.SimParams.read(params, seed),
         chunk_index,
         n_chunks,
         band=MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4))),
@@ -217,7 +212,7 @@ GOLDFISH = Goldfish(
     description="Solo games against an opponent that never acts.",
     params=(
         kernel.games_param(20_000),
-        ParamSpec("turns", "Turns", "int", 1, 30, "Turns played in every game.", default=12),
+        kernel.turns_param(12, maximum=30),
         ParamSpec(
             "mulligan_lo",
             "Mulligan band: fewest resources kept",
@@ -236,13 +231,7 @@ GOLDFISH = Goldfish(
             "More resources than this: the extra resources go to the bottom.",
             default=4,
         ),
-        ParamSpec(
-            "on_the_play",
-            "On the play",
-            "bool",
-            help="Go first (no effect in REDLINE).",
-            default=True,
-        ),
+        kernel.on_the_play_param("Go first (no effect in REDLINE)."),
     ),
     sections=("arsenal", "missions", "red_line"),
     prepare=prepare,

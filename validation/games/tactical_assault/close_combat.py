@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from validation import charts
-from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult
+from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult, card_named
 from validation.games.tactical_assault import combat_odds as co
 from validation.params import ParamSpec
 from validation.sim.inputs import card_from_json, card_json
@@ -75,16 +75,6 @@ def clean_side_modifiers(raw: Any, field: str) -> dict[str, bool]:
     return out
 
 
-def _unit(name: Any, units: Sequence[CardFacts], field: str) -> CardFacts:
-    wanted = str(name or "").strip().lower()
-    for card in units:
-        if card.name.lower() == wanted:
-            return card
-    names = [c.name for c in units]
-    hint = f"; use one of {', '.join(names)}" if names else "; the catalogue has none"
-    raise ToolInputError(f"{name!r} is not a unit type{hint}", field)
-
-
 def close_combat_inputs(
     unit_a: Any,
     unit_b: Any,
@@ -95,8 +85,8 @@ def close_combat_inputs(
     """The JSON inputs of a run: both unit types and the combat card deck as facts, and the
     modifiers of each side's attacks. ToolInputError names a bad field."""
     units = cards.get(UNIT_KIND, ())
-    a = _unit(unit_a, units, "unit_a")
-    b = _unit(unit_b, units, "unit_b")
+    a = card_named(unit_a, units, "unit_a", "unit type")
+    b = card_named(unit_b, units, "unit_b", "unit type")
     deck = list(cards.get(CARD_KIND, ()))
     if not deck:
         raise ToolInputError("the catalogue holds no Tactical Assault combat cards")

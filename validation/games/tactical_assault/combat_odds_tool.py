@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from validation import charts
-from validation.capabilities import Tool, ToolInputError, ToolResult
+from validation.capabilities import Tool, ToolInputError, ToolResult, card_named
 from validation.games.tactical_assault import combat_odds as co
 from validation.params import ParamSpec
 from validation.types import CardFacts
@@ -69,15 +69,6 @@ PARAMS: tuple[ParamSpec, ...] = (
 )
 
 
-def _unit(name: Any, units: Sequence[CardFacts], field: str) -> CardFacts:
-    wanted = str(name or "").strip().lower()
-    for card in units:
-        if card.name.lower() == wanted:
-            return card
-    names = ", ".join(c.name for c in units) or "none in the catalogue"
-    raise ToolInputError(f"{name!r} is not a unit type; use one of {names}", field)
-
-
 def modifiers(params: Mapping[str, Any]) -> dict[str, Any]:
     """The modifiers of the attack of `params` (those its table lists); ToolInputError for a
     modifier set where it does not apply."""
@@ -131,8 +122,8 @@ def odds_table(odds: Mapping[str, Any]) -> dict[str, Any]:
 
 def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     units = cards.get(UNIT_KIND, ())
-    attacker = _unit(params["attacker"], units, "attacker")
-    target = _unit(params["target"], units, "target")
+    attacker = card_named(params["attacker"], units, "attacker", "unit type")
+    target = card_named(params["target"], units, "target", "unit type")
     deck = list(cards.get(CARD_KIND, ()))
     if not deck:
         raise ToolInputError("the catalogue holds no combat cards")
