@@ -23,7 +23,13 @@ mkdir -p "$DATA_DIR"
 "$PY" manage.py load_sample_data
 "$PY" manage.py ensure_demo_user
 
-"$CELERY" -A cardsite worker --loglevel=INFO --concurrency="$WORKER_CONCURRENCY" &
+# The worker runs in a session of its own (setsid, where there is one): Ctrl-C, or a SIGTERM to
+# the whole process group, must reach its main process only, which then stops its pool. Signalled
+# too, the pool's processes die holding the pool's queue lock and the main process waits on it
+# for ever (billiard), until `stop` below kills it.
+detach=()
+command -v setsid >/dev/null && detach=(setsid)
+"${detach[@]}" "$CELERY" -A cardsite worker --loglevel=INFO --concurrency="$WORKER_CONCURRENCY" &
 worker=$!
 "$CELERY" -A cardsite beat --loglevel=INFO --schedule="$DATA_DIR/celerybeat-schedule" &
 beat=$!
