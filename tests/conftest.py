@@ -215,7 +215,9 @@ class DedicatedWorker:
         for proc in self.procs:
             if proc.poll() is None:
                 try:
-                    os.killpg(proc.pid, signal.SIGTERM)
+                    # The main process only: it stops its pool (a warm shutdown); pool
+                    # processes signalled too can leave it waiting on the pool's lock.
+                    proc.send_signal(signal.SIGTERM)
                     proc.wait(timeout=20)
                 except (ProcessLookupError, subprocess.TimeoutExpired):
                     self.kill(proc)
