@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start Cardsite on the configured database and broker (SQLite and the filesystem broker by
 # default): migrate, load the sample data, make the demo account, then run the site under
-# gunicorn (WEB_CONCURRENCY workers, default 4; GUNICORN_TIMEOUT seconds, default 30), a
+# gunicorn (cardsite/gunicorn_conf.py: WEB_CONCURRENCY workers, default 4, of WEB_THREADS
+# threads each, default 4, keeping connections alive; GUNICORN_TIMEOUT seconds, default 30), a
 # Celery worker (WORKER_CONCURRENCY, default 2) and Celery beat (the scheduled tasks)
 # together. Ctrl-C stops all three.
 set -euo pipefail
@@ -52,11 +53,11 @@ trap 'stop; exit 143' TERM
 trap 'stop; exit 130' INT
 
 echo
-echo "  Cardsite is starting at http://$HOST:$PORT/  (gunicorn, $WEB_CONCURRENCY workers; a Celery worker and beat beside it; Ctrl-C stops all)"
+echo "  Cardsite is starting at http://$HOST:$PORT/  (gunicorn, $WEB_CONCURRENCY workers of ${WEB_THREADS:-4} threads; a Celery worker and beat beside it; Ctrl-C stops all)"
 echo
 # In the background with a `wait`, so that a signal to this script is handled at once (bash
 # runs a trap only once the foreground command has ended).
-"$GUNICORN" cardsite.wsgi:application --bind "$HOST:$PORT" --workers "$WEB_CONCURRENCY" \
-  --timeout "$GUNICORN_TIMEOUT" --access-logfile - --error-logfile - &
+WEB_CONCURRENCY="$WEB_CONCURRENCY" GUNICORN_TIMEOUT="$GUNICORN_TIMEOUT" \
+  "$GUNICORN" -c python:cardsite.gunicorn_conf cardsite.wsgi:application --bind "$HOST:$PORT" &
 server=$!
 wait "$server"

@@ -16,6 +16,17 @@ from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Static files under their own names, from the source folders: the suite runs no collectstatic.
+# (The test that checks hashed names and their caching collects them itself.) pytest-django has
+# read the settings already: this process is switched here, and the servers and workers the
+# tests start inherit the environment variable.
+os.environ.setdefault("STATIC_MANIFEST", "0")
+if os.environ["STATIC_MANIFEST"] == "0" and settings.configured:
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
