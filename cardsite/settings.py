@@ -98,11 +98,6 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages and JSON compressed when the client accepts it (static files come compressed from
-    # whitenoise, which answers before this). Django's GZipMiddleware pads each answer with
-    # random bytes ("Heal The Breach"), the BREACH mitigation; CSRF tokens are masked per
-    # request as well.
-    "django.middleware.gzip.GZipMiddleware",
     "cardsite.errors.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -114,6 +109,17 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     "cardsite.errors.SlowQueryMiddleware",
 ]
+
+# Pages and JSON compressed when the client accepts it (static files come compressed from
+# whitenoise, which answers before this). Django's GZipMiddleware pads each answer with random
+# bytes ("Heal The Breach"), the BREACH mitigation; CSRF tokens are masked per request as well.
+# COMPRESS_RESPONSES=0 turns it off (bench/pages.py measures the difference).
+COMPRESS_RESPONSES = env_bool("COMPRESS_RESPONSES", True)
+if COMPRESS_RESPONSES:
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("whitenoise.middleware.WhiteNoiseMiddleware") + 1,
+        "django.middleware.gzip.GZipMiddleware",
+    )
 
 ROOT_URLCONF = "cardsite.urls"
 
