@@ -254,3 +254,41 @@ def test_red_code_match_setup_and_a_new_map_layout(page, live_server, tmp_path):
     deck = Deck.objects.select_related("current_version").get(name="Convoy battle")
     assert deck.current_version.options["map"]["seed"] == 2024
     assert deck.legal
+
+
+def test_a_tap_shows_the_count_before_the_server_answers_and_a_refused_change_rolls_back(page):
+    """ "+" shows the new count and section total at once, while the server's answer is held
+    back; the answer then brings the verdict. A change the server refuses puts the numbers
+    back and says why."""
+    sign_up(page, "builder")
+    new_deck(page, "redline", "standard", "Instant")
+    b = Builder(page)
+    b.add_from_search("Tigercat", "arsenal")
+    row = b.deck_row("Tigercat")
+    counter = page.locator("#section-arsenal .b-counter")
+    expect(row.locator("input.b-count")).to_have_value("1")
+    expect(counter).to_have_text("1 / 60")
+
+    held = []
+    page.route("**/build/change/", lambda route: held.append(route))
+    row.get_by_role("button", name="One more Tigercat").click()
+    # Nothing has reached the server yet, and the page already shows 2 copies.
+    expect(row.locator("input.b-count")).to_have_value("2")
+    expect(counter).to_have_text("2 / 60")
+    assert len(held) == 1 and b.state == builder_state(page)
+    held[0].continue_()
+    page.unroute("**/build/change/")
+    b.saved()
+    expect(row.locator("input.b-count")).to_have_value("2")
+
+    # The server refuses the next change (an error answer): the count goes back, with why.
+    page.route(
+        "**/build/change/",
+        lambda route: route.fulfill(
+            status=400, body="This list is locked.", content_type="text/plain"
+        ),
+    )
+    row.get_by_role("button", name="One more Tigercat").click()
+    expect(page.locator("#instant-error")).to_contain_text("Not changed: This list is locked.")
+    expect(row.locator("input.b-count")).to_have_value("2")
+    expect(counter).to_have_text("2 / 60")
