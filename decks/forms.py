@@ -185,6 +185,7 @@ class DeckNewForm(_ListInput):
     points = forms.IntegerField(
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
     )
+    variant = variant_field()
     collection = collection_field()
     field_order = [
         "game_format",
@@ -192,6 +193,7 @@ class DeckNewForm(_ListInput):
         "description",
         "visibility",
         "points",
+        "variant",
         "collection",
         "list",
         "file",
@@ -202,6 +204,11 @@ class DeckNewForm(_ListInput):
         self.list_required = list_required
         if not list_required:
             self.fields["list"].label = "Deck list (optional)"
+
+    def clean(self):
+        data = super().clean()
+        clean_variant(self, data)
+        return data
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)

@@ -94,3 +94,21 @@ def test_builder_explains_the_on_the_spot_red_line(client, sample_catalogue, use
     )
     html = client.get(reverse("builder:deck", args=[deck.pk])).content.decode()
     assert 'id="red-line-on-the-spot"' in html and 'id="red-line"' not in html
+
+
+def test_new_deck_form_takes_the_variant(client, sample_catalogue, user):
+    from decks.models import Deck
+
+    client.force_login(user)
+    data = {
+        "game_format": "redline/scenario",
+        "name": "On the spot",
+        "visibility": "private",
+        "variant": "redline/scenario:red_line_style:on_the_spot",
+        "list": ON_THE_SPOT,
+    }
+    r = client.post(reverse("decks:new"), data)
+    assert r.status_code == 302, r.content.decode()[:2000]
+    deck = Deck.objects.get(name="On the spot")
+    assert deck.current_version.options == {"red_line_style": "on_the_spot"}
+    assert deck.current_version.report["legal"]
