@@ -85,3 +85,37 @@ def test_red_line_style_is_adjustable_only_in_scenario():
     deck = p.redline_deck()
     deck.options = {"red_line_style": "on_the_spot"}
     assert validate("redline", "standard", deck).legal
+
+
+# --- Tactical Assault: the elimination threshold per format ---------------------------------
+
+
+TA_30 = [("Armored", 2), ("Mechanized", 2), ("Infantry", 3), ("Recon", 2)]  # 30 unit points
+
+
+@pytest.mark.parametrize(
+    ("fmt", "force", "options", "points", "threshold"),
+    [
+        # Part VI: "One Side Has Had 18 Unit Points Eliminated", whatever the force's points
+        ("standard", None, None, 36, 18),
+        ("standard", TA_30, None, 30, 18),
+        # Part II: "One Side Has Had Half Of Their Unit Points Eliminated"
+        ("custom", TA_30, {"points": 50}, 30, 15),
+        (
+            "custom",
+            TA_30 + [("Behemoth", 1), ("Mechanized", 3), ("Infantry", 1)],
+            {"points": 50},
+            50,
+            25,
+        ),
+        ("campaign", None, None, 36, 18),
+        ("campaign", TA_30, {"points": 30}, 30, 15),
+    ],
+)
+def test_elimination_threshold_per_format(fmt, force, options, points, threshold):
+    deck = p.ta_deck(force=force) if force else p.ta_deck()
+    deck.options = options or {}
+    totals = validate("tactical-assault", fmt, deck).totals
+    assert (totals["points"], totals["elimination_threshold"]) == (points, threshold)
+    basis = totals["elimination_basis"]
+    assert ("Part VI" in basis) == (fmt == "standard")
