@@ -145,7 +145,7 @@ def campaign_list_problems(
     """Why the deck's list (its kept section replaced by `cards`, when given) cannot be a
     list of `campaign`: a deck of another game, or the rules core's errors in the rules'
     format with the campaign's points (among them the format's own rule on the section's
-    total: Tactical Assault's force totals exactly the campaign's points).
+    total, e.g. exactly the campaign's points).
     Returns (problems, the section's total)."""
     from decks.services import ListInvalid, list_check
 
