@@ -308,7 +308,12 @@ def state_context(
         "layout": _layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
         "options": options,
         "adjustable": [
-            {"key": k, "label": k.replace("_", " ").capitalize(), "value": options.get(k, v)}
+            {
+                "key": k,
+                "label": fmt.option_label(k),
+                "value": options.get(k, v),
+                "choices": [(c, fmt.option_label(c)) for c in fmt.choices.get(k, ())],
+            }
             for k, v in fmt.options.items()
             if k in fmt.adjustable
         ],
@@ -645,12 +650,17 @@ def builder_options(request, pk: int):
     options = dict(base.options) if base else {}
     for key in fmt.adjustable:
         if key in request.POST:
-            try:
-                value = int(request.POST[key])
-            except ValueError:
-                return HttpResponseBadRequest(f"{key} must be a whole number")
-            if value <= 0:
-                return HttpResponseBadRequest(f"{key} must be positive")
+            raw = request.POST[key]
+            if key in fmt.choices:
+                value = raw
+            else:
+                try:
+                    value = int(raw)
+                except ValueError:
+                    return HttpResponseBadRequest(f"{key} must be a whole number")
+            problem = fmt.option_problem(key, value)
+            if problem:
+                return HttpResponseBadRequest(problem)
             options[key] = value
     hook = game.map_layout
     if hook is not None and "layout" in request.POST:

@@ -32,11 +32,14 @@ def collection_field() -> forms.BooleanField:
 
 
 def list_options(cleaned_data) -> dict:
-    """The format options of a list form: the agreed points, and the restriction to the
-    user's collection."""
+    """The format options of a list form: the agreed points, a format's chosen variant, and
+    the restriction to the user's collection."""
     options: dict = {}
     if cleaned_data.get("points"):
         options["points"] = cleaned_data["points"]
+    if cleaned_data.get("variant"):
+        _game_format, key, value = cleaned_data["variant"].split(":", 2)
+        options[key] = value
     if cleaned_data.get("collection"):
         options["collection"] = True
     return options
@@ -65,6 +68,37 @@ def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
+def variant_choices() -> list[tuple[str, str]]:
+    """Every value of every choice option of every format ("game/format:key:value"), for the
+    list forms' variant field; the empty first choice keeps each format's default."""
+    out = [("", "The format's default")]
+    for game in registry.all():
+        for slug, fmt in game.formats.items():
+            for key, values in fmt.choices.items():
+                for value in values:
+                    label = f"{game.name} — {fmt.name}: {fmt.option_label(key)}: "
+                    out.append(
+                        (f"{game.slug}/{slug}:{key}:{value}", label + fmt.option_label(value))
+                    )
+    return out
+
+
+def variant_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label="Variant (formats played in more than one way)",
+        choices=variant_choices,
+        required=False,
+    )
+
+
+def clean_variant(form: forms.Form, data: dict) -> None:
+    """A variant belongs to the game and format the form names."""
+    variant = data.get("variant")
+    chosen = data.get("game_format")
+    if variant and chosen and variant.split(":", 1)[0] != chosen:
+        form.add_error("variant", "this variant is of another game or format than the one chosen")
+
+
 def game_choices() -> list[tuple[str, str]]:
     return [(game.slug, game.name) for game in registry.all()]
 
@@ -74,6 +108,7 @@ class CheckListForm(forms.Form):
     points = forms.IntegerField(
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
     )
+    variant = variant_field()
     list = forms.CharField(
         label="Deck list",
         widget=forms.Textarea(
@@ -86,6 +121,11 @@ class CheckListForm(forms.Form):
         validators=[validate_list_size],
     )
     collection = collection_field()
+
+    def clean(self):
+        data = super().clean()
+        clean_variant(self, data)
+        return data
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)
@@ -145,6 +185,7 @@ class DeckNewForm(_ListInput):
     points = forms.IntegerField(
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
     )
+    variant = variant_field()
     collection = collection_field()
     field_order = [
         "game_format",
@@ -152,6 +193,7 @@ class DeckNewForm(_ListInput):
         "description",
         "visibility",
         "points",
+        "variant",
         "collection",
         "list",
         "file",
@@ -162,6 +204,11 @@ class DeckNewForm(_ListInput):
         self.list_required = list_required
         if not list_required:
             self.fields["list"].label = "Deck list (optional)"
+
+    def clean(self):
+        data = super().clean()
+        clean_variant(self, data)
+        return data
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)

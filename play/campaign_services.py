@@ -143,8 +143,9 @@ def campaign_list_problems(
     *, campaign: Campaign, deck, cards: Mapping[str, int] | None = None
 ) -> tuple[list[str], int | None]:
     """Why the deck's list (its kept section replaced by `cards`, when given) cannot be a
-    list of `campaign`: a deck of another game, the rules core's errors in the rules' format
-    with the campaign's points, and a section total other than the campaign's points.
+    list of `campaign`: a deck of another game, or the rules core's errors in the rules'
+    format with the campaign's points (among them the format's own rule on the section's
+    total, e.g. exactly the campaign's points).
     Returns (problems, the section's total)."""
     from decks.services import ListInvalid, list_check
 
@@ -165,13 +166,10 @@ def campaign_list_problems(
         )
     except ListInvalid as exc:
         return [e["message"] for e in exc.errors], None
+    # Whether the section's total fits the campaign is the format's own rule (its points
+    # option set to the campaign's), the one the builder applies: no second rule here.
     problems = [v.message for v in checked.report.errors]
     total = points(checked.deck, (rules.section,), rules.kinds or None)
-    if total != campaign.points_total:
-        problems.append(
-            f"the {rules.list_label} totals {total} {rules.points_label}s; the campaign's "
-            f"{rules.list_label}s total exactly {campaign.points_total}"
-        )
     return problems, total
 
 

@@ -50,11 +50,13 @@ def param_fields(
     choices: Mapping[str, Sequence[str]] | None = None,
     errors: Mapping[str, str] | None = None,
     notes: Mapping[str, str] | None = None,
+    offered: Mapping[str, Sequence[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """The fields of a form over `specs` showing `values`; `choices` maps a card kind to the
-    catalogue's names, `errors` a field to its message, `notes` a field to a remark shown
+    catalogue's names (`offered`, a parameter to the names its own picker offers), `errors` a field to its message, `notes` a field to a remark shown
     beside it (where it applies)."""
     choices = choices or {}
+    offered = offered or {}
     errors = errors or {}
     notes = notes or {}
     fields = []
@@ -72,7 +74,11 @@ def param_fields(
                 "checked": _on(value),
                 "min": spec.min,
                 "max": spec.max,
-                "options": _options(spec, value, choices.get(spec.cards_of_kind, ()))
+                "options": _options(
+                    spec,
+                    value,
+                    offered.get(spec.name, choices.get(spec.cards_of_kind, ())),
+                )
                 if widget == "select"
                 else [],
                 "error": errors.get(spec.name, ""),

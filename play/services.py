@@ -292,11 +292,24 @@ def tool_answer(
 
 def game_tools(*, game: GameDef) -> list[dict[str, Any]]:
     """What the API says of a game's tools: how each is called and its parameters, the
-    catalogue's names filling the choices of card parameters (one query)."""
-    from catalogue.services import card_names_by_kind
+    catalogue's names filling the choices of card parameters, a picker's own where it offers
+    fewer (one query)."""
+    from catalogue.services import card_names_by_kind, cards_by_kind
 
-    kinds = [p.cards_of_kind for t in game.tools for p in t.params if p.cards_of_kind]
-    names = card_names_by_kind(game_slug=game.slug, kinds=kinds) if kinds else {}
+    specs = [p for t in game.tools for p in t.params if p.cards_of_kind]
+    kinds = [p.cards_of_kind for p in specs]
+    if any(p.card_offered is not None for p in specs):
+        facts = cards_by_kind(game_slug=game.slug, kinds=kinds)
+        names = _names(facts)
+    else:
+        facts = {}
+        names = card_names_by_kind(game_slug=game.slug, kinds=kinds) if kinds else {}
+
+    def offered(p: ParamSpec) -> Sequence[str]:
+        if p.card_offered is not None:
+            return p.offered(facts.get(p.cards_of_kind, ()))
+        return names.get(p.cards_of_kind, ())
+
     out = []
     for tool in game.tools:
         entry: dict[str, Any] = {
@@ -304,7 +317,7 @@ def game_tools(*, game: GameDef) -> list[dict[str, Any]]:
             "label": tool.label,
             "description": tool.description,
             "method": "GET" if tool.background is None else "POST",
-            "params": [p.as_dict(names.get(p.cards_of_kind, ())) for p in tool.params],
+            "params": [p.as_dict(offered(p)) for p in tool.params],
         }
         if tool.background is not None:
             entry["inline_max"] = tool.inline_max
@@ -325,6 +338,8 @@ class ToolPage:
     errors: dict[str, str] = field(default_factory=dict)
     answer: ToolAnswer | None = None
     status: int = 200
+    #: a card parameter's own picker, where it offers fewer cards than its kind holds
+    offered: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def note(self) -> str:
@@ -343,16 +358,46 @@ def tool_page(
     submitted values, the answer or every error. Reads the catalogue once."""
     cards = tool_cards(game_slug=game.slug, tool=tool)
     choices = _names(cards)
+    offered = _offered(tool.params, cards, raw if raw is not None else initial or {})
     if raw is None:
-        return ToolPage(game, tool, _form_values(tool.params, initial or {}), choices)
+        values = _form_values(tool.params, initial or {})
+        return ToolPage(game, tool, values, choices, offered=offered)
     try:
         answer = tool_answer(
             game_slug=game.slug, tool=tool, raw=raw, owner=owner, lenient=True, cards=cards
         )
     except PlayInputError as exc:
         values = _form_values(tool.params, raw)
-        return ToolPage(game, tool, values, choices, errors=exc.errors, status=exc.status)
-    return ToolPage(game, tool, dict(answer.params), choices, answer=answer)
+        return ToolPage(
+            game, tool, values, choices, errors=exc.errors, status=exc.status, offered=offered
+        )
+    return ToolPage(game, tool, dict(answer.params), choices, answer=answer, offered=offered)
+
+
+def _offered(
+    specs: Sequence[ParamSpec],
+    cards: Mapping[str, Sequence[CardFacts]],
+    values: Mapping[str, Any],
+) -> dict[str, list[str]]:
+    """The pickers that offer fewer cards than their kind holds, by parameter name, given
+    the cards `values` already name in the other card parameters."""
+    chosen: dict[str, CardFacts] = {}
+    for spec in specs:
+        value = values.get(spec.name)
+        if spec.cards_of_kind and isinstance(value, str) and value.strip():
+            wanted = value.strip().lower()
+            card = next(
+                (c for c in cards.get(spec.cards_of_kind, ()) if c.name.lower() == wanted), None
+            )
+            if card is not None:
+                chosen[spec.name] = card
+    return {
+        s.name: s.offered(
+            cards.get(s.cards_of_kind, ()), {k: v for k, v in chosen.items() if k != s.name}
+        )
+        for s in specs
+        if s.cards_of_kind and s.card_offered is not None
+    }
 
 
 def applies_text(tool: Tool, spec: ParamSpec) -> str:

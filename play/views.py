@@ -62,6 +62,7 @@ def _tool_context(request, page, url: str) -> dict:
             choices=page.choices,
             errors=page.errors,
             notes={s.name: services.applies_text(tool, s) for s in tool.params if s.applies},
+            offered=page.offered,
         ),
         "errors": page.errors,
         "answer": answer,

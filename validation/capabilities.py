@@ -217,10 +217,11 @@ class CampaignRules:
     """A game whose players keep one list over a series of games (Tactical Assault Part
     VII).
 
-    Each player's list is legal in `format` (its `points_option` set to the campaign's
-    points, `default_points` unless the campaign says otherwise) and its `section` totals
-    exactly the campaign's points (cost × count of the section's cards of `kinds`, every
-    kind when empty). A result earns `points_for` campaign points ({"win", "loss", "draw"});
+    Each player's list is legal in `format` with its `points_option` set to the campaign's
+    points (`default_points` unless the campaign says otherwise): whether the `section`'s
+    total (cost × count of its cards of `kinds`, every kind when empty) fits the campaign is
+    a rule of that format, the same rule the builder applies (Tactical Assault: exactly the
+    campaign's points), never a second rule of the tracker. A result earns `points_for` campaign points ({"win", "loss", "draw"});
     campaign points buy awards (`award_cost` each) or swap cards of the section in and out
     (`swap_cost_per_point` per point swapped; swapped cards must be of `kinds`).
     `decided_by` says in a sentence who wins the campaign; standings order by awards, then

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from validation.types import CardFacts
 
 ParamType = Literal["int", "bool", "choice", "str"]
 
@@ -43,6 +46,10 @@ class ParamSpec:
     where it does not apply is for the tool to refuse or ignore (`not_applying` lists them).
     `default` is used when the value is missing; a parameter without a default is required,
     and one whose default is "" is optional: left empty, its clean value is "".
+    `card_offered(card, chosen)` (with `cards_of_kind`) says whether a picker offers `card`
+    (a target that may be attacked, an enemy of the chosen ship), `chosen` being the cards
+    already chosen in the form's other card parameters, by parameter name; the cards not
+    offered are still read, for the tool to refuse with its reason.
     """
 
     name: str
@@ -55,6 +62,15 @@ class ParamSpec:
     default: Any = None
     cards_of_kind: str = ""
     applies: Mapping[str, tuple[str, ...]] | None = None
+    card_offered: Callable[[CardFacts, Mapping[str, CardFacts]], bool] | None = None
+
+    def offered(
+        self, cards: Sequence[CardFacts], chosen: Mapping[str, CardFacts] | None = None
+    ) -> list[str]:
+        """The names of `cards` a picker of this parameter offers, given the cards `chosen`
+        in the other card parameters."""
+        keep, chosen = self.card_offered, chosen or {}
+        return [c.name for c in cards if keep is None or keep(c, chosen)]
 
     def choice_list(self, card_choices: Sequence[str] = ()) -> list[tuple[str, str]]:
         if self.cards_of_kind:

@@ -38,6 +38,9 @@ class FormatDef:
     rules (copy limits, the leader's faction, points). `options` are the format's
     parameters with their defaults ({"points": 36}); a deck may override only the keys in
     `adjustable` through `Deck.options` (Tactical Assault `custom` takes {"points": 50}).
+    `choices` lists the values an adjustable option may take when it is a choice rather than
+    a number (REDLINE `scenario` takes {"red_line_style": "on_the_spot"}); the first is the
+    default. `option_labels` are the words shown for an option and its values.
     """
 
     slug: str
@@ -47,6 +50,8 @@ class FormatDef:
     checks: tuple[Rule, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     adjustable: frozenset[str] = frozenset()
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    option_labels: Mapping[str, str] = field(default_factory=dict)
     rules: tuple[Rule, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -70,6 +75,22 @@ class FormatDef:
     def optional_sections(self) -> tuple[str, ...]:
         """The sections a list may leave out (their rules run only when present)."""
         return tuple(s.name for s in self.sections if s.optional)
+
+    def option_label(self, key: str) -> str:
+        """The words for an option or one of its values: 'Red line style', 'On the spot'."""
+        return self.option_labels.get(key) or key.replace("_", " ").capitalize()
+
+    def option_problem(self, key: str, value: Any) -> str | None:
+        """Why `value` is not a valid value of the adjustable option `key` (None when it is):
+        a choice must be one of `choices[key]`, any other option a whole number ≥ 1."""
+        allowed = self.choices.get(key)
+        if allowed is not None:
+            if value in allowed:
+                return None
+            return f"{key} {value!r} is not one of {', '.join(allowed)}"
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            return f"{key} must be a whole number ≥ 1, not {value!r}"
+        return None
 
     def section(self, name: str) -> SectionSpec | None:
         """The spec of section `name`, or None when the format has no such section."""
@@ -95,6 +116,8 @@ class FormatDef:
             "name": self.name,
             "description": self.description,
             "options": dict(self.options),
+            "adjustable": sorted(self.adjustable),
+            "choices": {k: list(v) for k, v in self.choices.items()},
             "required_sections": list(self.required_sections),
             "optional_sections": list(self.optional_sections),
             "sections": [s.as_dict() for s in self.sections],

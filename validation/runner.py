@@ -15,10 +15,12 @@ from validation.registry import GameDef, UnknownFormat, registry
 from validation.rules import RuleContext
 from validation.types import CardFacts, Deck, Violation
 
-__all__ = ["Report", "UnknownFormat", "validate", "context_for", "SECTION_CODE"]
+__all__ = ["Report", "UnknownFormat", "validate", "context_for", "SECTION_CODE", "OPTION_CODE"]
 
 #: Code of the violation for a non-empty section the game or format does not use.
 SECTION_CODE = "deck.section"
+#: Code of the violation for a format option given a value it does not take.
+OPTION_CODE = "format.option"
 
 
 @dataclass(slots=True)
@@ -98,6 +100,12 @@ def validate(
                     tuple(dict.fromkeys(e.card.name for e in entries)),
                 )
             )
+
+    for key in fmt.choices:
+        if key in deck.options and key in fmt.adjustable:
+            problem = fmt.option_problem(key, deck.options[key])
+            if problem:
+                errors.append(Violation(OPTION_CODE, problem, "error"))
 
     sections = deck.sections
     for rule in fmt.rules:

@@ -17,7 +17,7 @@ from play.campaign_services import CampaignRefused
 from play.models import Campaign, CampaignSpend
 from validation.capabilities import CampaignRules
 from validation.registry import FormatDef, GameDef, registry
-from validation.rules import PointsLimit
+from validation.rules import Rule, option_limit, points
 from validation.schema import KindSchema
 from validation.sections import SectionSpec
 
@@ -42,6 +42,23 @@ RULES = CampaignRules(
     points_label="gold crown",
 )
 
+
+class BandTotal(Rule):
+    """The toy campaign's warband totals exactly the campaign's gold crowns."""
+
+    def check(self, deck, ctx):
+        total, allowed = points(deck, ("band",)), option_limit(ctx, "points")
+        if total == allowed:
+            return []
+        return [
+            self.violation(
+                f"the warband totals {total} gold crowns; the campaign's warbands total "
+                f"exactly {allowed}",
+                "band",
+            )
+        ]
+
+
 TOY = GameDef(
     slug=SLUG,
     name="Toy War",
@@ -54,7 +71,7 @@ TOY = GameDef(
             "Raid",
             "A warband of 12 gold crowns.",
             sections=(SectionSpec("band", "Band"),),
-            checks=(PointsLimit("band", noun="gold crowns", code="band.points"),),
+            checks=(BandTotal(code="band.points"),),
             options={"points": 12},
             adjustable=frozenset({"points"}),
         )

@@ -91,7 +91,7 @@ def test_visual_field_is_reproducible_and_blocked(client, sample_catalogue):
         blocked = client.get(VF_URL, {"seed": 42, "x": x, "y": y, "ships": f"{x + 1},{y}"}).json()
         east = {tuple(b) for bs in blocked["field"]["boxes_at_distance"].values() for b in bs}
         assert (x + 1, y) in east and (x + 2, y) not in east
-        assert blocked["field"]["ships_in_view"] == {"ship 1": 1}
+        assert blocked["field"]["ships_in_view"] == {"enemy ship 1": 1}
 
 
 def test_visual_field_errors(client, sample_catalogue):

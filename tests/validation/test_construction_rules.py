@@ -145,7 +145,7 @@ BREAKS: list[tuple[str, str, Case]] = [
         rl(critical_hits=[(c, 4) for c in p.CRITICAL_HITS[:3]] + [("Pilot Injured", 3)]),
     ),
     ("scenario.red_line", "4 missions", scenario(RED_LINE[:4])),
-    ("scenario.red_line", "a repeated mission", scenario(RED_LINE[:4] + [(p.MISSIONS[0], 1)])),
+    ("scenario.red_line", "6 missions", scenario(RED_LINE + [(p.MISSIONS[5], 1)])),
     ("scenario.red_line", "no red line", scenario(None)),
     (
         "arsenal.resources",

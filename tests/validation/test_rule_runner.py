@@ -53,7 +53,7 @@ def test_tactical_assault_totals_show_the_elimination_threshold():
     force = p.TA_FORCE + [("Behemoth", 1), ("Mechanized", 2)]
     totals = validate("tactical-assault", "custom", p.ta_deck(force=force, points=50)).totals
     assert (totals["points"], totals["limit"], totals["elimination_threshold"]) == (50, 50, 25)
-    totals = validate("tactical-assault", "standard", p.ta_deck(force=[("Recon", 1)])).totals
+    totals = validate("tactical-assault", "custom", p.ta_deck(force=[("Recon", 1)])).totals
     assert totals["elimination_threshold"] == 1.5
 
 

@@ -67,9 +67,12 @@ def units() -> list[CardFacts]:
 
 
 def combat_cards() -> list[CardFacts]:
-    results = ["eliminated", "shaken", "no_effect", "no_effect"]
+    """A 72-card deck numbered 1-72: a quarter eliminated, a quarter shaken, half no effect."""
+    results = ["eliminated", "shaken", "no_effect", "no_effect"] * 18
     return [
-        CardFacts(name=f"C{i}", kind="combat_card", attributes={"combat_result": r})
+        CardFacts(
+            name=f"C{i + 1}", kind="combat_card", attributes={"combat_result": r, "number": i + 1}
+        )
         for i, r in enumerate(results)
     ]
 

@@ -130,3 +130,19 @@ def test_close_combat_tool_computes_at_most_its_inline_games():
     with pytest.raises(ToolInputError) as exc:
         tool.compute(too_many, ta_cards())
     assert exc.value.field == "games"
+
+
+def test_redline_goldfish_plays_over_a_pre_determined_red_line():
+    """Scenario Play, pre-determined: "both players agree to battle over a set layout of 5
+    mission cards", so the goldfish plays over the list's red line, not 5 missions drawn
+    from its mission deck (on the spot, without a red line, it draws from the deck)."""
+    from tests.validation import pools as p
+
+    deck = p.redline_deck(red_line=[(m, 1) for m in p.MISSIONS[:5]])
+    goldfish = registry.get("redline").goldfish
+    inputs = goldfish.prepare(deck.sections)
+    assert sorted(r["card"]["name"] for r in inputs["missions"]) == sorted(p.MISSIONS[:5])
+    on_the_spot = goldfish.prepare(p.redline_deck().sections)
+    assert sum(r["count"] for r in on_the_spot["missions"]) == sum(
+        e.count for e in p.redline_deck().sections["missions"]
+    )

@@ -231,3 +231,38 @@ def test_recon_pays_tactics_like_the_reference(make) -> None:
             assert vec["figures"][key][t] == pytest.approx(ref["figures"][key][t], abs=0.12)
     # turn 1 no recon yet, so every tactic drawn is stuck; later turns spend recon
     assert vec["figures"]["stuck_mean_by_turn"][3] < vec["figures"]["stuck_mean_by_turn"][0] + 3
+
+
+def _lights_turn_two(clip: bool) -> float:
+    """The exact mean of missions controlled after turn 2 by five free lights (cost-3
+    missions): turn 1 one light a mission, turn 2 the five dealt round-robin to the open
+    ones; a squad captures when its combined rolls reach 3, a light's roll being 1d6-2,
+    counted at 0 when it would lower the total (`clip`) or as rolled."""
+    import itertools
+    from math import comb
+
+    def p_capture(size: int) -> float:
+        rolls = list(itertools.product(range(-1, 5), repeat=size))
+        ok = sum(sum(max(r, 0) if clip else r for r in rs) >= 3 for rs in rolls)
+        return ok / len(rolls)
+
+    mean = 0.0
+    for u in range(6):
+        p_u = comb(5, u) * (2 / 3) ** u * (1 / 3) ** (5 - u)
+        sizes = [len(range(k, 5, u)) for k in range(u)]
+        mean += p_u * (5 - u + sum(p_capture(s) for s in sizes))
+    return mean
+
+
+def test_a_squad_combines_only_the_rolls_that_help(make) -> None:
+    """Rulebook, Combat Phase: "Efreets in a squad at the same mission may combine their rolls
+    to increase their chance of success": a light's 1d6-2 of -1 or 0 is not added when it
+    would lower the squad's total (it may, not must, combine)."""
+    light = make.efreet("Free Light", "light", 0, [])
+    games = 20_000
+    expected, as_rolled = _lights_turn_two(True), _lights_turn_two(False)
+    assert expected - as_rolled > 0.07
+    for sim in (simulate_redline, simulate_redline_reference):
+        stats = sim([Entry(light, 60)], None, SimParams(games=games, turns=2, seed=11))
+        mean = stats["counts"]["missions_controlled_sum_by_turn"][1] / games
+        assert mean == pytest.approx(expected, abs=0.03), (sim.__name__, mean, as_rolled)

@@ -23,7 +23,10 @@ Decisions and simplifications:
   attacker does not move either (the distance stays fixed and line of sight is assumed).
   Only `repair_damage` counts; crew damage to the target, order cards (the Orders
   manoeuvre), repairs of one's own ship and movement are ignored, so only manoeuvres that
-  deal repair damage and reach `distance` are ever worth crewing.
+  deal repair damage and reach `distance` are ever worth crewing. Order cards are left out
+  because they are drawn by chance (3.3: one dealt at the start, one per Orders manoeuvre,
+  one played a turn at any distance): a schedule with them is an expectation, not an exact
+  best one; the tool's page says so (`tools.ORDERS_LEFT_OUT`).
 - The search is exact, not greedy: a forward dynamic programme over crew states (the number
   of crew on each useful manoeuvre). Every turn it tries every way of recovering the 2 crew
   and every affordable subset of available manoeuvres, keeping per state the schedule with
@@ -37,9 +40,10 @@ Decisions and simplifications:
   is 8 boxes wide (x = 0..7, left to right) and 6 high (y = 0..5, top to bottom); the card in
   `layout[row][col]` holds boxes x = 2*col..2*col+1, y = 2*row..2*row+1.
 - Line of sight runs box to box along the 8 directions; a diagonal passes between the two
-  boxes beside it without touching them. A ship's own box is at distance 0. Every ship blocks
-  (the rulebook names enemy ships; pass friendly ships in `non_blocking` to let them see
-  through them); a box holding a ship can be targeted, the boxes behind it cannot. Island
+  boxes beside it without touching them. A ship's own box is at distance 0. Only enemy ships
+  block ("the enemy ships have the same effect as islands in blocking your line of sight"):
+  friendly ships go in `non_blocking` and are seen through; a box holding a ship can be
+  targeted, the boxes behind an enemy ship cannot. Island
   boxes cannot be targeted and block; currents are sea.
 """
 
@@ -55,6 +59,9 @@ import numpy as np
 from validation.types import CardFacts
 
 RECOVERY_PER_TURN = 2
+#: The manoeuvre that draws an order card (3.2 "Orders: Draw one order card"): left out with
+#: the order cards, whose draw is chance (see the tool's note).
+ORDERS_MANOEUVRE = "Orders"
 REPAIRS_PER_BREAKDOWN = 3
 KARP_STATE_LIMIT = 2000
 BOX_KINDS = ("sea", "island", "current_n", "current_e", "current_s", "current_w")
@@ -113,7 +120,9 @@ def _ship_manoeuvres(
         reach = int(card.attr("distance", 0))
         damage = int(card.attr("repair_damage", 0))
         reason = ""
-        if damage <= 0:
+        if name.lower() == ORDERS_MANOEUVRE.lower():
+            reason = "draws an order card: order cards are left out, see the note"
+        elif damage <= 0:
             reason = "deals no repair damage"
         elif reach == 0:
             reason = "targets only the ship itself"

@@ -152,7 +152,8 @@ def crew_compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     notes = [
         "Your ship alone against a stationary enemy ship at a fixed distance, in line of "
         "sight. Each turn 2 crew come back; a manoeuvre with crew on it cannot be used that "
-        "turn. The schedule is the exact best one (fewest turns to sink, then least crew)."
+        "turn. The schedule is the exact best one (fewest turns to sink, then least crew).",
+        ORDERS_LEFT_OUT,
     ]
     if m["unused_manoeuvres"]:
         unused = "; ".join(f"{u['name']} ({u['reason']})" for u in m["unused_manoeuvres"])
@@ -171,12 +172,26 @@ def crew_compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     )
 
 
+#: What the crew economy leaves out of the order cards, and why (shown on its page).
+ORDERS_LEFT_OUT = (
+    "Left out: the Orders manoeuvre and the order cards (rulebook 3.3). Each player is dealt "
+    "one order card at the start, the Orders manoeuvre draws another, and one may be played "
+    "a turn, at any target regardless of distance or line of sight and without response; "
+    "some deal damage: Ambush 2 repair damage, Captain 1 (and draws another), Intercept 1, "
+    "Kamikaze 1 breakdown (3 repairs), Atomic bomb 2 to every ship in a 2 × 2 square. Which "
+    "card is drawn is chance, so a schedule with them would be an expectation, not the "
+    "exact best schedule this tool computes. The turns to sink shown are what the "
+    "manoeuvres alone achieve: with order cards a ship may sink its target sooner."
+)
+
 CREW = Tool(
     slug="crew",
     label="Crew economy",
     description=(
         "How fast one ship, spending its crew on its manoeuvres, sinks each enemy ship at a "
-        "fixed distance, and the best schedule of one matchup."
+        "fixed distance, and the best schedule of one matchup. The Orders manoeuvre and the "
+        "order cards are left out (their damage, at any distance, depends on the cards "
+        "drawn): see the note under each answer."
     ),
     params=(
         ParamSpec("ship", "Ship", "choice", cards_of_kind=SHIP_KIND),
@@ -196,6 +211,9 @@ CREW = Tool(
             help="the schedule shown below the table (empty: the first enemy ship)",
             cards_of_kind=SHIP_KIND,
             default="",
+            card_offered=lambda card, chosen: (
+                "ship" not in chosen or card in ce.enemy_ships(chosen["ship"], [card])
+            ),
         ),
     ),
     compute=crew_compute,
@@ -244,12 +262,20 @@ def parse_boxes(text: Any, field: str = "ships") -> list[tuple[int, int]]:
 
 
 def visual_field_for(
-    map_cards: Sequence[CardFacts], seed: int, x: Any = "", y: Any = "", ships: Any = ""
+    map_cards: Sequence[CardFacts],
+    seed: int,
+    x: Any = "",
+    y: Any = "",
+    ships: Any = "",
+    friends: Any = "",
 ) -> dict[str, Any]:
     """The map dealt from `seed` and, with an origin box, what a ship there can target.
 
-    Other ships (`ships`, "x,y;x,y") block the line of sight. Returns the layout (map card
-    names), the box grid, and `field` (None without an origin)."""
+    Enemy ships (`ships`, "x,y;x,y") block the line of sight like islands; friendly ships
+    (`friends`) do not: "Note that the enemy ships have the same effect as islands in
+    blocking your line of sight" (3.2). Both can be targeted where they are in view.
+    Returns the layout (map card names), the box grid, and `field` (None without an
+    origin)."""
     by_name = {c.name: c for c in map_cards}
     try:
         layout = generate_layout(list(by_name.values()), seed)
@@ -258,11 +284,21 @@ def visual_field_for(
     except ValueError as exc:
         raise ToolInputError(f"the map cannot be dealt: {exc}") from exc
     others = parse_boxes(ships)
-    for bx, by in others:
-        if not (0 <= bx < len(grid[0]) and 0 <= by < len(grid)):
-            raise ToolInputError(
-                f"ships: {bx},{by} is off the map ({len(grid[0])} × {len(grid)} boxes)", "ships"
-            )
+    allies = parse_boxes(friends, "friends")
+    for field_name, boxes in (("ships", others), ("friends", allies)):
+        for bx, by in boxes:
+            if not (0 <= bx < len(grid[0]) and 0 <= by < len(grid)):
+                raise ToolInputError(
+                    f"{field_name}: {bx},{by} is off the map ({len(grid[0])} × {len(grid)} boxes)",
+                    field_name,
+                )
+    shared = sorted(set(others) & set(allies))
+    if shared:
+        boxes = "; ".join(f"{bx},{by}" for bx, by in shared)
+        raise ToolInputError(
+            f"friends: {boxes} also holds an enemy ship; only one ship can occupy a box",
+            "friends",
+        )
     result: dict[str, Any] = {
         "seed": seed,
         "layout": layout["rows"],
@@ -270,6 +306,7 @@ def visual_field_for(
         "width": len(grid[0]),
         "height": len(grid),
         "ships": [list(b) for b in others],
+        "friends": [list(b) for b in allies],
         "origin": None,
         "field": None,
     }
@@ -280,14 +317,16 @@ def visual_field_for(
             "x and y: the origin box needs two whole numbers", "y" if y in (None, "") else "x"
         )
     origin = (int(x), int(y))
-    ship_map = {f"ship {i + 1}": box for i, box in enumerate(others) if box != origin}
+    enemy_map = {f"enemy ship {i + 1}": box for i, box in enumerate(others) if box != origin}
+    friend_map = {f"friendly ship {i + 1}": box for i, box in enumerate(allies) if box != origin}
     try:
-        field = ce.visual_field(rows, ship_map, origin)
+        field = ce.visual_field(rows, {**friend_map, **enemy_map}, origin, non_blocking=friend_map)
     except ValueError as exc:
         raise ToolInputError(str(exc), "x") from exc
     field.pop("grid", None)
     result["origin"] = list(origin)
-    result["ships"] = [list(b) for b in ship_map.values()]
+    result["ships"] = [list(b) for b in enemy_map.values()]
+    result["friends"] = [list(b) for b in friend_map.values()]
     result["field"] = field
     return result
 
@@ -301,6 +340,7 @@ def sea_map(data: Mapping[str, Any]) -> dict[str, Any]:
             for bx, by in boxes:
                 distance[(bx, by)] = int(d)
     ships = {tuple(b) for b in data.get("ships", [])}
+    friends = {tuple(b) for b in data.get("friends", [])}
     origin = tuple(data["origin"]) if data.get("origin") else None
     cells = []
     for y, row in enumerate(data["grid"]):
@@ -309,7 +349,11 @@ def sea_map(data: Mapping[str, Any]) -> dict[str, Any]:
             title = f"box {x},{y}: {kind.replace('_', ' ')}"
             if d:
                 title += f", distance {d}"
-            marker = "circle" if (x, y) == origin else "square" if (x, y) in ships else ""
+            marker = "circle" if (x, y) == origin else "square" if (x, y) in ships | friends else ""
+            if (x, y) in ships:
+                title += ", enemy ship (blocks the line of sight)"
+            elif (x, y) in friends:
+                title += ", friendly ship (does not block)"
             cells.append(
                 {
                     "x": x,
@@ -323,7 +367,8 @@ def sea_map(data: Mapping[str, Any]) -> dict[str, Any]:
                     "marker": marker,
                     "class": f"box {kind}"
                     + (" target" if d else "")
-                    + (f" {marker}" if marker else ""),
+                    + (f" {marker}" if marker else "")
+                    + (" enemy" if (x, y) in ships else " friend" if (x, y) in friends else ""),
                     "link": kind != "island",
                 }
             )
@@ -357,6 +402,7 @@ def visual_field_compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
         params.get("x", ""),
         params.get("y", ""),
         params.get("ships", ""),
+        params.get("friends", ""),
     )
     rows = " / ".join(" · ".join(row) for row in data["layout"])
     notes = [f"Map cards: {rows}."]
@@ -409,7 +455,9 @@ VISUAL_FIELD = Tool(
     description=(
         "A map dealt from a seed (the address keeps it). Click a box to place your ship "
         "there: the boxes it can target are coloured and numbered by distance. Islands and "
-        "other ships block the line of sight (straight lines: across, down and diagonal)."
+        "enemy ships block the line of sight (straight lines: across, down and diagonal). "
+        'Only enemy ships block: a friendly ship is seen through (rulebook 3.2, "the enemy '
+        'ships have the same effect as islands in blocking your line of sight").'
     ),
     params=(
         ParamSpec(
@@ -424,9 +472,16 @@ VISUAL_FIELD = Tool(
         ParamSpec("y", f"Ship box y (0-{HEIGHT - 1})", "int", min=0, max=HEIGHT - 1, default=""),
         ParamSpec(
             "ships",
-            "Other ships",
+            "Enemy ships",
             "str",
-            help='boxes "x,y" separated by ";", e.g. 3,2;5,4',
+            help='they block the line of sight; boxes "x,y" separated by ";", e.g. 3,2;5,4',
+            default="",
+        ),
+        ParamSpec(
+            "friends",
+            "Friendly ships",
+            "str",
+            help='your side\'s other ships: seen through, not blocking; boxes "x,y" as above',
             default="",
         ),
     ),

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from validation.registry import FormatDef
-from validation.rules import CopyLimit, CountBand, LeaderFaction, Rule, RuleContext, plural
+from validation.rules import (
+    CopyLimit,
+    CountBand,
+    ExactSize,
+    LeaderFaction,
+    Rule,
+    RuleContext,
+    plural,
+)
 from validation.sections import SectionSpec
 from validation.types import CardFacts, Deck, Violation
 
@@ -13,6 +21,18 @@ MISSION_DECK_MIN = 20
 MISSION_COPIES = 3
 CRITICAL_HIT_DECK_SIZE = 16
 RED_LINE_SIZE = 5
+#: Scenario Play's two styles of red line (rulebook "REDLINE Scenario Play"): a set layout of
+#: 5 missions agreed before the game (the list's red_line section), or one built at setup
+#: from the mission deck (no red_line section). The first is the default.
+PRE_DETERMINED = "pre_determined"
+ON_THE_SPOT = "on_the_spot"
+RED_LINE_STYLES = (PRE_DETERMINED, ON_THE_SPOT)
+#: On the spot, each position is chosen among the top 3 cards of the mission deck and the
+#: others go to its bottom: the 5th choice needs 3 cards after 4 were taken, so the deck
+#: must hold at least 7, which the 20-card minimum of every mission deck covers.
+ON_THE_SPOT_FLIP = 3
+ON_THE_SPOT_MIN_DECK = ON_THE_SPOT_FLIP + RED_LINE_SIZE - 1
+assert MISSION_DECK_MIN >= ON_THE_SPOT_MIN_DECK
 RESOURCE_BAND = (22, 24)
 
 #: The typical arsenal of the rulebook: 24 resources, 16 efreets, 10 equipment, 10 tactics.
@@ -115,15 +135,53 @@ CRITICAL_HITS = SectionSpec(
     optional=True,
     description="a critical hit deck holds exactly 16 critical hit cards",
 )
+# Its size and presence depend on the format's red_line_style: RedLineStyle checks both.
 RED_LINE = SectionSpec(
     "red_line",
     "Red line",
     kinds=("mission",),
     size=(RED_LINE_SIZE, RED_LINE_SIZE),
-    size_code="scenario.red_line",
     noun=("mission", "missions"),
-    description="exactly 5 missions chosen for positions 1–5",
+    optional=True,
+    description="pre-determined: exactly 5 missions for positions 1–5; on the spot: none",
 )
+
+
+class RedLineStyle(Rule):
+    """The red line of Scenario Play in the format's `red_line_style`: pre-determined, the
+    list's red_line section holds exactly 5 missions, positions 1–5 in its order (repeats
+    allowed: the rulebook asks only for "a set layout of 5 mission cards"); on the spot, the
+    list has no red_line section, the players build the red line at setup from the mission
+    deck."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.size = ExactSize(
+            RED_LINE.name,
+            RED_LINE_SIZE,
+            kinds=RED_LINE.kinds,
+            noun=RED_LINE.noun,
+            code=self.code,
+        )
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        entries = deck.sections.get(RED_LINE.name, ())
+        if ctx.options.get("red_line_style", PRE_DETERMINED) == ON_THE_SPOT:
+            if not entries:
+                return []
+            return [
+                self.violation(
+                    "the red line is built on the spot at setup, from the top 3 cards of the "
+                    "mission deck for each position; leave the red line section out (or play "
+                    "it pre-determined)",
+                    RED_LINE.name,
+                    tuple(dict.fromkeys(e.card.name for e in entries)),
+                )
+            ]
+        return self.size.check(deck, ctx)
+
 
 ARSENAL_RULES: tuple[Rule, ...] = (
     LeaderFaction(
@@ -159,11 +217,10 @@ ARSENAL_RULES: tuple[Rule, ...] = (
 )
 
 RED_LINE_RULES: tuple[Rule, ...] = (
-    CopyLimit(
-        "red_line",
-        1,
+    RedLineStyle(
         code="scenario.red_line",
-        description="five different missions",
+        description="pre-determined: exactly 5 missions for positions 1–5; on the spot: "
+        "no red line section (built at setup from the mission deck)",
     ),
 )
 
@@ -191,10 +248,22 @@ FORMATS: dict[str, FormatDef] = {
         FormatDef(
             "scenario",
             "Scenario",
-            "A pre-determined red line of 5 missions, in positions 1 to 5.",
+            "A red line of 5 missions, pre-determined (the list's red line, positions 1 to "
+            "5) or built on the spot at setup from the mission deck.",
             sections=(GENERAL, ARSENAL, RED_LINE, MISSIONS, CRITICAL_HITS),
             checks=ARSENAL_RULES + RED_LINE_RULES,
-            options={"players": 2, "red_line": RED_LINE_SIZE},
+            options={
+                "players": 2,
+                "red_line": RED_LINE_SIZE,
+                "red_line_style": PRE_DETERMINED,
+            },
+            adjustable=frozenset({"red_line_style"}),
+            choices={"red_line_style": RED_LINE_STYLES},
+            option_labels={
+                "red_line_style": "Red line",
+                PRE_DETERMINED: "Pre-determined (the list's red line)",
+                ON_THE_SPOT: "On the spot (built at setup)",
+            },
         ),
     )
 }

@@ -31,8 +31,10 @@ play went on):
    dealt round-robin to the missions not yet controlled, in red-line position order (efreet
    ``k`` goes to the ``k mod u``-th of the ``u`` open missions), so a mission may get a squad.
    Each Scouting efreet sent adds 1 recon (the pool holds at most 6). Each squad rolls
-   capture: light 1d6-2, medium 1d6, heavy 1d6+2, summed over the squad; it captures when the
-   sum reaches the printed capture cost plus one per capture token on the mission. A capture
+   capture: light 1d6-2, medium 1d6, heavy 1d6+2, combined over the squad as the rulebook's
+   "may combine their rolls" allows: every roll that adds to the total, none that would lower
+   it (a light's -1 or 0 is left out); it captures when the total reaches the printed capture
+   cost plus one per capture token on the mission. A capture
    adds a capture token and razes the opponent's arsenal (60 cards, it never draws) by the
    printed capture cost.
 9. Win: razed when the opponent's arsenal is empty (it happens during combat, so it takes
@@ -592,6 +594,13 @@ def _open_mission_rank(unc: np.ndarray) -> np.ndarray:
     return rank
 
 
+def combined_capture_roll(rolls) -> int:
+    """A squad's capture total: efreets in a squad "may combine their rolls to increase
+    their chance of success" (rulebook, Combat Phase), so the squad adds every roll that
+    helps and leaves out the ones below 0; the best single roll is never above this."""
+    return sum(max(r, 0) for r in rolls)
+
+
 def _roster(n_code: np.ndarray) -> np.ndarray:
     """The efreets in play in sending order: position ``k`` holds the roster code of the
     ``k``-th efreet, highest code first, and -1 past the last efreet."""
@@ -613,7 +622,8 @@ def _send_to_missions(b: _Block, rng: np.random.Generator) -> tuple[np.ndarray, 
     roster = _roster(b.n_code)
     present = roster >= 0
     dice = rng.integers(1, 7, size=(EFREET_LIMIT, len(b.rows)), dtype=np.int16)
-    rolls = (dice + _MOD_TABLE[roster]) * present
+    # "may combine their rolls": a roll below 0 (a light's 1d6-2) is left out of the total
+    rolls = np.maximum(dice + _MOD_TABLE[roster], 0) * present
     target = _ROSTER_POSITIONS % np.maximum(u, 1)
     squad = (target[None] == rank[:, None]) & present[None] & unc[:, None]  # (m, k, G)
     total = (rolls[None] * squad).sum(1, dtype=np.int16)
@@ -793,7 +803,7 @@ def _play_reference_game(
                 if e["group"].scouting:
                     recon = min(recon + 1, RECON_MAX)
             for m in sorted(squads):
-                roll = sum(
+                roll = combined_capture_roll(
                     rnd.randint(1, 6) + CLASS_MOD[e["group"].efreet_class] for e in squads[m]
                 )
                 printed = s.mission_cost[line[m]]

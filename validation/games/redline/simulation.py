@@ -16,9 +16,10 @@ from validation.types import Entry
 
 
 def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
-    """The arsenal, and the missions (the mission deck, else the red line; none: the
-    simulator's default missions)."""
-    missions = sections.get("missions") or sections.get("red_line") or None
+    """The arsenal, and the missions: the red line when the list sets one (Scenario Play,
+    pre-determined: the game is fought over it), else the mission deck the red line is
+    drawn from; none: the simulator's default missions."""
+    missions = sections.get("red_line") or sections.get("missions") or None
     return {
         "arsenal": entries_json(sections.get("arsenal", [])),
         "missions": entries_json(missions) if missions else None,

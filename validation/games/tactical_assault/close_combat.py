@@ -87,9 +87,17 @@ def close_combat_inputs(
     units = cards.get(UNIT_KIND, ())
     a = card_named(unit_a, units, "unit_a", "unit type")
     b = card_named(unit_b, units, "unit_b", "unit type")
-    deck = list(cards.get(CARD_KIND, ()))
-    if not deck:
+    # In close combat each unit attacks the other: neither may be a Bunker or an Obstacle.
+    for unit, field in ((a, "unit_a"), (b, "unit_b")):
+        refused = co.attack_refused(unit)
+        if refused:
+            raise ToolInputError(refused, field)
+    if not cards.get(CARD_KIND):
         raise ToolInputError("the catalogue holds no Tactical Assault combat cards")
+    try:
+        deck = co.standard_deck(cards[CARD_KIND])
+    except ValueError as exc:
+        raise ToolInputError(str(exc)) from exc
     return {
         "unit_a": card_json(a),
         "unit_b": card_json(b),
@@ -349,7 +357,16 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
 
 
 def _unit_param(name: str, label: str, default: str) -> ParamSpec:
-    return ParamSpec(name, label, "choice", cards_of_kind=UNIT_KIND, default=default)
+    """A unit of the close combat: each is the other's target, so Bunkers and Obstacles are
+    not offered (and refused)."""
+    return ParamSpec(
+        name,
+        label,
+        "choice",
+        cards_of_kind=UNIT_KIND,
+        default=default,
+        card_offered=lambda card, chosen: co.attack_refused(card) is None,
+    )
 
 
 def _rounds_param() -> ParamSpec:
@@ -363,7 +380,9 @@ RUN = Goldfish(
     label="Tactical Assault close combat",
     description=(
         "Two units fight close combat, both attacking every round with their own combat "
-        "card deck, until one or both are eliminated or a Fall Back breaks contact."
+        "card deck, until one or both are eliminated or a Fall Back breaks contact. Each "
+        "deck is one card of each number 1 to 72; Bunkers and Obstacles may not be attacked "
+        "(Part III), so neither fights a close combat."
     ),
     params=(
         _unit_param("unit_a", "Unit A", "Infantry"),

@@ -59,6 +59,48 @@ RANGES: tuple[str, ...] = ("none", "very_short", "short", "medium", "long", "ver
 RESULTS: tuple[str, ...] = ("eliminated", "out_of_action", "shaken", "fall_back", "no_effect")
 ATTACKS: tuple[str, ...] = ("firepower", "close_combat")
 BUNKER_PROTECTION = "very_heavy"
+#: The Combat Cards deck "as the rulebook builds it": one card of each number 1 to 72.
+DECK_NUMBERS = range(1, 73)
+
+#: Why a unit type may not be the target of an attack (Part III, Unit Types), by name; any
+#: other `immobile` unit type is refused with the generic reason.
+NOT_ATTACKABLE = {
+    "bunker": 'Bunkers may not be attacked (Part III, Bunker: "nor may the Bunker itself be '
+    'attacked"); attack the unit in it with "Target is in a Bunker"',
+    "obstacle": 'Obstacles may not be attacked (Part III, Obstacle: "Obstacles may not have '
+    "any Actions or Situations played on them, they do not have an LOS Arc, nor may they be "
+    'attacked")',
+}
+
+
+def attack_refused(target: CardFacts) -> str | None:
+    """Why `target` may not be attacked, in fire or close combat (None when it may): the
+    Bunker and the Obstacle, the `immobile` unit types, may not be attacked."""
+    if not target.attributes.get("immobile") and target.name.lower() not in NOT_ATTACKABLE:
+        return None
+    return NOT_ATTACKABLE.get(
+        target.name.lower(),
+        f"{target.name} is immobile, like Bunkers and Obstacles, which "
+        "may not be attacked (Part III)",
+    )
+
+
+def standard_deck(combat_cards: Sequence[CardFacts]) -> list[CardFacts]:
+    """The 72-card Combat Cards deck of the rulebook from the catalogue's combat cards: one
+    card of each number 1 to 72, whatever other printings the catalogue holds (a reprint of
+    a number, or an added card, never changes the odds). Of several cards of one number the
+    first by name is taken. ValueError names the numbers the catalogue lacks."""
+    by_number: dict[int, CardFacts] = {}
+    for card in sorted(combat_cards, key=lambda c: c.name.lower()):
+        number = card.attributes.get("number")
+        if isinstance(number, int) and number in DECK_NUMBERS:
+            by_number.setdefault(number, card)
+    missing = [n for n in DECK_NUMBERS if n not in by_number]
+    if missing:
+        shown = ", ".join(str(n) for n in missing[:10]) + (" …" if len(missing) > 10 else "")
+        raise ValueError(f"the catalogue lacks combat card number(s) {shown} of the 72-card deck")
+    return [by_number[n] for n in DECK_NUMBERS]
+
 
 _ELIMINATED, _OUT_OF_ACTION, _SHAKEN, _FALL_BACK, _NO_EFFECT = range(5)
 

@@ -57,7 +57,14 @@ MODIFIER_SPECS = tuple(m for m in co.MODIFIERS if m["name"] != "attack")
 
 PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("attacker", "Attacker", "choice", cards_of_kind=UNIT_KIND),
-    ParamSpec("target", "Target", "choice", cards_of_kind=UNIT_KIND),
+    ParamSpec(
+        "target",
+        "Target",
+        "choice",
+        cards_of_kind=UNIT_KIND,
+        card_offered=lambda card, chosen: co.attack_refused(card) is None,
+        help="Bunkers and Obstacles may not be attacked",
+    ),
     ParamSpec(
         "attack",
         _ATTACK["label"],
@@ -124,9 +131,15 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     units = cards.get(UNIT_KIND, ())
     attacker = card_named(params["attacker"], units, "attacker", "unit type")
     target = card_named(params["target"], units, "target", "unit type")
-    deck = list(cards.get(CARD_KIND, ()))
-    if not deck:
+    refused = co.attack_refused(target)
+    if refused:
+        raise ToolInputError(refused, "target")
+    if not cards.get(CARD_KIND):
         raise ToolInputError("the catalogue holds no combat cards")
+    try:
+        deck = co.standard_deck(cards[CARD_KIND])
+    except ValueError as exc:
+        raise ToolInputError(str(exc)) from exc
     mods = modifiers(params)
     try:
         odds = co.combat_odds(attacker, target, deck, mods)
@@ -163,7 +176,9 @@ TOOL = Tool(
     description=(
         "The top card of the 72-card Combat Cards deck is revealed and its printed result is "
         "shifted along the Combat Results Scale by the modifiers of Table 4 (firepower) or "
-        "Table 5 (close combat). Shifts are cumulative and stop at either end of the scale."
+        "Table 5 (close combat). Shifts are cumulative and stop at either end of the scale. "
+        "The deck is one card of each number 1 to 72, whatever other printings the catalogue "
+        "holds; Bunkers and Obstacles may not be attacked (Part III)."
     ),
     params=PARAMS,
     compute=compute,

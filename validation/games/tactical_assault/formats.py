@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from validation.games.tactical_assault.kinds import DECK_SIZE
 from validation.registry import FormatDef
-from validation.rules import PointsLimit, PointsUnder, Rule, RuleContext, UniqueAttribute
+from validation.rules import (
+    PointsLimit,
+    PointsUnder,
+    Rule,
+    RuleContext,
+    UniqueAttribute,
+    option_limit,
+    points,
+)
 from validation.sections import SectionSpec
 from validation.types import CardFacts, Deck, Violation
 
@@ -40,6 +48,47 @@ class ForceEmpty(Rule):
                 "units); at least 1"
             )
         return [self.violation(message, self.section, tuple(e.card.name for e in entries))]
+
+
+def campaign_force_problem(total: int, allowed: int) -> str | None:
+    """Why a force of `total` unit points cannot be a force of a campaign of `allowed` unit
+    points (None when it can). Part VII: "After any swapping, the total Unit Points for the
+    force must still match the total allowed for the campaign": exactly that total, neither
+    under nor over. The one rule of the builder's campaign verdict and the campaign
+    tracker (through the campaign format's `force.points`)."""
+    if total == allowed:
+        return None
+    gap = f"{allowed - total} short" if total < allowed else f"{total - allowed} over"
+    return (
+        f"the force totals {total} unit points; the campaign's forces total exactly "
+        f"{allowed} ({gap})"
+    )
+
+
+class CampaignForceTotal(Rule):
+    """The campaign format's force totals exactly the campaign's points (its `points`
+    option): `campaign_force_problem`."""
+
+    __slots__ = ("section",)
+
+    def __init__(self, section: str = "force", **kw) -> None:
+        super().__init__(**kw)
+        self.section = section
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        allowed = option_limit(ctx, "points")
+        if allowed is None:
+            return [
+                self.violation(
+                    "the campaign's points total must be a positive whole number, "
+                    f"got {ctx.options.get('points')!r}"
+                )
+            ]
+        entries = [e for e in deck.sections.get(self.section, ()) if e.card.kind == "unit_type"]
+        problem = campaign_force_problem(points(deck, (self.section,), ("unit_type",)), allowed)
+        if problem is None:
+            return []
+        return [self.violation(problem, self.section, tuple(e.card.name for e in entries))]
 
 
 FORCE = SectionSpec(
@@ -84,6 +133,13 @@ FORCE_RULES: tuple[Rule, ...] = (
     ),
 )
 
+CAMPAIGN_RULES: tuple[Rule, ...] = (
+    CampaignForceTotal(
+        code="force.points",
+        description="the campaign force totals exactly the campaign's unit points (Part VII)",
+    ),
+) + tuple(r for r in FORCE_RULES if r.code not in ("force.points", "force.under"))
+
 FORMATS: dict[str, FormatDef] = {
     f.slug: f
     for f in (
@@ -109,7 +165,7 @@ FORMATS: dict[str, FormatDef] = {
             "Campaign",
             "A series of games with one force per player, improved with campaign points.",
             sections=(FORCE, DECK),
-            checks=FORCE_RULES,
+            checks=CAMPAIGN_RULES,
             options={
                 "points": STANDARD_POINTS,
                 "win": 9,
