@@ -4,7 +4,6 @@ terms are capped, and every subquery reads the searched game's cards only."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from django.db import connection
@@ -55,15 +54,20 @@ def test_the_hostile_query_is_79_characters():
     assert len(HOSTILE) == 79
 
 
+# What these searches cost is measured in bench/search.py; here, that they answer (not the
+# statement timeout's 503) with a message, in a number of queries that does not grow with the
+# query's words.
+
+
 @pg_only
-def test_words_without_trigrams_are_dropped_with_a_message(big_catalogue, client):
-    started = time.monotonic()
-    response = client.get("/cards/redline/", {"q": HOSTILE})
-    elapsed = time.monotonic() - started
+def test_words_without_trigrams_are_dropped_with_a_message(
+    big_catalogue, client, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(8):
+        response = client.get("/cards/redline/", {"q": HOSTILE})
     assert response.status_code == 200
     text = response.content.decode()
     assert "too short" in text
-    assert elapsed < 2.0, f"the search took {elapsed:.1f} s"
 
 
 @pg_only
@@ -76,13 +80,13 @@ def test_words_without_trigrams_are_dropped_with_a_message(big_catalogue, client
         " ".join(f'"{s}"' for s in SYLLABLES),
     ],
 )
-def test_the_api_answers_costly_queries_with_a_message(big_catalogue, client, query):
-    started = time.monotonic()
-    response = client.get("/api/cards/", {"game": "redline", "q": query})
-    elapsed = time.monotonic() - started
+def test_the_api_answers_costly_queries_with_a_message(
+    big_catalogue, client, query, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(5):
+        response = client.get("/api/cards/", {"game": "redline", "q": query})
     assert response.status_code == 200
     assert response.json()["problems"]
-    assert elapsed < 2.0, f"the search took {elapsed:.1f} s"
 
 
 def test_single_letters_and_bare_wildcards_are_dropped_with_a_message(db):
