@@ -108,3 +108,32 @@ def test_the_game_page_links_to_its_rules_and_an_unknown_game_has_none(client, s
     page = client.get(reverse("catalogue:game", args=["redline"])).content.decode()
     assert f'href="{reverse("catalogue:rules", args=["redline"])}"' in page
     assert client.get("/rules/chess/").status_code == 404
+
+
+@pytest.fixture
+def pond_catalogue(db):
+    """Pond, the toy sixth game, registered for the test, its cards imported."""
+    import json
+    from pathlib import Path
+
+    import tests.toy_game as pond
+    from catalogue.importer import expansion_import
+
+    with registry.temporarily(pond.GAME) as game:
+        expansion_import(data=json.loads((Path(pond.__file__).parent / "POND1.json").read_text()))
+        yield game
+
+
+def test_a_sixth_game_gets_its_rules_page_and_its_whys(client, pond_catalogue):
+    text = "Frogs:\n3 Leaper\nLily pads:\n5 Small Pad\n"
+    page = client.post("/check/", {"game_format": "pond/pond", "list": text}).content.decode()
+    assert set(_assert_each_has_its_why(page, "pond")) == {
+        "frogs.size",
+        "frogs.copies",
+        "pads.size",
+    }
+    assert "“A pond has exactly 6 lily pads.”" in html.unescape(page)
+    rules = client.get("/rules/pond/").content.decode()
+    assert 'id="frogs.size"' in rules and 'id="frogs.copies"' in rules
+    untraced = rules[rules.index('id="untraced-sentences"') :]
+    assert "A frog that falls in the water swims back." in untraced.split("</ul>")[0]

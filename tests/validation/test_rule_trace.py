@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import tests.toy_game as pond
 from validation.registry import FormatDef, GameDef, registry
 from validation.rules import ExactSize
 from validation.trace import (
@@ -25,7 +26,8 @@ from validation.trace import (
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [g for g in registry.all()]
-TRACED = [g for g in GAMES if g.trace is not None]
+#: The site's games and Pond, the toy sixth game, whose table lives in tests/toy_game/.
+TRACED = [g for g in (*GAMES, pond.GAME) if g.trace is not None]
 
 
 def ids(games):
@@ -33,7 +35,7 @@ def ids(games):
 
 
 def test_every_game_of_the_site_has_its_rulebook_table():
-    assert [g.slug for g in TRACED] == [g.slug for g in GAMES]
+    assert [g.slug for g in TRACED] == [*(g.slug for g in GAMES), "pond"]
 
 
 @pytest.mark.parametrize("game", TRACED, ids=ids(TRACED))
@@ -51,7 +53,7 @@ def test_each_row_names_tools_and_codes_the_game_has(game: GameDef):
     """A row's tool is one of the game's (tools:<slug>, goldfish:<slug>, format:<slug>,
     campaign, sample hand, totals), its function a name of the game's package, its codes
     codes of the game's formats."""
-    package = f"validation.games.{game.python_name}"
+    package = pond.__name__ if game is pond.GAME else f"validation.games.{game.python_name}"
     goldfish = {game.goldfish.slug} if game.goldfish else set()
     codes = set(game_codes(game))
     options = {k for f in game.formats.values() for k in f.options}
@@ -92,7 +94,7 @@ def _rulebooks() -> Path | None:
     return None
 
 
-@pytest.mark.parametrize("game", TRACED, ids=ids(TRACED))
+@pytest.mark.parametrize("game", GAMES, ids=ids(GAMES))
 def test_every_quotation_is_verbatim_from_the_rulebook(game: GameDef):
     folder = _rulebooks()
     if folder is None:
