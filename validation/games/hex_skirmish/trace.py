@@ -89,6 +89,13 @@ ROWS: tuple[RuleSource, ...] = (
         function="goldfish._deal",
     ),
     RuleSource(
+        "Setup",
+        "Randomly determine the first player.",
+        tool=GOLDFISH,
+        function="goldfish._deal",
+        reason="the goldfish's on-the-play parameter says which; the second opens with 6",
+    ),
+    RuleSource(
         "Gameplay",
         "The game ends when one player has lost units with a total combined value of at "
         "least 20, or when one player has only one unit remaining.",
@@ -117,6 +124,13 @@ ROWS: tuple[RuleSource, ...] = (
         tool=GOLDFISH,
         function="goldfish._play_action",
         reason="the discard pile is never reshuffled (the rulebook names no reshuffle)",
+    ),
+    RuleSource(
+        "Play a card",
+        "Each card has one or more actions specified on it.",
+        decision=LEFT_OUT,
+        reason="a card's actions move and fight with units, which the goldfish does not "
+        "simulate; they have no effect on the deck",
     ),
     RuleSource(
         "Draw 5 cards",

@@ -54,6 +54,15 @@ ROWS: tuple[RuleSource, ...] = (
         function="goldfish.goldfish_red_mittens",
     ),
     RuleSource(
+        "4.1 Game Flow",
+        "One player flips the Coin of Fate, and the other player calls heads or tails to "
+        "determine who goes first.",
+        tool=GOLDFISH,
+        function="goldfish.goldfish_red_mittens",
+        reason="against a passive opponent who goes first does not matter: only the "
+        "player's own turns are counted",
+    ),
+    RuleSource(
         "4.2 Turn Structure",
         "By the end of the Phase the player must play at least one card, but no more than one "
         "card from each core deck: (UNIT, ITEM, and FIELD).",
@@ -90,6 +99,13 @@ ROWS: tuple[RuleSource, ...] = (
         reason="the goldfish rolls only then (rolling is optional otherwise)",
     ),
     RuleSource(
+        "4.2.1 DEPLOY PHASE",
+        "If a card **flipped into play** states: **ON PLAY** in the action panel, that "
+        "action must be done immediately.",
+        decision=LEFT_OUT,
+        reason=NO_TEXT,
+    ),
+    RuleSource(
         "4.2.3 ATTACK PHASE",
         "ATTACK!: If the attacking UNIT's **atk** is higher than the defending UNIT's **def**, "
         "the defending UNIT is sent to the GRAVEYARD (unless stated otherwise).",
@@ -103,6 +119,14 @@ ROWS: tuple[RuleSource, ...] = (
         "atk - 6 def = 4 LP** lost.",
         tool=GOLDFISH,
         function="goldfish._attack",
+    ),
+    RuleSource(
+        "4.2.3 ATTACK PHASE",
+        "1: Stack their attack (modified atk x 2) to do double damage (only if a single attack "
+        "cannot defeat the enemy UNIT).",
+        tool=GOLDFISH,
+        function="goldfish._attack",
+        reason="with no enemy unit the second option applies: two direct attacks",
     ),
     RuleSource(
         "4.2.3 ATTACK PHASE",

@@ -185,8 +185,21 @@ ROWS: tuple[RuleSource, ...] = (
         function="goldfish._raze_and_recon",
     ),
     RuleSource(
+        "Deploy Phase",
+        "Efreets can make attacks immediately on the turn they were deployed.",
+        tool=GOLDFISH,
+        function="goldfish._send_to_missions",
+    ),
+    RuleSource(
         "Adding Equipment",
         "An efreet may only be equipped by cards that match the  equipment slot it shares.",
+        tool=GOLDFISH,
+        function="goldfish._deploy_equipment",
+    ),
+    RuleSource(
+        "Adding Equipment",
+        "Once a piece of equipment is attached, that slot is filled and it cannot accept any "
+        "more equipment of that type.",
         tool=GOLDFISH,
         function="goldfish._deploy_equipment",
     ),
@@ -206,6 +219,12 @@ ROWS: tuple[RuleSource, ...] = (
         reason="the goldfish never deploys a sixth efreet, so it never scraps one",
     ),
     RuleSource(
+        "Efreet Limit and Scrapping",
+        "Players may only scrap efreets if they have 5 in play already and deploy a 6th.",
+        tool=GOLDFISH,
+        function="goldfish._deploy_efreets",
+    ),
+    RuleSource(
         "Ending the Deploy Phase",
         "When a player’s deploy phase is over they discard down to 7 cards.",
         tool=GOLDFISH,
@@ -216,6 +235,15 @@ ROWS: tuple[RuleSource, ...] = (
         "Units must roll at or above the capture cost to successfully capture the mission card.",
         tool=GOLDFISH,
         function="goldfish._send_to_missions",
+    ),
+    RuleSource(
+        "Combat Phase",
+        "Capturing Missions: Units can roll to capture missions if they were the only units "
+        "sent to that mission, or they are the only ones left there after the end of an "
+        "engagement.",
+        tool=GOLDFISH,
+        function="goldfish._send_to_missions",
+        reason="the goldfish's opponent sends no efreets, so every squad may roll",
     ),
     RuleSource(
         "Combat Phase",
@@ -239,6 +267,14 @@ ROWS: tuple[RuleSource, ...] = (
     ),
     RuleSource(
         "Combat Phase",
+        "The most common bonus is the addition of extra recon or resources at the beginning "
+        "of each deploy phase as shown by the blue recon symbol in the capture bonus area on "
+        "each mission card.",
+        tool=GOLDFISH,
+        function="goldfish._draw_and_bonuses",
+    ),
+    RuleSource(
+        "Combat Phase",
         "If a player commands all 5 missions at the end of the combat phase, they win the game "
         "with a tactical victory.",
         tool=GOLDFISH,
@@ -258,6 +294,20 @@ ROWS: tuple[RuleSource, ...] = (
         tool=GOLDFISH,
         function="goldfish._raze_and_recon",
         reason="the raze is the printed cost, without the capture tokens",
+    ),
+    RuleSource(
+        "Counters",
+        "Unless otherwise stated, you cannot place additional capture counters on missions "
+        "you control.",
+        tool=GOLDFISH,
+        function="goldfish._send_to_missions",
+        reason="efreets are sent only to missions not yet controlled",
+    ),
+    RuleSource(
+        "Counters",
+        "At the beginning of each deploy phase it razes a target opponent’s deck for 3 cards.",
+        decision=LEFT_OUT,
+        reason="firebases, mines and other card effects are not modelled by the goldfish",
     ),
     RuleSource(
         "Combat Phase",
@@ -299,6 +349,14 @@ ROWS: tuple[RuleSource, ...] = (
         function="goldfish._deploy_strategies_and_tactics",
     ),
     RuleSource(
+        "REDLINE Resources",
+        "Recon is a special resource that can be gained in many ways, usually through "
+        "capturing missions or from attacking with efreets that have the scouting ability.",
+        tool=GOLDFISH,
+        function="goldfish._send_to_missions",
+        reason="recon comes from mission control bonuses and Scouting efreets",
+    ),
+    RuleSource(
         "Card Types",
         "When a unit with scouting is assigned to a mission, add + 1 to your recon pool.",
         tool=GOLDFISH,
@@ -312,9 +370,30 @@ ROWS: tuple[RuleSource, ...] = (
     ),
     RuleSource(
         "Card Types",
+        "It is important for a player’s arsenal to contain the right amount of resources to "
+        "deploy their cards, as having too many or too few can cause logistics problems that "
+        "make defeat likely.",
+        codes=("arsenal.resources",),
+    ),
+    RuleSource(
+        "Card Types",
         "Resource cards cost no resources themselves to deploy.",
         tool=GOLDFISH,
         function="goldfish._deploy_resource",
+    ),
+    RuleSource(
+        "Card Types",
+        "Tactics cards are flexible to use in that they are the only cards in the game that "
+        "can be deployed with either resources or recon.",
+        tool=GOLDFISH,
+        function="goldfish._deploy_strategies_and_tactics",
+    ),
+    RuleSource(
+        "Card Types",
+        "During their deploy phase, a player may spend resources equal to their general’s "
+        "deploy cost to flip them face up which puts the general in HQ.",
+        decision=LEFT_OUT,
+        reason="the goldfish never deploys the general: general abilities are not modelled",
     ),
     RuleSource(
         "Card Types",
@@ -366,9 +445,22 @@ ROWS: tuple[RuleSource, ...] = (
         "deck over and chooses one to place in the first position on the red line.",
     ),
     RuleSource(
+        "Scenario Play",
+        "Next, the opposite player does the same for the second position in the red line "
+        "with players alternating until all 5 cards are on the red line then begin play as "
+        "normal.",
+    ),
+    RuleSource(
         "REDLINE Glossary",
         "Arsenal – The deck of 60 cards that makes up a player’s squad in REDLINE.",
         codes=("arsenal.size",),
+    ),
+    RuleSource(
+        "REDLINE Glossary",
+        "Capture Cost – The value shown on a mission card that represents how hard it is to "
+        "capture.",
+        tool=GOLDFISH,
+        function="goldfish._send_to_missions",
     ),
     RuleSource(
         "REDLINE Glossary",
@@ -392,11 +484,29 @@ ROWS: tuple[RuleSource, ...] = (
     ),
     RuleSource(
         "REDLINE Glossary",
+        "General – The leader of each arsenal.",
+        codes=("arsenal.general",),
+    ),
+    RuleSource(
+        "REDLINE Glossary",
+        "Arsenals are built around a general and can only include cards from each general’s "
+        "faction, along with neutral cards.",
+        codes=("arsenal.faction",),
+    ),
+    RuleSource(
+        "REDLINE Glossary",
         "Partial Mulligan – When players draw their opening hand of 7 cards, they may place "
         "any number of those cards at the bottom of their arsenal to draw that many in "
         "return.",
         tool=DRAWS,
         function="draws.partial_mulligan",
+    ),
+    RuleSource(
+        "REDLINE Glossary",
+        "Pilots – The person at the controls of an efreet.",
+        decision=LEFT_OUT,
+        reason="pilots are one equipment type among five; the goldfish puts a pilot only in "
+        "a pilot slot",
     ),
     RuleSource(
         "REDLINE Glossary",

@@ -80,6 +80,12 @@ ROWS: tuple[RuleSource, ...] = (
         reason="a force is selected from units (unit types); combat cards make the deck",
     ),
     RuleSource(
+        "Point Value",
+        "Each unit has a *Unit Point Value* based on its relative potency and availability in "
+        "battle.",
+        codes=("force.points",),
+    ),
+    RuleSource(
         "Determine Victory Conditions",
         "- One Side Has Had Half Of Their Unit Points Eliminated",
         tool=TOTALS,
@@ -134,6 +140,14 @@ ROWS: tuple[RuleSource, ...] = (
         "have an **LOS Arc**, nor may they be attacked.",
     ),
     RuleSource(
+        "Unit Descriptions",
+        "NOTE: **Obstacles** have an area of a **Short Distance** in diameter, and are placed "
+        "at the start of a battle as per other units.",
+        codes=("force.points", "force.empty"),
+        reason="an Obstacle is a unit of the force (2 points) that never counts as a unit on "
+        "the battlefield",
+    ),
+    RuleSource(
         "Table 3: Unit Type & Characteristics",
         "TABLE 3: UNIT TYPE & CHARACTERISTICS",
         tool=ODDS,
@@ -148,6 +162,23 @@ ROWS: tuple[RuleSource, ...] = (
         tool=ODDS,
         function="combat_odds.attack_shift",
         reason=NOT_ASKED,
+    ),
+    RuleSource(
+        "Part V: Attacking",
+        "If the center-to-center distance is beyond the unit's maximum range, but the unit's "
+        "maximum range will reach from the attacking unit's center point to somewhere on the "
+        "target unit, proceed to **Step 4** but with the **Extreme Range** modifier (*see "
+        "Table 4:* **Firepower Attack Modifiers**).",
+        tool=ODDS,
+        function="combat_odds.attack_shift",
+        reason=NOT_ASKED,
+    ),
+    RuleSource(
+        "Table 4: Firepower Attack Modifiers",
+        "TABLE 4: FIREPOWER ATTACK MODIFIERS",
+        tool=ODDS,
+        function="combat_odds.attack_shift",
+        reason="Obstructed or In Cover is one row: one shift down, once",
     ),
     RuleSource(
         "Part V: Attacking",
@@ -190,6 +221,14 @@ ROWS: tuple[RuleSource, ...] = (
         "DO NOT apply the final results until the enemy unit conducts its attack.",
         tool=CLOSE,
         function="combat_odds._fight",
+    ),
+    RuleSource(
+        "Close Combat Attacks",
+        "Reveal the top card in the player's deck and note the **Combat Results** (this card "
+        "then goes into the discard pile).",
+        tool=CLOSE,
+        function="combat_odds._draw_both_decks",
+        reason="each side draws from its own deck",
     ),
     RuleSource(
         "Close Combat Attacks",
@@ -271,6 +310,9 @@ ROWS: tuple[RuleSource, ...] = (
     RuleSource(
         "Part VII: Campaigns",
         "Determine the number of games that each player must play to complete the campaign.",
+        decision=LEFT_OUT,
+        reason="the campaign tracker records each game played; the number of games is the "
+        "players' agreement and is not fixed in advance",
     ),
     RuleSource(
         "Part VII: Campaigns",
