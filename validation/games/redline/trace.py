@@ -19,12 +19,6 @@ ROWS: tuple[RuleSource, ...] = (
     ),
     RuleSource(
         "Arsenal Construction",
-        "A player’s deck, or arsenal, is lead by a faction general with special abilities to "
-        "be used during play, so choose your general wisely.",
-        codes=("arsenal.general",),
-    ),
-    RuleSource(
-        "Arsenal Construction",
         "An arsenal must be 60 cards exactly.",
         codes=("arsenal.size",),
     ),
