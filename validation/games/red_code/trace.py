@@ -22,8 +22,20 @@ ROWS: tuple[RuleSource, ...] = (
         function="",
     ),
     RuleSource(
+        "2.1. Arena mode",
+        "(Games of 2 vs 2) The first side to lose a ship receives 2 order cards.",
+        decision=PLAY_RULE,
+        reason="a rule of play; the match set-up lists the order deck only",
+    ),
+    RuleSource(
         "2.2. War mode",
         "The first side to get 5 victory points is the winner.",
+        tool="format:war",
+        function="options.victory_points",
+    ),
+    RuleSource(
+        "2.2. War mode",
+        "Sinking an enemy ship earns you 1 victory point.",
         tool="format:war",
         function="options.victory_points",
     ),
@@ -43,6 +55,14 @@ ROWS: tuple[RuleSource, ...] = (
         "line-of-sight for firing.",
         tool=FIELD,
         function="crew_economy.visual_field",
+    ),
+    RuleSource(
+        "3.1. Map cards",
+        "Running water: When a ship enters this box, it automatically receives +1 movement "
+        "which must be used to move to a neighbouring box.",
+        tool=FIELD,
+        function="crew_economy.visual_field",
+        reason="running water does not block the line of sight: it is sea to the visual field",
     ),
     RuleSource(
         "3.2. Control cards",
@@ -82,6 +102,36 @@ ROWS: tuple[RuleSource, ...] = (
         "Manoeuvres with a crew member already on the square can not be used during that turn.",
         tool=CREW,
         function="crew_economy.crew_schedule",
+    ),
+    RuleSource(
+        "3.2. Control cards",
+        "- **Torpedo:** Does 1 repair damage, at a maximum distance of 2 spaces.",
+        tool=CREW,
+        function="crew_economy.crew_schedule",
+        reason="each ship's manoeuvres, their crew cost, repair damage and distance are "
+        "catalogue data of its control card",
+    ),
+    RuleSource(
+        "3.2. Control cards",
+        "- **Repair:** Regain 1 repair cube.",
+        decision=LEFT_OUT,
+        reason="the crew economy schedules damage to a target; repairs of one's own ship are "
+        "not part of it",
+    ),
+    RuleSource(
+        "3.2. Control cards",
+        "- **Radar:** Does 1 repair damage plus 1 crew damage at a maximum distances of 3 spaces.",
+        tool=CREW,
+        function="crew_economy.crew_schedule",
+        decision=LEFT_OUT,
+        reason="only the repair damage counts; crew damage to the target is left out, as "
+        + PASSIVE,
+    ),
+    RuleSource(
+        "3.2. Control cards",
+        "- **Shield:** Cancels the current manoeuvre, at a maximum distance of 3 spaces.",
+        decision=LEFT_OUT,
+        reason=PASSIVE,
     ),
     RuleSource(
         "3.2. Control cards",
