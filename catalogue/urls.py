@@ -13,4 +13,5 @@ urlpatterns = [
     path("cards/<slug:game>/face/", views.card_face_by_name, name="face-by-name"),
     path("cards/<slug:game>/named/", views.card_by_name, name="card-by-name"),
     path("cards/<slug:game>/sets/<str:code>/", views.expansion_detail, name="expansion"),
+    path("rules/<slug:game>/", views.rules, name="rules"),
 ]

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, render
 
 from cardsite import hooks
 from validation.registry import registry
+from validation.trace import codes_without_source
 
 from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
@@ -205,3 +206,40 @@ def card_by_name(request, game: str):
     if card is None:
         raise Http404("no card of that name")
     return redirect("catalogue:card", game, card.pk)
+
+
+def rules(request, game: str):
+    """A game's rulebook table: each sentence that bears on building a list or on a tool's
+    mathematics, what the site does with it, and the codes and sentences left untraced.
+    Each rule code is the id of its row (/rules/<game>/#<code>), the link a violation's
+    "Why?" gives."""
+    try:
+        game_def = registry.get(game)
+    except KeyError:
+        raise Http404(f"no game {game!r}") from None
+    book = game_def.trace
+    if book is None:
+        raise Http404(f"{game_def.name} has no rulebook table")
+    described = {}
+    for fmt in game_def.formats.values():
+        for rule in fmt.rules:
+            described.setdefault(rule.code, rule.describe())
+    rows = []
+    for n, (row, row_id, own) in enumerate(book.anchors(), 1):
+        rows.append(
+            {
+                "n": n,
+                "id": own[0] if own else row_id,
+                "extra_ids": own[1:],
+                "row_id": row_id,
+                "source": row,
+                "codes": [(code, described.get(code, "")) for code in row.codes],
+            }
+        )
+    untraced = [r for r in rows if not r["source"].traced]
+    missing = [(code, described.get(code, "")) for code in codes_without_source(game_def)]
+    return render(
+        request,
+        "catalogue/rules.html",
+        {"game": game_def, "book": book, "rows": rows, "untraced": untraced, "missing": missing},
+    )

@@ -48,7 +48,7 @@ from . import selectors, services
 from .builder_figures import _hexmap, _layout_view, _stats, curve_sections
 from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
-from .presentation import totals_rows
+from .presentation import explained, totals_rows
 
 SEARCH_LIMIT = 40
 #: Deeper pages are refused: narrowing the search is the way there.
@@ -292,6 +292,7 @@ def state_context(
         "version": version,
         "base": version.number if version else "",
         "report": report,
+        "violations": explained(report, game, deck.format),
         "totals": totals_rows(raw_totals, game, sections=False),
         "totals_map": {
             k: game.factions.get(v, v) if isinstance(v, str) else v

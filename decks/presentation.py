@@ -1,4 +1,5 @@
-"""How a validation report's totals are shown: rows of a label and a plain-text value.
+"""How a validation report is shown: its totals as rows of a label and a plain-text value,
+its violations each with the rule and the rulebook sentence behind it (`explained`).
 
 Templates only iterate the rows; nothing of the report's raw shape (dicts, None, lists)
 reaches a page. A report's totals are whatever the game's rules core computed: ints, floats,
@@ -10,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from django.urls import reverse
+
 from validation.registry import GameDef
+from validation.trace import why
 
 EMPTY = "—"
 
@@ -75,3 +79,41 @@ def totals_rows(
             value = game.factions.get(value, value)
         rows.append(TotalRow(_label(key), _plain(value), str(key)))
     return rows
+
+
+def explained(report: Any, game: GameDef | None, format: str | None = None) -> dict[str, list]:
+    """The errors and warnings of a report (a runner `Report` or its stored dict) as dicts,
+    each carrying `why`: the rule in one sentence, the rulebook section and sentence it
+    comes from (the game's rulebook table) and the link to that row of the rules page
+    (None when the code has neither). Pure: no query."""
+    if not report:
+        return {"errors": [], "warnings": []}
+    data = report.as_dict() if hasattr(report, "as_dict") else report
+    found: dict[str, dict[str, Any] | None] = {}
+    out: dict[str, list] = {}
+    for key in ("errors", "warnings"):
+        shown = []
+        for v in data.get(key) or ():
+            code = v.get("code", "")
+            if code not in found:
+                found[code] = _why(game, code, format) if game is not None else None
+            shown.append({**v, "why": found[code]})
+        out[key] = shown
+    return out
+
+
+def _why(game: GameDef, code: str, format: str | None) -> dict[str, Any] | None:
+    w = why(game, code, format)
+    if w is None:
+        return None
+    source = w.source
+    page = reverse("catalogue:rules", args=[game.slug]) if game.trace is not None else ""
+    return {
+        "rule": w.rule,
+        "section": source.section if source else "",
+        "quote": source.quote if source else "",
+        "decision": source.decision if source else "",
+        "reason": source.reason if source else "",
+        "rulebook": game.trace.title if game.trace is not None else "",
+        "href": f"{page}#{w.anchor}" if page and source else "",
+    }

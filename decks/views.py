@@ -32,7 +32,7 @@ from .forms import (
     list_too_large,
 )
 from .models import CollectionEntry, Deck, DeckVersion
-from .presentation import totals_rows
+from .presentation import explained, totals_rows
 from .services import ListInvalid, list_check
 
 #: Versions listed per page of a deck's history.
@@ -69,6 +69,7 @@ def check_list(request):
             form.add_error("collection", "Sign in to check a list against your collection.")
         else:
             context["report"] = checked.report
+            context["violations"] = explained(checked.report, context["game"], fmt)
             context["totals"] = totals_rows(checked.report.totals, context["game"])
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
     # A list larger than the site reads is a 400 (an htmx swap only shows a 2xx answer).
@@ -244,6 +245,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "is_current": is_current,
             "sections": sections,
             "report": report,
+            "violations": explained(report, game, deck.format),
             "totals": totals_rows((report or {}).get("totals"), game),
             "versions": versions,
             "is_owner": user.is_authenticated and deck.owner_id == user.pk,

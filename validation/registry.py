@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from validation.capabilities import CampaignRules, CardFaceFn, DrawRules, Goldfish, Tool
 from validation.schema import KindSchema
 from validation.sections import SectionSpec
+from validation.trace import Rulebook
 
 if TYPE_CHECKING:
     from validation.rules import Rule, RuleContext
@@ -158,7 +159,9 @@ class GameDef:
     playtest of its decks; `tools`, its calculators; `campaign`, its campaign rules;
     `card_faces`, kind -> how a card of that kind is drawn; `draws`, how the sections that
     are shuffled and drawn in play make a hand (the sample hand of the deck page);
-    `map_layout`, the map its matches deal from its cards.
+    `map_layout`, the map its matches deal from its cards; `trace`, its rulebook's
+    traceability table (validation/trace.py): every sentence that bears on building a list
+    or on a tool's mathematics, and the rule code, tool or decision it traces to.
     """
 
     slug: str
@@ -175,6 +178,7 @@ class GameDef:
     campaign: CampaignRules | None = None
     card_faces: Mapping[str, CardFaceFn] = field(default_factory=dict)
     draws: tuple[DrawRules, ...] = ()
+    trace: Rulebook | None = None
     sections: tuple[SectionSpec, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

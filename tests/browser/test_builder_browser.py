@@ -1,6 +1,7 @@
 """The deck builder in a real browser: Debian's Chromium, driven by Playwright, against the
 live test server. Sign up, build a legal REDLINE arsenal from the search panel, watch a
-violation come and go, share the deck, and place Hex Skirmish units by clicking hexes.
+violation come and go (and say why), share the deck, and place Hex Skirmish units by
+clicking hexes.
 
 Screenshots (desktop and phone-sized) are written under pytest's tmp_path, never the repo.
 """
@@ -124,6 +125,11 @@ def test_build_a_legal_redline_arsenal_and_share_it(browser, page, live_server, 
     expect(page.locator('#violations [data-code="arsenal.copies"]')).to_contain_text("Tigercat")
     expect(b.deck_row("Tigercat")).to_have_class("b-row involved")
     expect(page.locator("#verdict")).to_contain_text("Not legal")
+    # "Why?" opens the rule and the rulebook sentence it comes from, linked to its row.
+    why = page.locator('#violations [data-code="arsenal.copies"] details.why')
+    why.get_by_text("Why?").click()
+    expect(why).to_contain_text("up to 4 copies of any one card")
+    expect(why.get_by_role("link")).to_have_attribute("href", "/rules/redline/#arsenal.copies")
     screenshot(page, tmp_path, "redline-violation")
     b.deck_row("Tigercat").get_by_role("button", name="One fewer Tigercat").click()
     b.saved()

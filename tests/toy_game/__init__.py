@@ -3,6 +3,7 @@
 Frogs hop across a pond of lily pads. A player brings a pond: at least 4 frogs (at most 2 of
 one) and exactly 6 pads. The goldfish hops a random frog of the pond each turn and reports
 the turn the far bank is reached; the tool gives the exact odds of one frog reaching a pad.
+Its rulebook table (`trace.py`) gives each rule code its sentence.
 Nothing outside this package knows the game: the site reads it through `GAME`. The cards of
 `POND1.json` are sample data authored for the tests.
 """
@@ -15,6 +16,7 @@ from .formats import FORMATS
 from .goldfish import GOLDFISH
 from .kinds import KINDS
 from .tools import HOP_ODDS
+from .trace import RULEBOOK
 
 GAME = GameDef(
     slug="pond",
@@ -26,4 +28,5 @@ GAME = GameDef(
     goldfish=GOLDFISH,
     tools=(HOP_ODDS,),
     python_name="pond",
+    trace=RULEBOOK,
 )

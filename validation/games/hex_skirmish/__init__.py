@@ -10,6 +10,7 @@ from validation.games.hex_skirmish.faces import CARD_FACES
 from validation.games.hex_skirmish.formats import FORMATS
 from validation.games.hex_skirmish.kinds import KINDS
 from validation.games.hex_skirmish.simulation import GOLDFISH
+from validation.games.hex_skirmish.trace import RULEBOOK
 from validation.registry import GameDef
 from validation.rules import RuleContext, option_limit, points
 from validation.types import Deck
@@ -39,4 +40,5 @@ GAME = GameDef(
     formats=FORMATS,
     totals=totals,
     python_name="hex_skirmish",
+    trace=RULEBOOK,
 )

@@ -10,6 +10,7 @@ from validation.games.red_code.formats import FORMATS
 from validation.games.red_code.kinds import KINDS
 from validation.games.red_code.layout import generate_layout
 from validation.games.red_code.tools import CREW, VISUAL_FIELD
+from validation.games.red_code.trace import RULEBOOK
 from validation.registry import GameDef, MapLayout
 from validation.rules import RuleContext
 from validation.types import Deck
@@ -34,6 +35,7 @@ GAME = GameDef(
     formats=FORMATS,
     totals=totals,
     python_name="red_code",
+    trace=RULEBOOK,
     map_layout=MapLayout(option="map", kind="map_card", generate=generate_layout),
     tools=(CREW, VISUAL_FIELD),
 )

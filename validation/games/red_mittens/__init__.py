@@ -7,6 +7,7 @@ from validation.games.red_mittens.draws import DRAWS
 from validation.games.red_mittens.formats import FORMATS
 from validation.games.red_mittens.kinds import KINDS
 from validation.games.red_mittens.simulation import GOLDFISH
+from validation.games.red_mittens.trace import RULEBOOK
 from validation.registry import GameDef
 
 GAME = GameDef(
@@ -20,4 +21,5 @@ GAME = GameDef(
     goldfish=GOLDFISH,
     formats=FORMATS,
     python_name="red_mittens",
+    trace=RULEBOOK,
 )

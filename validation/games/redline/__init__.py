@@ -10,6 +10,7 @@ from validation.games.redline.faces import CARD_FACES
 from validation.games.redline.formats import FORMATS
 from validation.games.redline.kinds import KINDS
 from validation.games.redline.simulation import GOLDFISH
+from validation.games.redline.trace import RULEBOOK
 from validation.registry import GameDef
 from validation.rules import RuleContext, leader_of
 from validation.types import Deck
@@ -53,4 +54,5 @@ GAME = GameDef(
     formats=FORMATS,
     totals=totals,
     python_name="redline",
+    trace=RULEBOOK,
 )

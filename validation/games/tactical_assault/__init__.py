@@ -10,6 +10,7 @@ from validation.games.tactical_assault.close_combat import TOOL as CLOSE_COMBAT
 from validation.games.tactical_assault.combat_odds_tool import TOOL as COMBAT_ODDS
 from validation.games.tactical_assault.formats import FORMATS, campaign_force_problem
 from validation.games.tactical_assault.kinds import KINDS
+from validation.games.tactical_assault.trace import RULEBOOK
 from validation.registry import GameDef
 from validation.rules import RuleContext, option_limit, points
 from validation.types import Deck
@@ -70,5 +71,6 @@ GAME = GameDef(
     tools=(COMBAT_ODDS, CLOSE_COMBAT),
     totals=totals,
     python_name="tactical_assault",
+    trace=RULEBOOK,
     campaign=CAMPAIGN,
 )
