@@ -437,12 +437,20 @@ ROWS: tuple[RuleSource, ...] = (
         "Scenario Play",
         "To begin, the player who won initiative, flips the top three cards from the mission "
         "deck over and chooses one to place in the first position on the red line.",
+        codes=("scenario.red_line",),
+        reason="red_line_style on_the_spot: the list has no red line section (one present is "
+        "scenario.red_line); the mission deck supplies it at setup",
     ),
     RuleSource(
         "Scenario Play",
         "Next, the opposite player does the same for the second position in the red line "
         "with players alternating until all 5 cards are on the red line then begin play as "
         "normal.",
+        tool=GOLDFISH,
+        function="simulation.prepare",
+        decision=READ_ANOTHER_WAY,
+        reason="on the spot, the goldfish draws the red line from the top of the mission deck "
+        "(it has no opponent to alternate with, so the pick of one of three is not modelled)",
     ),
     RuleSource(
         "REDLINE Glossary",

@@ -90,6 +90,7 @@ ROWS: tuple[RuleSource, ...] = (
         "- One Side Has Had Half Of Their Unit Points Eliminated",
         tool=TOTALS,
         function="elimination_threshold",
+        reason="the general rule: custom and campaign forces are eliminated at half their points",
     ),
     RuleSource(
         "Determine Victory Conditions",
@@ -121,6 +122,10 @@ ROWS: tuple[RuleSource, ...] = (
         "Unit Descriptions",
         "NOTE: Bunkers may not have any Actions or Situations played on them, nor may the "
         "Bunker itself be attacked.",
+        tool=ODDS,
+        function="combat_odds.attack_refused",
+        reason="combat odds and close combat refuse a Bunker as the attacked unit and do not "
+        "offer it as a target",
     ),
     RuleSource(
         "Unit Descriptions",
@@ -138,6 +143,10 @@ ROWS: tuple[RuleSource, ...] = (
         "Unit Descriptions",
         "Obstacles may not have any **Actions** or **Situations** played on them, they do not "
         "have an **LOS Arc**, nor may they be attacked.",
+        tool=ODDS,
+        function="combat_odds.attack_refused",
+        reason="combat odds and close combat refuse an Obstacle as the attacked unit and do not "
+        "offer it as a target",
     ),
     RuleSource(
         "Unit Descriptions",
@@ -299,7 +308,7 @@ ROWS: tuple[RuleSource, ...] = (
         "- One Side Has Had 18 Unit Points Eliminated",
         tool=TOTALS,
         function="elimination_threshold",
-        reason="18 is half of the standard 36 points",
+        reason="the Standard Game fixes its own number: 18 points, whatever the force totals",
     ),
     RuleSource(
         "Part VI: The Standard Game",
@@ -348,9 +357,11 @@ ROWS: tuple[RuleSource, ...] = (
         "Part VII: Campaigns",
         "After any swapping, the total *Unit Points* for the force must still match the total "
         "allowed for the campaign.",
-        codes=("force.points", "force.under"),
+        codes=("force.points",),
         tool=CAMPAIGN,
-        function="campaign.CAMPAIGN",
+        function="formats.campaign_force_problem",
+        reason="in the campaign format a force must total exactly the campaign's points, in the "
+        "builder and in the campaign tracker alike (one rule)",
     ),
     RuleSource(
         "Part VII: Campaigns",
