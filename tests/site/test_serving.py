@@ -147,7 +147,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_gunicorn(port: int, env: dict) -> subprocess.Popen:
+def _start_gunicorn(port: int, env: dict, workers: int = 1, threads: int = 1) -> subprocess.Popen:
     gunicorn = Path(sys.executable).parent / "gunicorn"
     return subprocess.Popen(
         [
@@ -156,7 +156,9 @@ def _start_gunicorn(port: int, env: dict) -> subprocess.Popen:
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
-            "1",
+            str(workers),
+            "--threads",
+            str(threads),
         ],
         cwd=ROOT,
         env=env,
