@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
     "cardsite.errors.SlowQueryMiddleware",
+    "cardsite.outages.DatabaseOutageMiddleware",
 ]
 
 ROOT_URLCONF = "cardsite.urls"

@@ -61,6 +61,7 @@ def test_health_says_which_service_is_down(client):
     body = response.json()
     assert body["status"] == "unhealthy" and body["cache"].startswith("unreachable")
     assert body["database"] == "ok"
+    assert body["down"] == ["cache"] and body["message"] == "cache down"
 
 
 @pytest.mark.django_db
