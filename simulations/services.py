@@ -303,7 +303,21 @@ def _enqueue_on_commit(run_id: int, chunk_indexes: Iterable[int]) -> None:
         from .tasks import run_chunk
 
         for i in indexes:
-            run_chunk.delay(run_id, i)
+            try:
+                run_chunk.delay(run_id, i)
+            except Exception as exc:  # noqa: BLE001 - the run is saved; the reaper sends it
+                # The broker is unreachable: the run stays queued and the reaper sends its
+                # chunks again once it stalled (SIMULATIONS_STALL_SECONDS) and the broker is
+                # back. The request that started it still answers (never a 500).
+                logger.warning(
+                    "chunks not sent: the broker is unavailable; the reaper sends them later",
+                    extra={
+                        "run": run_id,
+                        "chunks": indexes[indexes.index(i) :],
+                        "error": repr(exc),
+                    },
+                )
+                return
 
     transaction.on_commit(send)
 

@@ -332,3 +332,33 @@ def test_staff_start_a_simulation_of_another_players_deck_only_as_a_player_could
     # Staff still read the private deck (moderation) and run their own decks.
     assert client.get(f"/decks/{private.pk}/").status_code == 200
     assert start(make_deck(staff_user, visibility="private")) == ok
+
+
+def test_a_start_with_the_broker_down_is_saved_and_answered(
+    client, user, redline_deck, api_url, django_capture_on_commit_callbacks, caplog
+):
+    """The broker unreachable when a run's chunks are sent: the run is saved and stays queued
+    for the reaper to send, and the request answers 202 (it was a 500)."""
+    from cardsite.celery import app
+    from tests.conftest import reset_broker_connections
+
+    saved = app.conf.broker_write_url
+    # nothing listens there (the write URL: CELERY_BROKER_URL in the environment wins over
+    # broker_url)
+    app.conf.broker_write_url = "redis://127.0.0.1:1/0"
+    reset_broker_connections(app)
+    client.force_login(user)
+    try:
+        with django_capture_on_commit_callbacks(execute=True), caplog.at_level("WARNING"):
+            r = client.post(
+                api_url,
+                {"kind": "redline-goldfish", "params": {"games": 120_000, "turns": 4}},
+                content_type="application/json",
+            )
+    finally:
+        app.conf.broker_write_url = saved
+        reset_broker_connections(app)
+    assert r.status_code == 202, r.content
+    run = SimulationRun.objects.get(pk=r.json()["id"])
+    assert run.status == "queued"
+    assert any("broker is unavailable" in rec.getMessage() for rec in caplog.records)
