@@ -166,3 +166,35 @@ def test_32_concurrent_clients_get_no_more_than_the_limit(live_catalogue):
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
     assert sorted(codes) == [200] * 10 + [429] * 22, sorted(codes)
+
+
+def _count_in_file_cache(location: str, rounds: int) -> None:
+    from cardsite.cache import LockedFileBasedCache
+
+    counters = LockedFileBasedCache(location, {})
+    for _ in range(rounds):
+        counters.add("hits", 0, 600)
+        counters.incr("hits")
+
+
+def test_the_embedded_file_cache_counts_every_increment_of_concurrent_processes(tmp_path):
+    """The embedded default's cache (make run: four gunicorn workers, no Redis): eight
+    processes adding one 100 times each to one counter leave it at 800. (Django's file cache
+    reads, adds and writes back: concurrent increments were lost.) Its expiry is kept."""
+    import multiprocessing
+    import time
+
+    from cardsite.cache import LockedFileBasedCache
+
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_count_in_file_cache, args=(str(tmp_path), 100)) for _ in range(8)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    counters = LockedFileBasedCache(str(tmp_path), {})
+    assert counters.get("hits") == 800
+    counters.add("short", 0, 1)
+    counters.incr("short")
+    time.sleep(1.2)
+    assert counters.get("short") is None  # incr kept the one-second lifetime
