@@ -392,9 +392,9 @@ if CACHE_LOCATION.startswith(("redis://", "rediss://", "unix://")):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_LOCATION,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cardsite"),
-            # A Redis that is down or hangs fails a cache call within a second, never holds a
-            # request: the throttles then let requests through (cardsite.throttling).
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            # A Redis that is down or hangs fails a cache call within a second or two, never
+            # holds a request: the throttles then let requests through (cardsite.throttling).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 elif CACHE_LOCATION == "":
