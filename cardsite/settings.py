@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
     "cardsite.errors.SlowQueryMiddleware",
+    "cardsite.outages.DatabaseOutageMiddleware",
 ]
 
 # Pages and JSON compressed when the client accepts it (static files come compressed from
@@ -161,7 +162,21 @@ if _db["ENGINE"].endswith("sqlite3"):
     # One file per test run, so that parallel runs on one machine do not collide.
     _db["TEST"] = {"NAME": str(DATA_DIR / f"test-cardsite-{os.getpid()}.sqlite3")}
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    _db.setdefault("OPTIONS", {})["timeout"] = 20
+    _db.setdefault("OPTIONS", {}).update(
+        {
+            # Every transaction takes the write lock when it begins (BEGIN IMMEDIATE), so a
+            # writer that finds the database busy waits for it, up to `timeout` seconds. A
+            # deferred transaction (SQLite's default) reads first and asks for the lock at its
+            # first write; when another process holds it then, SQLite answers "database is
+            # locked" at once, without waiting: 20 autosaving players got hundreds of them.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            # Write-ahead log: readers never wait for the writer, nor the writer for them;
+            # NORMAL is the synchronous level WAL is designed for (a commit survives a crash
+            # of the process; a power cut may lose the last commits, never corrupt the file).
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
 if _db["ENGINE"].endswith("postgresql"):
     # The planner's cost of reading a table page out of order, relative to reading the next
     # one. PostgreSQL's default, 4, assumes spinning disks; the catalogue stays in memory (or
@@ -199,6 +214,9 @@ if _db["ENGINE"].endswith("postgresql"):
     _options["options"] = (
         f"{_options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()
     )
+# A persistent connection (CONN_MAX_AGE, 60 s with DEBUG off) is checked before a request uses
+# it: one left broken by a database restart is replaced, not used for a 500.
+_db["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": _db}
 USING_POSTGRES = _db["ENGINE"].endswith("postgresql")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -390,12 +408,16 @@ if CACHE_LOCATION.startswith(("redis://", "rediss://", "unix://")):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_LOCATION,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cardsite"),
+            # A Redis that is down or hangs fails a cache call within a second or two, never
+            # holds a request: the throttles then let requests through (cardsite.throttling).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 elif CACHE_LOCATION == "":
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            # Django's file cache with atomic add and incr (the throttles' counters).
+            "BACKEND": "cardsite.cache.LockedFileBasedCache",
             "LOCATION": str(DATA_DIR / "cache"),
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "cardsite"),
             # Each write lists the folder to cull it: 1,000 entries keep a write near 2 ms.

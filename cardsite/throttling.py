@@ -1,33 +1,164 @@
-"""Throttles for pages, with the API's scopes and rates: a POST to an expensive page (the
-list check, starting a simulation, a tool's run) counts against the same
-limit as the matching API route, per user (or per client address when signed out), in the
-shared cache. Over the limit the page answers 429 with Retry-After and a message."""
+"""Rate limits, one counter per client and scope shared by the API and the pages.
+
+A scope's rate (THROTTLE_* settings, `N/second|minute|hour|day`) is N requests in a window of
+that length, which begins with the client's first request. Each request adds one to the
+client's counter with the cache's atomic increment (`cache.add` then `cache.incr`: Redis INCR,
+or a file lock for the embedded file cache), the counter living as long as the window:
+however many requests race, at most N pass in a window. (DRF's own throttles read a list of
+times, append and write it back: concurrent requests read the same list, and 32 concurrent
+clients got half as many again through.)
+
+The counter is the client's, whatever door it comes through: the API views throttled with
+`ScopedRateThrottle` (below) and the pages decorated with `page_throttle` use one key,
+`throttle:<scope>:<user id or address>`. So a POST to the list check page counts against the
+validate API's limit and the reverse; the simulation start form, the play tools' runs and the
+simulate API share `simulate`.
+
+Over the limit: 429 with Retry-After (the end of the window), a page or a fragment for htmx.
+When the cache cannot be reached the request is let through unthrottled and a warning is
+logged (`throttle cache unavailable`): an outage of the cache never answers 500.
+"""
 
 from __future__ import annotations
 
+import logging
+import time
 from functools import wraps
 
+from django.core.cache import cache
 from django.shortcuts import render
-from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+from rest_framework import throttling as drf_throttling
 
 from .clientip import client_ip
 
+logger = logging.getLogger(__name__)
 
-class PageThrottle(SimpleRateThrottle):
-    def __init__(self, scope: str) -> None:
-        self.scope = scope
-        super().__init__()
 
-    def get_rate(self):
-        # Read at call time: the rates are settings (THROTTLE_* in the environment).
-        return ScopedRateThrottle.THROTTLE_RATES.get(self.scope)
+def throttle_ident(request) -> str:
+    """The client a counter belongs to: the signed-in user, else the client's address."""
+    user = getattr(request, "user", None)
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"user-{user.pk}"
+    return f"ip-{client_ip(request)}"
+
+
+def throttle_key(scope: str, request) -> str:
+    return f"throttle:{scope}:{throttle_ident(request)}"
+
+
+class WindowCounter:
+    """The counting shared by the API's and the pages' throttles. Set `scope`, `rate`,
+    `num_requests` and `duration` before `count`.
+
+    After `count`: `limit`, `used` (requests counted in this window, None when the cache was
+    unreachable), `remaining` and, for a refused request, `wait()` (seconds until the window
+    ends)."""
+
+    scope: str | None = None
+    num_requests: int | None = None
+    duration: int | None = None
+    used: int | None = None
+    window_end: float | None = None
+
+    timer = time.time
+
+    @property
+    def limit(self) -> int | None:
+        return self.num_requests
+
+    @property
+    def remaining(self) -> int | None:
+        if self.num_requests is None or self.used is None:
+            return None
+        return max(0, self.num_requests - self.used)
+
+    def count(self, request) -> bool:
+        """Count this request; True when it is within the limit (or the cache is down)."""
+        key = throttle_key(self.scope, request)
+        now = self.timer()
+        try:
+            self.used, start = _increment(key, self.duration, now)
+        except Exception as exc:  # noqa: BLE001 - any cache failure: let the request through
+            self.used = None
+            logger.warning(
+                "throttle cache unavailable; request let through unthrottled",
+                extra={
+                    "scope": self.scope,
+                    "path": getattr(request, "path", ""),
+                    "error": f"{exc.__class__.__name__}: {exc}",
+                },
+            )
+            return True
+        if self.used <= self.num_requests:
+            return True
+        if start is None:
+            try:
+                start = cache.get(f"{key}:start")
+            except Exception:  # noqa: BLE001 - only the Retry-After hint is lost
+                start = None
+        self.window_end = (start if isinstance(start, float) else now) + self.duration
+        return False
+
+    def wait(self) -> float | None:
+        if self.window_end is None:
+            return None
+        return max(0.0, self.window_end - self.timer())
+
+
+def _increment(key: str, duration: int, now: float) -> tuple[int, float | None]:
+    """Add one to the client's counter `key`, atomically. The first request of a window
+    creates it at 0, living `duration` seconds (and notes when the window began, for the
+    Retry-After hint). Returns the count and, when this request began the window, its start."""
+    for _ in range(3):
+        created = cache.add(key, 0, duration)
+        if created:
+            cache.set(f"{key}:start", now, duration)
+        try:
+            used = cache.incr(key)
+        except ValueError:  # expired or evicted between add and incr: begin again
+            continue
+        if used == 1 and not created:
+            # Another request created it a moment ago, or the counter expired between the
+            # cache's existence check and its increment, which then made a counter that
+            # never expires (Redis INCR): give it its lifetime again.
+            cache.touch(key, duration)
+        return used, now if created else None
+    raise RuntimeError(f"the cache keeps losing the counter {key!r}")
+
+
+class ScopedRateThrottle(WindowCounter, drf_throttling.ScopedRateThrottle):
+    """DRF's ScopedRateThrottle (the view's `throttle_scope`, the rates of
+    DEFAULT_THROTTLE_RATES) with the shared, atomic counter."""
+
+    def allow_request(self, request, view):
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope:
+            return True
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        if self.num_requests is None:
+            return True
+        return self.count(request)
 
     def get_cache_key(self, request, view):
-        user = getattr(request, "user", None)
-        ident = (
-            f"user-{user.pk}" if user is not None and user.is_authenticated else client_ip(request)
+        return throttle_key(self.scope, request)
+
+
+class PageThrottle(WindowCounter):
+    """A page's throttle for `scope`, with the API's rate for it (read at call time: tests
+    and settings change drf's ScopedRateThrottle.THROTTLE_RATES)."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        self.rate = drf_throttling.ScopedRateThrottle.THROTTLE_RATES.get(scope)
+        self.num_requests, self.duration = drf_throttling.SimpleRateThrottle.parse_rate(
+            self, self.rate
         )
-        return self.cache_format % {"scope": f"page-{self.scope}", "ident": ident}
+
+    def allow_request(self, request, view=None) -> bool:
+        if self.num_requests is None:
+            return True
+        return self.count(request)
 
 
 def page_throttle(scope: str, methods: tuple[str, ...] = ("POST",)):

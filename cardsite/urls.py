@@ -5,6 +5,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from . import views
 
+# A lost database met outside a view answers 503, not 500 (cardsite.outages).
+handler500 = "cardsite.outages.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),

@@ -78,7 +78,8 @@ def favicon(request):
 @require_http_methods(["GET", "HEAD"])
 def health(request):
     """For a load balancer: 200 when the database, the cache and the broker answer, else 503
-    with what failed. Reads only; anyone may ask; never cached."""
+    saying which is down (`down`, and `message`: "cache down"). Reads only; anyone may ask;
+    never cached."""
     checks = {
         "database": _check_database,
         "cache": _check_cache,
@@ -93,8 +94,13 @@ def health(request):
             logger.warning("health check failed", extra={"check": name, "error": repr(exc)})
         else:
             results[name] = "ok"
-    healthy = all(v == "ok" for v in results.values())
-    response = JsonResponse({"status": "ok" if healthy else "unhealthy", **results})
+    down = [name for name, result in results.items() if result != "ok"]
+    body = {"status": "unhealthy" if down else "ok", **results}
+    if down:
+        body["down"] = down
+        body["message"] = ", ".join(f"{name} down" for name in down)
+    healthy = not down
+    response = JsonResponse(body)
     response.status_code = 200 if healthy else 503
     response["Cache-Control"] = "no-store"
     return response

@@ -13,8 +13,8 @@ from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
+from cardsite.throttling import ScopedRateThrottle
 from validation.registry import registry
 
 from .models import Card, Expansion, Game, Printing

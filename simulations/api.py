@@ -7,10 +7,10 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from decks.models import Deck, DeckVersion
+from cardsite.throttling import ScopedRateThrottle
+from decks.models import DeckVersion
 
 from . import kinds, services
 from .models import SimulationRun
@@ -126,7 +126,8 @@ def _error(exc: services.SimulationError) -> Response:
 
 
 class DeckSimulationStartView(APIView):
-    """Start a simulation of a deck the user may read; the user owns the run."""
+    """Start a simulation of a deck the user may read as a player (staff included: the rule of
+    services.deck_to_simulate, as on the start form); the user owns the run."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ScopedRateThrottle]
@@ -137,6 +138,7 @@ class DeckSimulationStartView(APIView):
         responses={
             202: SimulationRunSerializer,
             400: ErrorsSerializer,
+            403: None,
             404: None,
             429: ErrorsSerializer,
         },
@@ -147,14 +149,9 @@ class DeckSimulationStartView(APIView):
             data = _body(StartSerializer, request.data)
         except services.SimulationError as exc:
             return _error(exc)
-        deck = (
-            Deck.objects.visible_to(request.user, share_token=data.get("token"))
-            .select_related("game")
-            .filter(pk=deck_pk)
-            .first()
+        deck = services.deck_to_simulate(
+            user=request.user, deck_pk=deck_pk, share_token=data.get("token")
         )
-        if deck is None:
-            raise Http404
         versions = DeckVersion.objects.filter(deck=deck)
         version = (
             versions.filter(number=data["version"]).first()

@@ -195,6 +195,39 @@ def build_inputs(
     raise SimulationError({"inputs": f"{kind.label} needs its inputs"})
 
 
+def deck_to_simulate(*, user, deck_pk: int, share_token: str | None = None):
+    """The deck `user` may start a simulation of, for the start form and the API alike: one
+    they could read as a player (their own, a public one, an unlisted one with its share
+    token). Http404 when they may not read it at all; PermissionDenied for staff, who read
+    every deck (moderation) but do not run another player's private or unlisted deck as
+    their own (a run copies the list into a run they own)."""
+    from django.core.exceptions import PermissionDenied
+    from django.http import Http404
+
+    from decks.models import Deck, Visibility
+
+    deck = (
+        Deck.objects.visible_to(user, share_token=share_token or None)
+        .select_related("game")
+        .filter(pk=deck_pk)
+        .first()
+    )
+    if deck is None:
+        raise Http404("no such deck")
+    if getattr(user, "is_staff", False) and deck.owner_id != user.pk:
+        as_player = deck.visibility == Visibility.PUBLIC or (
+            deck.visibility == Visibility.UNLISTED
+            and bool(share_token)
+            and share_token == deck.share_token
+        )
+        if not as_player:
+            raise PermissionDenied(
+                "Staff may read this deck but not start a simulation of another player's "
+                f"{deck.visibility} deck."
+            )
+    return deck
+
+
 def simulation_start(
     *,
     owner,
@@ -270,7 +303,21 @@ def _enqueue_on_commit(run_id: int, chunk_indexes: Iterable[int]) -> None:
         from .tasks import run_chunk
 
         for i in indexes:
-            run_chunk.delay(run_id, i)
+            try:
+                run_chunk.delay(run_id, i)
+            except Exception as exc:  # noqa: BLE001 - the run is saved; the reaper sends it
+                # The broker is unreachable: the run stays queued and the reaper sends its
+                # chunks again once it stalled (SIMULATIONS_STALL_SECONDS) and the broker is
+                # back. The request that started it still answers (never a 500).
+                logger.warning(
+                    "chunks not sent: the broker is unavailable; the reaper sends them later",
+                    extra={
+                        "run": run_id,
+                        "chunks": indexes[indexes.index(i) :],
+                        "error": repr(exc),
+                    },
+                )
+                return
 
     transaction.on_commit(send)
 

@@ -145,7 +145,7 @@ def start(request, deck_pk: int):
             return response
         return redirect(f"{reverse('login')}?next={reverse('decks:detail', args=[deck_pk])}")
     token = request.POST.get("token")
-    deck = _deck(request, deck_pk, token)
+    deck = services.deck_to_simulate(user=request.user, deck_pk=deck_pk, share_token=token)
     version = _deck_version(deck, request.POST.get("version"))
     kind_slug = request.POST.get("kind", "")
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 from collections.abc import Iterable
 from typing import Any
@@ -27,6 +28,8 @@ WALK_MAX_ROWS = 3000
 WALK_MARGIN = 1.5
 #: How long the number of cards searched (the sizing hint of the walk) is kept, in seconds.
 SCOPE_TTL = 300
+
+logger = logging.getLogger(__name__)
 
 
 #: Orders of a page that a walk can follow: by name (unique within a game), then by id.
@@ -104,8 +107,14 @@ def _scope_count(base: QuerySet) -> int:
     sql, params = base.order_by().values("id").query.sql_with_params()
     digest = hashlib.sha256(repr((base.db, sql, params)).encode()).hexdigest()
     key = f"catalogue:search-scope:{digest}"
-    scope = cache.get(key)
+    try:
+        scope = cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache is down: count, as on a miss
+        scope = None
     if scope is None:
         scope = base.order_by().count()
-        cache.set(key, scope, SCOPE_TTL)
+        try:
+            cache.set(key, scope, SCOPE_TTL)
+        except Exception:  # noqa: BLE001 - a hint only; the search answers without it
+            logger.warning("search scope not cached: the cache is unavailable")
     return scope

@@ -293,3 +293,72 @@ def test_the_deck_page_include_hook_loads_the_panel(redline_deck):
     )
     assert f'hx-get="/simulations/decks/{redline_deck.pk}/?v=1"' in html
     assert render_to_string("simulations/_deck_panel.html", {"deck": redline_deck}).strip() == ""
+
+
+@pytest.mark.parametrize("door", ["page", "api"])
+def test_staff_start_a_simulation_of_another_players_deck_only_as_a_player_could(
+    client, staff_user, other_user, make_deck, sample_catalogue, door, monkeypatch
+):
+    """One rule on the start form and the API (simulations.services.deck_to_simulate): staff
+    read every deck, but start a run only of a deck a player could (public, or unlisted with
+    its link), never of another player's private deck."""
+    from simulations.tasks import run_chunk
+
+    monkeypatch.setattr(run_chunk, "delay", lambda *a: None)
+    client.force_login(staff_user)
+    private = make_deck(other_user, visibility="private")
+    unlisted = make_deck(other_user, visibility="unlisted")
+    public = make_deck(other_user, visibility="public")
+
+    def start(deck, token=None):
+        if door == "page":
+            form = {"kind": "redline-goldfish", "version": "1", "games": "100", "turns": "4"}
+            if token:
+                form["token"] = token
+            return client.post(f"/simulations/decks/{deck.pk}/start/", form).status_code
+        body = {"kind": "redline-goldfish", "params": {"games": 100, "turns": 4}}
+        if token:
+            body["token"] = token
+        return client.post(
+            f"/api/decks/{deck.pk}/simulations/", body, content_type="application/json"
+        ).status_code
+
+    ok = 302 if door == "page" else 202
+    assert start(private) == 403
+    assert start(unlisted) == 403
+    assert start(unlisted, token=unlisted.share_token) == ok
+    assert start(public) == ok
+    assert SimulationRun.objects.filter(deck_version__deck=private).count() == 0
+    # Staff still read the private deck (moderation) and run their own decks.
+    assert client.get(f"/decks/{private.pk}/").status_code == 200
+    assert start(make_deck(staff_user, visibility="private")) == ok
+
+
+def test_a_start_with_the_broker_down_is_saved_and_answered(
+    client, user, redline_deck, api_url, django_capture_on_commit_callbacks, caplog
+):
+    """The broker unreachable when a run's chunks are sent: the run is saved and stays queued
+    for the reaper to send, and the request answers 202 (it was a 500)."""
+    from cardsite.celery import app
+    from tests.conftest import reset_broker_connections
+
+    saved = app.conf.broker_write_url
+    # nothing listens there (the write URL: CELERY_BROKER_URL in the environment wins over
+    # broker_url)
+    app.conf.broker_write_url = "redis://127.0.0.1:1/0"
+    reset_broker_connections(app)
+    client.force_login(user)
+    try:
+        with django_capture_on_commit_callbacks(execute=True), caplog.at_level("WARNING"):
+            r = client.post(
+                api_url,
+                {"kind": "redline-goldfish", "params": {"games": 120_000, "turns": 4}},
+                content_type="application/json",
+            )
+    finally:
+        app.conf.broker_write_url = saved
+        reset_broker_connections(app)
+    assert r.status_code == 202, r.content
+    run = SimulationRun.objects.get(pk=r.json()["id"])
+    assert run.status == "queued"
+    assert any("broker is unavailable" in rec.getMessage() for rec in caplog.records)

@@ -50,6 +50,7 @@ def test_from_the_button_to_the_charts(client, user, redline_deck, celery_worker
     assert 'hx-trigger="every 1s"' not in html
 
 
+@pytest.mark.faults  # the fault suite's "worker killed mid-run" (see tests/faults/)
 def test_a_worker_killed_during_a_run_does_not_lose_it(
     user, redline_deck, dedicated_worker, settings, client
 ):

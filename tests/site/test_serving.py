@@ -61,6 +61,7 @@ def test_health_says_which_service_is_down(client):
     body = response.json()
     assert body["status"] == "unhealthy" and body["cache"].startswith("unreachable")
     assert body["database"] == "ok"
+    assert body["down"] == ["cache"] and body["message"] == "cache down"
 
 
 @pytest.mark.django_db
@@ -147,7 +148,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_gunicorn(port: int, env: dict) -> subprocess.Popen:
+def _start_gunicorn(port: int, env: dict, workers: int = 1, threads: int = 1) -> subprocess.Popen:
     gunicorn = Path(sys.executable).parent / "gunicorn"
     return subprocess.Popen(
         [
@@ -156,7 +157,9 @@ def _start_gunicorn(port: int, env: dict) -> subprocess.Popen:
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
-            "1",
+            str(workers),
+            "--threads",
+            str(threads),
         ],
         cwd=ROOT,
         env=env,
