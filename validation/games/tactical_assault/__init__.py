@@ -27,7 +27,7 @@ def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
         "points": force_points,
         "limit": option_limit(ctx, "points"),
         "elimination_threshold": elimination_threshold(force_points),
-        "units": deck.count("force"),
+        "units": sum(e.count for e in deck.section("force") if e.card.kind == "unit_type"),
     }
 
 

@@ -62,6 +62,7 @@ FORCE_RULES: tuple[Rule, ...] = (
     PointsLimit(
         "force",
         noun="force points",
+        kinds=("unit_type",),
         code="force.points",
         description="the force's unit points total at most the format's limit",
     ),
@@ -72,6 +73,7 @@ FORCE_RULES: tuple[Rule, ...] = (
     PointsUnder(
         "force",
         noun="force points",
+        kinds=("unit_type",),
         code="force.under",
         description="the force uses fewer points than allowed",
     ),
