@@ -125,12 +125,19 @@ def card_names(*, game_slug: str) -> list[str]:
 SUGGESTION_CANDIDATES = 12
 
 
+def _like_escape(text: str) -> str:
+    """`text` matched literally by LIKE (its backslashes, % and _ escaped)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """Name -> up to three card names of the game closest to it, for "did you mean".
 
-    On PostgreSQL one query for all the names: per name, the cards whose name is
-    trigram-similar to it (`%`, served by the trigram index `card_name_trgm`), the most
-    similar first, at most SUGGESTION_CANDIDATES; elsewhere every name of the game."""
+    On PostgreSQL one query for all the names: per name, the cards whose name begins with
+    it or is trigram-similar to it (`ILIKE 'name%'` and `%`, both served by the trigram
+    index `card_name_trgm`), those it begins first, then the most similar, at most
+    SUGGESTION_CANDIDATES; elsewhere every name of the game. A name one letter or one word
+    short of a card's is thus always offered that card."""
     from django.db import connection
 
     from validation.decklist import closest_names
@@ -143,20 +150,21 @@ def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tup
         return {name: closest_names(name, every) for name in names}
     sql = """
         SELECT q.name, c.name
-        FROM unnest(%s::text[]) WITH ORDINALITY AS q(name, i)
+        FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS q(name, prefix, i)
         CROSS JOIN LATERAL (
             SELECT card.name
             FROM catalogue_card card
             WHERE card.game_id = (SELECT id FROM catalogue_game WHERE slug = %s)
-              AND card.name %% q.name
-            ORDER BY similarity(card.name, q.name) DESC, card.name
+              AND (card.name %% q.name OR card.name ILIKE q.prefix)
+            ORDER BY card.name ILIKE q.prefix DESC, similarity(card.name, q.name) DESC, card.name
             LIMIT %s
         ) c
         ORDER BY q.i
     """
+    prefixes = [_like_escape(name) + "%" for name in names]
     candidates: dict[str, list[str]] = {name: [] for name in names}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [names, game_slug, SUGGESTION_CANDIDATES])
+        cursor.execute(sql, [names, prefixes, game_slug, SUGGESTION_CANDIDATES])
         for name, card_name in cursor.fetchall():
             candidates[name].append(card_name)
     return {name: closest_names(name, found) for name, found in candidates.items()}

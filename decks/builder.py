@@ -385,7 +385,7 @@ def _save(
             request, deck, base, conflict=CONFLICT_MESSAGE.format(n=exc.current_number)
         )
     except services.ListInvalid as exc:
-        message = "; ".join(e["message"] for e in exc.errors)
+        message = "; ".join(e["message"] for e in exc.line_errors)
         return _render_state(request, deck, base, error=f"Not saved: {message}")
     version.deck = deck
     saved = (
