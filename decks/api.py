@@ -78,11 +78,11 @@ class ValidateRequestSerializer(serializers.Serializer):
 ViolationSerializer = inline_serializer(
     "Violation",
     {
-        "code": serializers.CharField(help_text="the rule's stable code, e.g. arsenal.copies"),
+        "code": serializers.CharField(help_text="the rule's stable code (for programs)"),
         "severity": serializers.ChoiceField(choices=["error", "warning"]),
         "message": serializers.CharField(
-            help_text="a sentence for a person; names the list's lines when it is about a "
-            "card of a text list ('Line 4: 5 copies of Tigercat; at most 4')"
+            help_text="a sentence for a person; starts with the list's lines ('Line 4: …') "
+            "when it is about a card of a text list"
         ),
         "section": serializers.CharField(),
         "cards": serializers.ListField(child=serializers.CharField()),

@@ -59,7 +59,7 @@ class CheckedList:
 
     def located(self) -> Report:
         """The report as shown for the list as written: not legal while a line is unknown,
-        every violation about a card naming its lines ("Line 4: 5 copies of Tigercat; …")."""
+        every violation about a card naming its lines ("Line 4: …")."""
         return Report(
             legal=self.legal,
             errors=[decklist.locate(v, self.where) for v in self.report.errors],
