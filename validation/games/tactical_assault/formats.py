@@ -80,6 +80,7 @@ FORCE_RULES: tuple[Rule, ...] = (
     UniqueAttribute(
         "deck",
         "number",
+        kinds=("combat_card",),
         code="deck.unique",
         when_present="deck",
         description="one of each number 1–72, no duplicates",
