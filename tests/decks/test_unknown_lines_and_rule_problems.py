@@ -154,3 +154,14 @@ def test_quick_add_stays_forgiving_and_says_what_it_added(client, sample_catalog
     url = reverse("builder:quick", args=[deck.pk])
     response = client.post(url, {"name": "Tigerca", "base": ""}, HTTP_HX_REQUEST="true")
     assert "Added 1 Tigercat to Arsenal." in response.content.decode()
+
+
+def test_a_name_one_word_short_is_offered_the_card_it_begins(client, sample_catalogue):
+    """ "Hidden" is too unlike "Hidden Supply Depot" for a similarity search alone: the
+    suggestions look for the names it begins too (through the trigram index)."""
+    text = STANDARD.replace("4 Hidden Supply Depot", "4 Hidden")
+    data = api_validate(client, game="redline", format="standard", list=text).json()
+    (unknown,) = data["unknown"]
+    assert unknown["name"] == "Hidden"
+    assert "Hidden Supply Depot" in unknown["suggestions"]
+    assert all(s.startswith("Hidden ") for s in unknown["suggestions"])
