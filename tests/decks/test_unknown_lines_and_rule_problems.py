@@ -102,6 +102,8 @@ def test_check_page_shows_unknown_lines_with_fixes_and_every_problem(
     assert any('data-card="Tigercat"' in f for f in fixes)
     assert escape("Line 10: 5 copies of Longbow; at most 4") in html
     assert "57 cards in the arsenal; exactly 60" in html
+    # the card a problem names is not repeated beside it
+    assert "(Longbow)" not in html
     # a player reads sentences: no rule code shown as text
     text = re.sub(r"<[^>]+>", " ", html)
     assert "arsenal.copies" not in text and "arsenal.size" not in text
