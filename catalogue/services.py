@@ -125,12 +125,19 @@ def card_names(*, game_slug: str) -> list[str]:
 SUGGESTION_CANDIDATES = 12
 
 
+def _like_escape(text: str) -> str:
+    """`text` matched literally by LIKE (its backslashes, % and _ escaped)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """Name -> up to three card names of the game closest to it, for "did you mean".
 
-    On PostgreSQL one query for all the names: per name, the cards whose name is
-    trigram-similar to it (`%`, served by the trigram index `card_name_trgm`), the most
-    similar first, at most SUGGESTION_CANDIDATES; elsewhere every name of the game."""
+    On PostgreSQL one query for all the names: per name, the cards whose name begins with
+    it (`ILIKE 'name%'`, the shortest first) and the cards whose name is trigram-similar to
+    it (`%`, the most similar first), each at most SUGGESTION_CANDIDATES and each served by
+    the trigram index `card_name_trgm`; elsewhere every name of the game. A name one letter or one word
+    short of a card's is thus always offered that card."""
     from django.db import connection
 
     from validation.decklist import closest_names
@@ -141,22 +148,39 @@ def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tup
     if connection.vendor != "postgresql":
         every = card_names(game_slug=game_slug)
         return {name: closest_names(name, every) for name in names}
+    # Two lookups a name, each served by the trigram index (an OR of them would not be):
+    # the names it begins (shortest first), then the most similar names.
     sql = """
         SELECT q.name, c.name
-        FROM unnest(%s::text[]) WITH ORDINALITY AS q(name, i)
+        FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS q(name, prefix, i)
         CROSS JOIN LATERAL (
-            SELECT card.name
-            FROM catalogue_card card
-            WHERE card.game_id = (SELECT id FROM catalogue_game WHERE slug = %s)
-              AND card.name %% q.name
-            ORDER BY similarity(card.name, q.name) DESC, card.name
-            LIMIT %s
+            (
+                SELECT card.name, 0 AS rank, length(card.name)::real AS score
+                FROM catalogue_card card
+                WHERE card.game_id = (SELECT id FROM catalogue_game WHERE slug = %s)
+                  AND card.name ILIKE q.prefix
+                ORDER BY length(card.name), card.name
+                LIMIT %s
+            )
+            UNION ALL
+            (
+                SELECT card.name, 1 AS rank, -similarity(card.name, q.name) AS score
+                FROM catalogue_card card
+                WHERE card.game_id = (SELECT id FROM catalogue_game WHERE slug = %s)
+                  AND card.name %% q.name
+                ORDER BY similarity(card.name, q.name) DESC, card.name
+                LIMIT %s
+            )
         ) c
-        ORDER BY q.i
+        ORDER BY q.i, c.rank, c.score, c.name
     """
+    prefixes = [_like_escape(name) + "%" for name in names]
     candidates: dict[str, list[str]] = {name: [] for name in names}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [names, game_slug, SUGGESTION_CANDIDATES])
+        cursor.execute(
+            sql,
+            [names, prefixes, game_slug, SUGGESTION_CANDIDATES, game_slug, SUGGESTION_CANDIDATES],
+        )
         for name, card_name in cursor.fetchall():
             candidates[name].append(card_name)
     return {name: closest_names(name, found) for name, found in candidates.items()}

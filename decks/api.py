@@ -78,33 +78,50 @@ class ValidateRequestSerializer(serializers.Serializer):
 ViolationSerializer = inline_serializer(
     "Violation",
     {
-        "code": serializers.CharField(),
-        "severity": serializers.CharField(),
-        "message": serializers.CharField(),
+        "code": serializers.CharField(help_text="the rule's stable code (for programs)"),
+        "severity": serializers.ChoiceField(choices=["error", "warning"]),
+        "message": serializers.CharField(
+            help_text="a sentence for a person; starts with the list's lines ('Line 4: …') "
+            "when it is about a card of a text list"
+        ),
         "section": serializers.CharField(),
         "cards": serializers.ListField(child=serializers.CharField()),
+        "lines": serializers.ListField(
+            child=serializers.IntegerField(),
+            help_text="the numbers of the text list's lines holding those cards (empty for a "
+            "list given as sections, or a problem about a whole section)",
+        ),
+    },
+)
+UnknownLineSerializer = inline_serializer(
+    "UnknownLine",
+    {
+        "line": serializers.IntegerField(
+            help_text="the line number (text) or the item's index in its section (sections)"
+        ),
+        "section": serializers.CharField(),
+        "name": serializers.CharField(help_text="the name as written"),
+        "message": serializers.CharField(),
+        "suggestions": serializers.ListField(
+            child=serializers.CharField(), help_text="the closest card names, best first"
+        ),
     },
 )
 ReportSerializer = inline_serializer(
     "ValidationReport",
     {
-        "legal": serializers.BooleanField(),
+        "legal": serializers.BooleanField(
+            help_text="no rule error and every card line read (false while `unknown` is not empty)"
+        ),
         "errors": ViolationSerializer.__class__(many=True),
         "warnings": ViolationSerializer.__class__(many=True),
         "totals": serializers.DictField(),
-    },
-)
-LineErrorsSerializer = inline_serializer(
-    "LineErrors",
-    {
-        "errors": inline_serializer(
-            "LineError",
-            {
-                "line": serializers.IntegerField(),
-                "message": serializers.CharField(),
-                "suggestions": serializers.ListField(child=serializers.CharField()),
-            },
-        ).__class__(many=True)
+        "unknown": UnknownLineSerializer.__class__(
+            many=True,
+            help_text="card lines not read: an unknown name (or one matching several cards, "
+            "or an expansion code that does not print the card); the rules checked the "
+            "other lines",
+        ),
     },
 )
 
@@ -114,7 +131,10 @@ LineErrorsSerializer = inline_serializer(
 BAD_REQUEST = OpenApiResponse(
     response=OpenApiTypes.OBJECT,
     description='Either {"errors": [{"line", "message", "suggestions"}]} for a list that could '
-    "not be read, or {field: [messages]} for fields that did not validate.",
+    "not be read, or {field: [messages]} for fields that did not validate. A list refused "
+    "only for unknown card names also lists, after those lines, every rule problem of the "
+    'lines that were read: {"line" (0: none), "message", "suggestions": [], "code", '
+    '"severity"}.',
 )
 
 
@@ -134,7 +154,11 @@ _EXAMPLE_REQUEST = _example_request()
 
 
 class ValidateView(APIView):
-    """Check a deck list against a game's format: every error and warning, and the totals."""
+    """Check a deck list against a game's format: every error and warning, the totals, and
+    the card lines whose card is unknown (with the closest names), all at once. A list with
+    unknown names still answers 200 with the rule problems of the lines that were read (not
+    legal); a list that does not parse (a line without a count, an unknown section) answers
+    400 with its line errors."""
 
     permission_classes = [AllowAny]
     throttle_classes = [ScopedRateThrottle]
@@ -163,12 +187,13 @@ class ValidateView(APIView):
                 sections=data.get("sections"),
                 options=data.get("options"),
                 owner=request.user,
+                report_unknown=True,
             )
         except ListInvalid as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         except services.DeckInvalid as exc:
             return _deck_invalid_response(exc)
-        return Response(checked.report.as_dict())
+        return Response(checked.answer())
 
 
 # --- Decks, versions, collection ----------------------------------------------------------

@@ -231,9 +231,12 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
 
 def _section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -> dict:
     """A section of the deck panel: its rows grouped by kind, its count against the size
-    its spec aims at, and the kinds it takes (a section the format lacks has no spec)."""
+    its spec aims at (counting only the cards that belong in it), and the kinds it takes
+    (a section the format lacks has no spec)."""
     spec = fmt.section(name)
-    total = sum(r["count"] for r in rows)
+    total = sum(
+        r["count"] for r in rows if spec is None or r["facts"] is None or spec.accepts(r["facts"])
+    )
     kinds = sorted(spec.kinds_of(tuple(game.kinds))) if spec else []
     return {
         "name": name,
@@ -388,7 +391,7 @@ def _save(
             request, deck, base, conflict=CONFLICT_MESSAGE.format(n=exc.current_number)
         )
     except services.ListInvalid as exc:
-        message = "; ".join(e["message"] for e in exc.errors)
+        message = "; ".join(e["message"] for e in exc.line_errors)
         return _render_state(request, deck, base, error=f"Not saved: {message}")
     version.deck = deck
     saved = (

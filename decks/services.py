@@ -26,18 +26,66 @@ from validation.types import Deck
 
 
 class ListInvalid(Exception):
-    """The list could not be read: every line-level error is in `errors`."""
+    """The list could not be taken: `line_errors` are the lines that could not be read
+    (syntax, unknown cards), by line. When only cards were unknown, the rest was checked:
+    `checked` holds that check, and `errors` (what the API answers) lists after the line
+    errors every rule problem of the lines that were read, each with its `code` and
+    `severity` (and `line`, 0 when it names no line)."""
 
-    def __init__(self, errors: list[dict[str, Any]]):
+    def __init__(self, errors: list[dict[str, Any]], checked: CheckedList | None = None):
         super().__init__(f"{len(errors)} line error(s)")
-        self.errors = errors
+        self.line_errors = errors
+        self.checked = checked
+        self.errors = errors + (checked.problem_items() if checked is not None else [])
 
 
 @dataclass
 class CheckedList:
+    """A list checked as written: the `deck` of the lines read, the rules' `report` on it
+    (as stored with a deck), the card lines not read (`unread`: unknown names, with
+    suggestions) and which lines hold each card (`where`), so that a rule problem about a
+    card names its lines."""
+
     deck: Deck
     report: Report
     lines: list[Any] = field(default_factory=list)
+    unread: list[decklist.LineError] = field(default_factory=list)
+    where: Mapping[tuple[str, str], Any] = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        """Legal: no rule error and every card line read."""
+        return self.report.legal and not self.unread
+
+    def located(self) -> Report:
+        """The report as shown for the list as written: not legal while a line is unknown,
+        every violation about a card naming its lines ("Line 4: …")."""
+        return Report(
+            legal=self.legal,
+            errors=[decklist.locate(v, self.where) for v in self.report.errors],
+            warnings=[decklist.locate(v, self.where) for v in self.report.warnings],
+            totals=self.report.totals,
+        )
+
+    def answer(self) -> dict[str, Any]:
+        """The validate API's answer: the located report and the `unknown` lines."""
+        body = self.located().as_dict()
+        body["unknown"] = [e.as_unread() for e in self.unread]
+        return body
+
+    def problem_items(self) -> list[dict[str, Any]]:
+        """Every rule problem (errors, then warnings) as an item of a list of line errors."""
+        report = self.located()
+        return [
+            {
+                "line": v.lines[0] if v.lines else 0,
+                "message": v.message,
+                "suggestions": [],
+                "code": v.code,
+                "severity": v.severity,
+            }
+            for v in report.errors + report.warnings
+        ]
 
 
 def _line_errors(errors) -> list[dict[str, Any]]:
@@ -46,16 +94,15 @@ def _line_errors(errors) -> list[dict[str, Any]]:
     ]
 
 
-def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[Any]]:
-    """Resolve parsed lines against the catalogue; raise ListInvalid with every error
-    (parse errors and resolve errors together, by line): unknown names, and expansion codes
-    that are unknown or do not hold the card."""
-    errors = list(parsed.errors)
+def _read(game_slug: str, parsed: decklist.ParseResult) -> decklist.Resolved:
+    """Resolve parsed lines against the catalogue: the deck of the lines read and an error
+    for each card line that was not (unknown names, expansion codes that are unknown or do
+    not hold the card)."""
     cards = card_facts_by_names(game_slug=game_slug, names=[line.name for line in parsed.lines])
     if any(line.name.lower() not in cards for line in parsed.lines):
-        # A name not found as written: match it against the whole game (spacing,
-        # punctuation, unique prefixes). One more query, only when some name is not exact;
-        # and one for the suggestions (the trigram index) when some name is unknown.
+        # A name not found as written: match it against the whole game (case, spacing and
+        # punctuation). One more query, only when some name is not exact; and one for the
+        # suggestions (the trigram index) when some name is unknown.
         cards = dict(GamePool(game_slug=game_slug))
     # Expansion codes written after names are checked with one more query, only when a
     # line names one.
@@ -64,18 +111,32 @@ def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[A
         if any(line.set_code for line in parsed.lines)
         else None
     )
-    deck, resolve_errors = decklist.resolve(
+    return decklist.read_lines(
         parsed.lines,
         cards,
         expansions=expansions,
         game_name=registry.get(game_slug).name,
         suggest=lambda names: closest_card_names(game_slug=game_slug, names=names),
     )
-    errors.extend(resolve_errors)
+
+
+def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[Any]]:
+    """`_read`, raising ListInvalid with every error (parse errors and the lines not read
+    together, by line)."""
+    read = _read(game_slug, parsed)
+    errors = sorted([*parsed.errors, *read.unread], key=lambda e: e.line)
     if errors:
-        errors.sort(key=lambda e: e.line)
         raise ListInvalid(_line_errors(errors))
-    return deck, parsed.lines
+    return read.deck, parsed.lines
+
+
+def _parse(
+    game_slug: str, text: str | None, sections: Mapping[str, Any] | None
+) -> decklist.ParseResult:
+    game = registry.get(game_slug)
+    if text is not None:
+        return decklist.parse(text, game)
+    return decklist.parse_sections(sections or {}, game)
 
 
 def deck_from_list(
@@ -91,13 +152,7 @@ def deck_from_list(
     third suggests the closest names of the first unknown ones. Raises ListInvalid with
     every line error.
     """
-    game = registry.get(game_slug)
-    parsed = (
-        decklist.parse(text, game)
-        if text is not None
-        else decklist.parse_sections(sections or {}, game)
-    )
-    deck, lines = _resolve(game_slug, parsed)
+    deck, lines = _resolve(game_slug, _parse(game_slug, text, sections))
     deck.options = dict(options or {})
     return deck, lines
 
@@ -174,17 +229,33 @@ def list_check(
     sections: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
     owner=None,
+    report_unknown: bool = False,
 ) -> CheckedList:
     """Read and validate a list: every violation, every warning and the totals. `owner` is
-    whose collection `options={"collection": true}` means (DeckInvalid without one)."""
+    whose collection `options={"collection": true}` means (DeckInvalid without one).
+
+    A list that does not parse raises ListInvalid with every line error. Card lines whose
+    card is unknown do not stop the check: the lines read are validated all the same. With
+    `report_unknown` (a check: the validate API, the check page) the answer holds both, and
+    is not legal; otherwise (a save) ListInvalid is raised, carrying the check too."""
     options = clean_collection_option(options, owner=owner)
-    deck, lines = deck_from_list(game_slug=game_slug, text=text, sections=sections, options=options)
-    stored = deck.options
+    parsed = _parse(game_slug, text, sections)
+    read = _read(game_slug, parsed)
+    if parsed.errors:
+        errors = sorted([*parsed.errors, *read.unread], key=lambda e: e.line)
+        raise ListInvalid(_line_errors(errors))
+    deck = read.deck
+    stored = dict(options or {})
     deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
     # The game's whole pool is loaded only if a rule asks for it (a map dealt from its cards).
     report = validate(game_slug, format, deck, cards=GamePool(game_slug=game_slug))
     deck.options = stored
-    return CheckedList(deck=deck, report=report, lines=lines)
+    checked = CheckedList(
+        deck=deck, report=report, lines=parsed.lines, unread=read.unread, where=read.where
+    )
+    if read.unread and not report_unknown:
+        raise ListInvalid(_line_errors(read.unread), checked)
+    return checked
 
 
 # --- Decks and versions -------------------------------------------------------------------

@@ -62,14 +62,17 @@ def check_list(request):
                 text=form.cleaned_data["list"],
                 options=form.options(),
                 owner=request.user,
+                report_unknown=True,
             )
         except ListInvalid as exc:
-            context["line_errors"] = exc.errors
+            context["line_errors"] = exc.line_errors
         except services.DeckInvalid:
             form.add_error("collection", "Sign in to check a list against your collection.")
         else:
-            context["report"] = checked.report
-            context["violations"] = explained(checked.report, context["game"], fmt)
+            # The unknown lines and the rule problems of the lines read, at once.
+            context["report"] = checked.located()
+            context["unknown"] = [e.as_unread() for e in checked.unread]
+            context["violations"] = explained(context["report"], context["game"], fmt)
             context["totals"] = totals_rows(checked.report.totals, context["game"])
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
     # A list larger than the site reads is a 400 (an htmx swap only shows a 2xx answer).
@@ -187,7 +190,8 @@ def _new(request, *, list_required: bool):
                 options=form.options(),
             )
         except ListInvalid as exc:
-            context["line_errors"] = exc.errors
+            context["line_errors"] = exc.line_errors
+            context["line_report"] = exc.checked.located() if exc.checked else None
             status = 400
         except services.DeckInvalid as exc:
             for field, errs in exc.errors.items():
@@ -383,7 +387,8 @@ def deck_edit(request, pk: int):
             context["conflict"] = CONFLICT_MESSAGE.format(n=exc.current_number)
             status = 409
         except ListInvalid as exc:
-            context["line_errors"] = exc.errors
+            context["line_errors"] = exc.line_errors
+            context["line_report"] = exc.checked.located() if exc.checked else None
             status = 400
         except services.DeckInvalid as exc:
             for errs in exc.errors.values():
@@ -443,7 +448,8 @@ def collection(request):
                 replace=form.cleaned_data["replace"],
             )
         except ListInvalid as exc:
-            context["line_errors"] = exc.errors
+            context["line_errors"] = exc.line_errors
+            context["line_report"] = exc.checked.located() if exc.checked else None
             status = 400
         else:
             messages.success(request, f"{n} card{'s' if n != 1 else ''} imported.")

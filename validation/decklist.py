@@ -23,14 +23,13 @@ read gives a `LineError`.
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from validation.types import CardFacts, Deck, Entry
+from validation.types import CardFacts, Deck, Entry, Violation
 
 if TYPE_CHECKING:
     from validation.registry import GameDef
@@ -92,9 +91,22 @@ class LineError:
     line: int
     message: str
     suggestions: tuple[str, ...] = ()
+    #: For a card line whose card was not identified: the name as written, its section.
+    name: str = ""
+    section: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "message": self.message, "suggestions": list(self.suggestions)}
+
+    def as_unread(self) -> dict[str, Any]:
+        """A card line not read, as the validate API lists it (`unknown`)."""
+        return {
+            "line": self.line,
+            "section": self.section,
+            "name": self.name,
+            "message": self.message,
+            "suggestions": list(self.suggestions),
+        }
 
 
 @dataclass(slots=True)
@@ -356,9 +368,10 @@ def normalise_name(name: str) -> str:
 
 
 class _Index:
-    """Lookups over a card pool: exact (case-insensitive), normalised, normalised prefix."""
+    """Lookups over a card pool: exact (case-insensitive), then normalised (case, spacing
+    and punctuation ignored). A name that is only part of a card's name matches nothing."""
 
-    __slots__ = ("exact", "norm", "names", "keys")
+    __slots__ = ("exact", "norm", "names")
 
     def __init__(self, cards: Mapping[str, CardFacts]) -> None:
         self.exact = {k.lower(): v for k, v in cards.items()}
@@ -366,11 +379,10 @@ class _Index:
         for card in self.exact.values():
             self.norm.setdefault(normalise_name(card.name), []).append(card)
         self.names = {c.name.lower(): c.name for c in self.exact.values()}
-        # The normalised names in order: the names a prefix starts are one run of them.
-        self.keys = sorted(self.norm)
 
     def find(self, name: str) -> tuple[CardFacts | None, list[CardFacts]]:
-        """The card called `name`, or None and the candidates (several = ambiguous)."""
+        """The card called `name`, or None and the candidates (several = ambiguous: cards
+        whose names differ only in case, spacing or punctuation)."""
         card = self.exact.get(name.lower())
         if card is not None:
             return card, []
@@ -380,14 +392,7 @@ class _Index:
         same = self.norm.get(key, [])
         if len(same) == 1:
             return same[0], []
-        if same:
-            return None, same
-        # Normalised names are letters and digits only: "{" sorts after every one of them.
-        start, end = bisect.bisect_left(self.keys, key), bisect.bisect_left(self.keys, key + "{")
-        prefixed = [c for k in self.keys[start:end] for c in self.norm[k]]
-        if len(prefixed) == 1:
-            return prefixed[0], []
-        return None, prefixed
+        return None, same
 
     def suggest(self, name: str) -> tuple[str, ...]:
         return closest_names(name, self.names.values())
@@ -396,11 +401,26 @@ class _Index:
         return {name: self.suggest(name) for name in names}
 
 
+#: How many names "did you mean" offers.
+SUGGESTIONS = 3
+
+
 def closest_names(name: str, candidates: Iterable[str]) -> tuple[str, ...]:
-    """Up to three of `candidates` closest to `name` (any case), best first."""
+    """Up to three of `candidates` closest to `name` (any case), best first: the names that
+    `name` is the beginning of (a letter or a word short; the shortest first), then the
+    most similar ones."""
     by_lower = {c.lower(): c for c in candidates}
-    close = difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6)
-    return tuple(by_lower[c] for c in close)
+    key = normalise_name(name)
+    starting = (
+        sorted(
+            (c for c in by_lower if normalise_name(c).startswith(key)), key=lambda c: (len(c), c)
+        )
+        if key
+        else []
+    )
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=SUGGESTIONS, cutoff=0.6)
+    best = list(dict.fromkeys([*starting, *close]))[:SUGGESTIONS]
+    return tuple(by_lower[c] for c in best)
 
 
 #: Suggestions for unknown names: a callable given the names, answering name -> the closest
@@ -414,22 +434,34 @@ def _code_error(
     """The line's expansion code must be one of the game's expansions, holding the card."""
     codes = {code.lower(): code for code in expansions}
     holding = tuple(sorted(c for c, names in expansions.items() if card.name in names))
-    elsewhere = f"; {card.name} is in {', '.join(holding)}" if holding else ""
     code = codes.get(line.set_code.lower())
     if code is None:
         where = f" in {game_name}" if game_name else ""
-        return LineError(
-            line.line_no,
-            f"{line.label}: no expansion {line.set_code}{where}{elsewhere}",
-            holding,
-        )
+        elsewhere = f"; {card.name} is in {', '.join(holding)}" if holding else ""
+        return _unread(line, f"no expansion {line.set_code}{where}{elsewhere}", holding)
     if card.name not in expansions[code]:
-        return LineError(
-            line.line_no,
-            f"{line.label}: {card.name} is not in expansion {code}{elsewhere}",
-            holding,
-        )
+        elsewhere = f"; it is in {', '.join(holding)}" if holding else ""
+        return _unread(line, f"{card.name} is not in expansion {code}{elsewhere}", holding)
     return None
+
+
+def _unread(line: ListLine, what: str, suggestions: tuple[str, ...] = ()) -> LineError:
+    """The error of a card line whose card could not be taken: where, what, suggestions."""
+    return LineError(
+        line.line_no, f"{line.label}: {what}", suggestions, name=line.name, section=line.section
+    )
+
+
+@dataclass(slots=True)
+class Resolved:
+    """What `read_lines` made of parsed lines: the `deck` of the lines whose card was
+    identified, an error for each line that was not (`unread`: an unknown name, a name
+    matching several cards, an expansion code that does not print the card), and `where`:
+    (section, card name) -> the lines that hold that card, for messages that name lines."""
+
+    deck: Deck
+    unread: list[LineError] = field(default_factory=list)
+    where: dict[tuple[str, str], list[ListLine]] = field(default_factory=dict)
 
 
 def resolve(
@@ -440,11 +472,25 @@ def resolve(
     game_name: str = "",
     suggest: Suggester | None = None,
 ) -> tuple[Deck, list[LineError]]:
+    """`read_lines`, answering the deck and the errors of the lines not read."""
+    read = read_lines(lines, cards, expansions=expansions, game_name=game_name, suggest=suggest)
+    return read.deck, read.unread
+
+
+def read_lines(
+    lines: Iterable[ListLine],
+    cards: Mapping[str, CardFacts],
+    *,
+    expansions: Mapping[str, Collection[str]] | None = None,
+    game_name: str = "",
+    suggest: Suggester | None = None,
+) -> Resolved:
     """Turn parsed lines into a `Deck`, given the game's cards (lower-cased name ->
-    CardFacts). Names match case-insensitively, then ignoring spaces and punctuation, then
-    as a unique prefix; an unknown name is an error suggesting the closest names, a name
-    matching several cards an error listing them. Lines for the same card (and hex) in one
-    section are merged, in the order first seen.
+    CardFacts). A name matches a card only when it is the card's name up to case, spacing
+    and punctuation ("tiger-cat" is Tigercat; "Tigerca" is no card): any other name is an
+    unknown card, suggesting the closest names (the names it is the beginning of first),
+    and a name that matches several cards an error listing them. Lines for the same card
+    (and hex) in one section are merged, in the order first seen.
 
     A line's expansion code (`Moonrunner (RL1)`) is checked against `expansions` (code ->
     the names of the cards it prints; case-insensitive codes) when given: an unknown code,
@@ -457,6 +503,7 @@ def resolve(
     errors: list[LineError] = []
     unknown: list[ListLine] = []
     merged: dict[str, dict[tuple[str, tuple[int, int] | None], list[Any]]] = {}
+    where: dict[tuple[str, str], list[ListLine]] = {}
     for line in lines:
         card: CardFacts | None = None
         candidates: list[CardFacts] = []
@@ -477,11 +524,7 @@ def resolve(
                 names = tuple(sorted(c.name for c in candidates))
                 shown = ", ".join(names[:10]) + (", …" if len(names) > 10 else "")
                 errors.append(
-                    LineError(
-                        line.line_no,
-                        f"{line.label}: {line.name!r} matches several cards: {shown}",
-                        names[:10],
-                    )
+                    _unread(line, f"{line.name!r} matches several cards: {shown}", names[:10])
                 )
             else:
                 unknown.append(line)
@@ -492,6 +535,7 @@ def resolve(
             section[key][1] += line.count
         else:
             section[key] = [card, line.count, line.placement]
+        where.setdefault((line.section, card.name), []).append(line)
     errors.extend(_unknown_errors(unknown, suggest or index.suggest_many))
     errors.sort(key=lambda e: e.line)
     deck = Deck(
@@ -500,7 +544,7 @@ def resolve(
             for s, entries in merged.items()
         }
     )
-    return deck, errors
+    return Resolved(deck, errors, where)
 
 
 def _unknown_errors(unknown: list[ListLine], suggest: Suggester) -> list[LineError]:
@@ -517,10 +561,43 @@ def _unknown_errors(unknown: list[ListLine], suggest: Suggester) -> list[LineErr
             hint = ""
         else:
             hint = f" (suggestions are looked for the first {MAX_SUGGESTED} unknown names only)"
-        errors.append(
-            LineError(line.line_no, f"{line.label}: unknown card {line.name!r}{hint}", suggestions)
-        )
+        errors.append(_unread(line, f"unknown card {line.name!r}{hint}", suggestions))
     return errors
+
+
+#: A rule problem names the lines of its cards when they are at most this many (beyond,
+#: it is about a whole section, e.g. its points, and names the section only).
+MAX_LOCATED_LINES = 4
+
+
+def locate(violation: Violation, where: Mapping[tuple[str, str], Sequence[ListLine]]) -> Violation:
+    """`violation` naming the lines of the list that hold its cards: "Line 4: 5 copies of
+    Tigercat; at most 4" ("Lines 4, 9: …" for a card written twice, "arsenal[2]: …" for a
+    list given as sections), with `lines` the line numbers of a text list. Unchanged when
+    it names no card, or more than MAX_LOCATED_LINES lines."""
+    if not violation.cards:
+        return violation
+    names = set(violation.cards)
+    found = sorted(
+        {
+            line
+            for (section, name), lines in where.items()
+            if name in names and (not violation.section or section == violation.section)
+            for line in lines
+        },
+        key=lambda line: (line.where != "", line.where, line.line_no),
+    )
+    if not found or len(found) > MAX_LOCATED_LINES:
+        return violation
+    if all(not line.where for line in found):
+        numbers = tuple(dict.fromkeys(line.line_no for line in found))
+        head = (
+            f"Line {numbers[0]}" if len(numbers) == 1 else "Lines " + ", ".join(map(str, numbers))
+        )
+    else:
+        numbers = ()
+        head = ", ".join(dict.fromkeys(line.label for line in found))
+    return replace(violation, message=f"{head}: {violation.message}", lines=numbers)
 
 
 def _header(section: str, game: GameDef) -> str:

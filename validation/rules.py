@@ -46,9 +46,31 @@ class RuleContext:
         return schema.label.lower() if schema else kind
 
 
+#: Words that start with a vowel letter and a consonant sound ("a unit", "a one-off"), and
+#: the reverse ("an hour").
+_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "ure", "euro", "eu", "one", "once", "ubiq")
+_VOWEL_SOUND = ("hour", "honest", "honou", "heir")
+
+
 def a(noun: str) -> str:
-    """'an efreet', 'a general'."""
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+    """'an efreet', 'a general', 'a unit', 'an hour'."""
+    word = noun.lower()
+    if word.startswith(_VOWEL_SOUND):
+        article = "an"
+    elif word.startswith(_CONSONANT_SOUND):
+        article = "a"
+    else:
+        article = "an" if word[:1] in "aeiou" else "a"
+    return f"{article} {noun}"
+
+
+def kind_cards(kinds: str) -> str:
+    """'efreet cards', 'combat cards' (for 'combat card'), 'map cards'."""
+    if kinds.endswith(" card"):
+        return kinds + "s"
+    if kinds.endswith(" cards"):
+        return kinds
+    return f"{kinds} cards"
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
@@ -114,10 +136,12 @@ class Rule:
 
 
 class _SectionCount(Rule):
-    """Shared by the size rules: counts the cards of a section, optionally only those of some
-    kinds, and (with `strays`) reports cards of other kinds under the same code."""
+    """Shared by the size rules: counts the cards of a section that belong in it (of `kinds`
+    when given, not of `exclude`); a card of another kind is never counted, and (with
+    `strays`) is reported under the same code. A section whose kind rule reports strays
+    counts with `strays` off: the stray is that rule's error, the size the size rule's."""
 
-    __slots__ = ("section", "kinds", "noun", "strays")
+    __slots__ = ("section", "kinds", "exclude", "noun", "strays")
 
     def __init__(
         self,
@@ -125,6 +149,7 @@ class _SectionCount(Rule):
         *,
         code: str,
         kinds: Collection[str] | None = None,
+        exclude: Collection[str] = (),
         noun: tuple[str, str] = ("card", "cards"),
         strays: bool = True,
         **kw: Any,
@@ -132,24 +157,31 @@ class _SectionCount(Rule):
         super().__init__(code=code, **kw)
         self.section = section
         self.kinds = frozenset(kinds) if kinds is not None else None
+        self.exclude = frozenset(exclude)
         self.noun = noun
         self.strays = strays
 
+    def belongs(self, card: CardFacts) -> bool:
+        return (self.kinds is None or card.kind in self.kinds) and card.kind not in self.exclude
+
     def _count(self, deck: Deck, ctx: RuleContext, out: list[Violation]) -> int:
         entries = deck.sections.get(self.section, ())
-        kinds = self.kinds
-        if kinds is None:
+        if self.kinds is None and not self.exclude:
             return sum(e.count for e in entries)
         total = 0
         for e in entries:
-            if e.card.kind in kinds:
+            if self.belongs(e.card):
                 total += e.count
             elif self.strays:
-                wanted = " or ".join(sorted(ctx.kind_label(k) for k in kinds))
+                kind = ctx.kind_label(e.card.kind)
+                if self.kinds is not None:
+                    wanted = " or ".join(sorted(ctx.kind_label(k) for k in self.kinds))
+                    why = f"only {kind_cards(wanted)} count"
+                else:
+                    why = f"{kind_cards(kind)} do not count"
                 out.append(
                     self.violation(
-                        f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
-                        f"{self.place(ctx, self.section)} only {wanted} cards count",
+                        f"{e.card.name} is {a(kind)}; {self.place(ctx, self.section)} {why}",
                         self.section,
                         (e.card.name,),
                     )
@@ -316,7 +348,7 @@ class KindAllowed(Rule):
         return [
             self.violation(
                 f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
-                f"{self.place(ctx, self.section)} only {wanted} cards are allowed",
+                f"{self.place(ctx, self.section)} only {kind_cards(wanted)} are allowed",
                 self.section,
                 (e.card.name,),
             )
@@ -340,7 +372,7 @@ class KindForbidden(Rule):
         return [
             self.violation(
                 f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
-                f"no {ctx.kind_label(e.card.kind)} cards {self.place(ctx, self.section)}",
+                f"no {kind_cards(ctx.kind_label(e.card.kind))} {self.place(ctx, self.section)}",
                 self.section,
                 (e.card.name,),
             )
@@ -365,7 +397,7 @@ class ExactlyOne(Rule):
         label = ctx.kind_label(self.kind)
         out = [
             self.violation(
-                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}, not a {label}",
+                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}, not {a(label)}",
                 self.section,
                 (e.card.name,),
             )
@@ -566,11 +598,12 @@ class DistinctPlacement(Rule):
                 )
             other = taken.get((c, r))
             if other is not None:
+                both = f"two {name} units" if other == name else f"{other} and {name}"
                 out.append(
                     self.violation(
-                        f"{other} and {name} on the same hex {c},{r}; one unit a hex",
+                        f"{both} on the same hex {c},{r}; one unit a hex",
                         s,
-                        (other, name),
+                        dict.fromkeys((other, name)),
                     )
                 )
             else:
@@ -581,20 +614,36 @@ class DistinctPlacement(Rule):
 class UniqueAttribute(Rule):
     """At most one card a value of attribute `attr` in `section` (a Tactical Assault combat
     card number, a Red Code ship class on one side). Cards without the attribute are
-    ignored."""
+    ignored, and so are cards that do not belong in the section (not of `kinds`, or not of
+    `faction`: an enemy ship on a side is not a second ship of its class there)."""
 
-    __slots__ = ("section", "attr", "label")
+    __slots__ = ("section", "attr", "label", "kinds", "faction")
 
-    def __init__(self, section: str, attr: str, *, label: str | None = None, **kw: Any) -> None:
+    def __init__(
+        self,
+        section: str,
+        attr: str,
+        *,
+        label: str | None = None,
+        kinds: Collection[str] | None = None,
+        faction: str = "",
+        **kw: Any,
+    ) -> None:
         super().__init__(**kw)
         self.section = section
         self.attr = attr
         self.label = label or attr.replace("_", " ")
+        self.kinds = frozenset(kinds) if kinds is not None else None
+        self.faction = faction
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
         counts: Counter[Any] = Counter()
         holders: dict[Any, list[str]] = {}
         for e in deck.sections.get(self.section, ()):
+            if self.kinds is not None and e.card.kind not in self.kinds:
+                continue
+            if self.faction and e.card.faction != self.faction:
+                continue
             value = e.card.attributes.get(self.attr)
             if value is None:
                 continue
@@ -606,7 +655,7 @@ class UniqueAttribute(Rule):
         return [
             self.violation(
                 f"{n} cards with {self.label} {value} {self.place(ctx, self.section)} "
-                f"({', '.join(holders[value])}); at most 1",
+                f"({', '.join(dict.fromkeys(holders[value]))}); at most 1",
                 self.section,
                 dict.fromkeys(holders[value]),
             )

@@ -115,6 +115,12 @@ def validate(
         for v in rule.check(deck, ctx):
             (errors if v.severity == "error" else warnings).append(v)
 
-    totals: dict[str, Any] = {"sections": {s: deck.count(s) for s in fmt.section_names}}
+    # A section's count is of the cards that belong in it (a stray is not counted).
+    totals: dict[str, Any] = {
+        "sections": {
+            spec.name: sum(e.count for e in deck.section(spec.name) if spec.accepts(e.card))
+            for spec in fmt.sections
+        }
+    }
     totals.update(game.totals(deck, ctx))
     return Report(legal=not errors, errors=errors, warnings=warnings, totals=totals)

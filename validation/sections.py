@@ -21,6 +21,7 @@ from validation.rules import (
     MinSize,
     Rule,
     SizeBand,
+    kind_cards,
 )
 from validation.types import CardFacts
 
@@ -42,9 +43,10 @@ class SectionSpec:
       in them ("in the army"; by default "in the <label>", as in the other rules' messages). An exact size of 1 of a single
       kind is a leader ("no general leading the arsenal; exactly 1").
     - `kind_code`: the code of a rule refusing cards of other kinds (of `exclude` kinds when
-      `kinds` is empty); the size then counts every card of the section, so that one wrong
-      card breaks one rule. Without it, the size counts only the cards of `kinds` and its
-      own rule reports the others.
+      `kinds` is empty). A section's size counts only the cards that belong in it, always:
+      a card of a kind it does not take is never counted. With a kind rule, that rule
+      reports the stray card; without, the size rule reports it under its own code. A
+      section one card short with a stray card breaks both rules, and both are reported.
     - `faction`: a side that takes only that faction's cards (a Red Code side's ships).
     - `placement`: (columns, rows) of the area its units are deployed on, one unit a cell,
       checked under `placement_code`.
@@ -131,9 +133,16 @@ class SectionSpec:
             return ExactlyOne(
                 self.name, self.kinds[0], description=self.description or described, **common
             )
-        # With a kind rule of its own, a stray card is that rule's business alone.
-        counted = self.kinds if self.kinds and not self.kind_code else None
-        sized = {**common, "kinds": counted, "noun": self.noun, "strays": counted is not None}
+        # Only the cards that belong are counted; a stray is reported once: by the kind
+        # rule when the section has one, else by the size rule.
+        has_kind_rule = bool(self.kind_code and (self.kinds or self.exclude))
+        sized = {
+            **common,
+            "kinds": self.kinds or None,
+            "exclude": self.exclude,
+            "noun": self.noun,
+            "strays": not has_kind_rule,
+        }
         cards = self.noun[1]
         if low == high:
             described = f"the {label} holds exactly {low} {cards}"
@@ -152,9 +161,9 @@ class SectionSpec:
         label = self.label.lower()
         common = {"when_present": self._when(), "code": self.kind_code}
         if self.kinds:
-            described = f"the {label} holds only {_kind_words(self.kinds)} cards"
+            described = f"the {label} holds only {kind_cards(_kind_words(self.kinds))}"
             return KindAllowed(self.name, self.kinds, description=described, **common)
-        described = f"no {_kind_words(self.exclude)} cards in the {label}"
+        described = f"no {kind_cards(_kind_words(self.exclude))} in the {label}"
         return KindForbidden(self.name, self.exclude, description=described, **common)
 
     def _placement_rule(self) -> Rule | None:

@@ -62,13 +62,16 @@ class Deck:
 class Violation:
     """One broken construction rule. `code` is the stable code of the game spec
     (`arsenal.copies`); `message` states the limit and the gap
-    ("5 copies of Tigercat; at most 4"); `cards` names the cards involved."""
+    ("5 copies of Tigercat; at most 4"); `cards` names the cards involved. `lines` are the
+    numbers of the text list's lines that hold them, when a list as written was checked
+    (`decklist.locate`); the rules themselves never know lines."""
 
     code: str
     message: str
     severity: Severity = "error"
     section: str = ""
     cards: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -77,4 +80,5 @@ class Violation:
             "message": self.message,
             "section": self.section,
             "cards": list(self.cards),
+            "lines": list(self.lines),
         }

@@ -1,5 +1,6 @@
 """Expansion codes written after a card name (`Tigercat (RL1)`) are checked: an unknown code
-or an expansion that does not print the card is a line error, in the API and on the pages."""
+or an expansion that does not print the card is a line not read, in the API and on the
+pages (a check answers it beside the rule problems of the other lines; a save refuses it)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ BAD_CODES = (
 )
 MOONRUNNER_ERROR = {
     "line": 4,
-    "message": "Line 4: Moonrunner is not in expansion RL1; Moonrunner is in RL2",
+    "message": "Line 4: Moonrunner is not in expansion RL1; it is in RL2",
     "suggestions": ["RL2"],
 }
 ZZZ_ERROR = {
@@ -52,10 +53,24 @@ def api_validate(client, **body):
     return client.post("/api/validate/", body, content_type="application/json")
 
 
-def test_api_refuses_unknown_codes_and_codes_without_the_card(client, two_expansions):
+def unknown(error: dict, name: str, section: str = "arsenal") -> dict:
+    return {**error, "name": name, "section": section}
+
+
+def test_api_answers_unknown_codes_and_codes_without_the_card_as_lines_not_read(
+    client, two_expansions
+):
     response = api_validate(client, game="redline", format="standard", list=BAD_CODES)
-    assert response.status_code == 400
-    assert response.json() == {"errors": [MOONRUNNER_ERROR, ZZZ_ERROR]}
+    assert response.status_code == 200
+    data = response.json()
+    assert data["legal"] is False
+    assert data["unknown"] == [
+        unknown(MOONRUNNER_ERROR, "Moonrunner"),
+        unknown(ZZZ_ERROR, "Tigercat"),
+    ]
+    # the lines that were read are checked: 20 cards in the arsenal
+    assert data["totals"]["sections"]["arsenal"] == 20
+    assert "arsenal.size" in {e["code"] for e in data["errors"]}
 
 
 def test_api_accepts_the_right_codes_in_any_case(client, two_expansions):
@@ -75,10 +90,12 @@ def test_api_sections_form_checks_the_set(client, two_expansions):
         format="standard",
         sections={"arsenal": [{"card": "Moonrunner", "count": 1, "set": "ZZZ"}]},
     )
-    assert response.status_code == 400
-    assert response.json()["errors"] == [
+    assert response.status_code == 200
+    assert response.json()["unknown"] == [
         {
             "line": 0,
+            "section": "arsenal",
+            "name": "Moonrunner",
             "message": f"arsenal[0]: no expansion ZZZ in {GAME}; Moonrunner is in RL2",
             "suggestions": ["RL2"],
         }
@@ -114,7 +131,7 @@ def test_collection_import_checks_codes_too(client, two_expansions, user):
         reverse("decks:collection"), {"game": "redline", "list": "2 Moonrunner (RL1)\n"}
     )
     assert response.status_code == 400
-    assert escape("Line 1: Moonrunner is not in expansion RL1; Moonrunner is in RL2") in (
+    assert escape("Line 1: Moonrunner is not in expansion RL1; it is in RL2") in (
         response.content.decode()
     )
     assert not CollectionEntry.objects.filter(owner=user).exists()

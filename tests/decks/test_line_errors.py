@@ -35,10 +35,18 @@ def _once(html: str, message: str) -> None:
 
 def test_api_line_error_says_line_and_suggestion_once(client, mini_catalogue):
     response = api_validate(client, game="redline", format="standard", list=TYPO_LIST)
-    assert response.status_code == 400
-    assert response.json() == {
-        "errors": [{"line": 4, "message": TYPO_MESSAGE, "suggestions": ["Tigercat"]}]
-    }
+    assert response.status_code == 200
+    data = response.json()
+    assert data["legal"] is False
+    assert data["unknown"] == [
+        {
+            "line": 4,
+            "section": "arsenal",
+            "name": "Tigercatt",
+            "message": TYPO_MESSAGE,
+            "suggestions": ["Tigercat"],
+        }
+    ]
 
 
 def test_api_unknown_section_says_line_and_suggestion_once(client, mini_catalogue):
@@ -55,10 +63,12 @@ def test_api_sections_form_names_the_item_not_a_line(client, mini_catalogue):
         format="standard",
         sections={"arsenal": [{"card": "Tigercat", "count": 4}, {"card": "Tigercatt", "count": 1}]},
     )
-    assert response.status_code == 400
-    assert response.json()["errors"] == [
+    assert response.status_code == 200
+    assert response.json()["unknown"] == [
         {
             "line": 1,
+            "section": "arsenal",
+            "name": "Tigercatt",
             "message": "arsenal[1]: unknown card 'Tigercatt'; did you mean Tigercat?",
             "suggestions": ["Tigercat"],
         }

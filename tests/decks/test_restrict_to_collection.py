@@ -45,7 +45,8 @@ def test_api_validate_checks_the_users_collection(client, one_march_short):
     restricted = api_validate(client, **body, options={"collection": True})
     assert restricted.status_code == 200
     assert restricted.json()["legal"] is False
-    assert _collection_errors(restricted.json()) == [SHORTAGE]
+    # the check of a list as written names the line of the card
+    assert _collection_errors(restricted.json()) == [f"Line 9: {SHORTAGE}"]
 
 
 def test_api_validate_without_an_account_cannot_use_a_collection(client, sample_catalogue):

@@ -32,7 +32,8 @@ def test_every_example_list_is_legal_through_the_api(client, sample_catalogue, p
     data = response.json()
     assert data["legal"] is True, data["errors"]
     assert data["errors"] == []
-    assert set(data) == {"legal", "errors", "warnings", "totals"}
+    assert set(data) == {"legal", "errors", "warnings", "totals", "unknown"}
+    assert data["unknown"] == []
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
@@ -59,15 +60,16 @@ def test_every_violation_at_once_with_limits_and_gaps(client, sample_catalogue):
     assert size["message"] == "61 cards in the arsenal; exactly 60"
     assert size["section"] == "arsenal"
     for error in data["errors"]:
-        assert set(error) == {"code", "severity", "message", "section", "cards"}
+        assert set(error) == {"code", "severity", "message", "section", "cards", "lines"}
 
 
 def test_copy_limit_message_names_the_card(client, sample_catalogue):
     text = "General:\n1 General Jeffrey Moore\nArsenal:\n5 Tigercat\n55 Supply Drop\n"
     data = validate(client, game="redline", format="standard", list=text).json()
     copies = next(e for e in data["errors"] if e["code"] == "arsenal.copies")
-    assert copies["message"] == "5 copies of Tigercat; at most 4"
+    assert copies["message"] == "Line 4: 5 copies of Tigercat; at most 4"
     assert copies["cards"] == ["Tigercat"]
+    assert copies["lines"] == [4]
 
 
 def test_unreadable_list_answers_400_with_line_errors_and_suggestions(client, sample_catalogue):

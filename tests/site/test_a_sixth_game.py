@@ -68,7 +68,7 @@ def _validate_through_the_api(client) -> None:
     ).json()
     assert not bad["legal"]
     assert {v["code"] for v in bad["errors"]} == {"frogs.size", "frogs.copies", "pads.size"}
-    assert "3 copies of Leaper; at most 2" in [v["message"] for v in bad["errors"]]
+    assert "Line 2: 3 copies of Leaper; at most 2" in [v["message"] for v in bad["errors"]]
     good = client.post(
         "/api/validate/",
         {"game": "pond", "format": "pond", "list": LEGAL},

@@ -125,8 +125,8 @@ BREAKS: list[tuple[str, str, Case]] = [
     ),
     (
         "arsenal.kind",
-        "a mission in the arsenal",
-        rl(arsenal=p.replace(RL_ARSENAL, "Rally", ("Rally", 1), ("Hardened Bunker", 1))),
+        "a mission beside a full arsenal",
+        rl(arsenal=[*RL_ARSENAL, ("Hardened Bunker", 1)]),
     ),
     ("missions.size", "18 missions", rl(missions=[(m, 3) for m in p.MISSIONS[:6]])),
     (
@@ -234,7 +234,9 @@ BREAKS: list[tuple[str, str, Case]] = [
         Case(
             "red-code",
             "arena",
-            lambda: p.rc_deck(blue=[("Blue Submarine", 1), ("Red Destroyer", 1)]),
+            lambda: p.rc_deck(
+                blue=[("Blue Submarine", 1), ("Blue Destroyer", 1), ("Red Destroyer", 1)]
+            ),
         ),
     ),
     (
@@ -289,11 +291,8 @@ BREAKS: list[tuple[str, str, Case]] = [
     ("fields.size", "no field deck", _rm(fields=[])),
     (
         "deck.kind",
-        "an item among the units",
-        _rm(
-            units=[(f"Mitten Knight {i}", 4) for i in range(1, 5)]
-            + [("Mitten Knight 5", 3), ("Woollen Blade 1", 1)]
-        ),
+        "an item beside a full unit deck",
+        _rm(units=[(f"Mitten Knight {i}", 4) for i in range(1, 6)] + [("Woollen Blade 1", 1)]),
     ),
     # Hex Skirmish
     (

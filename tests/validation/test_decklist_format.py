@@ -133,11 +133,25 @@ def test_resolve_matches_names_case_insensitively_and_merges_identical_lines():
     ]
 
 
-def test_resolve_ignores_spacing_and_punctuation_and_takes_a_unique_prefix():
-    lines = parse("Arsenal:\n1 Tiger-Cat\n1 sparrow\n", RL).lines
+def test_resolve_ignores_case_spacing_and_punctuation():
+    lines = parse("Arsenal:\n1 Tiger-Cat\n1 SPARROW hawk.\n", RL).lines
     deck, errors = resolve(lines, p.REDLINE_CARDS)
     assert errors == []
     assert [e.card.name for e in deck.section("arsenal")] == ["Tigercat", "Sparrowhawk"]
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [("sparrow", "Sparrowhawk"), ("Tigerca", "Tigercat"), ("Laser", "Laser Lance")],
+)
+def test_a_name_that_is_only_the_beginning_of_a_card_is_unknown_and_suggests_it(written, meant):
+    lines = parse(f"Arsenal:\n4 Tigercat\n1 {written}\n", RL).lines
+    deck, errors = resolve(lines, p.REDLINE_CARDS)
+    assert [e.line for e in errors] == [3]
+    assert f"unknown card {written!r}" in errors[0].message
+    assert errors[0].suggestions[0] == meant
+    assert (errors[0].name, errors[0].section) == (written, "arsenal")
+    assert deck.count("arsenal") == 4
 
 
 def test_an_unknown_name_names_the_line_and_suggests_the_closest():
@@ -152,10 +166,17 @@ def test_an_unknown_name_names_the_line_and_suggests_the_closest():
     assert deck.count("arsenal") == 4
 
 
-def test_an_ambiguous_name_lists_the_candidates():
+def test_the_beginning_of_several_names_is_unknown_and_suggests_them():
     lines = parse("Arsenal:\n1 General\n", RL).lines
     _deck, errors = resolve(lines, p.REDLINE_CARDS)
-    assert errors[0].suggestions == ("General Jeffrey Moore", "General Mara Voss")
+    assert errors[0].suggestions[:2] == ("General Mara Voss", "General Jeffrey Moore")
+    assert "unknown card 'General'" in errors[0].message
+
+
+def test_a_name_of_two_cards_up_to_punctuation_lists_the_candidates():
+    cards = p.pool(p.REDLINE_CARDS["tigercat"], p.CardFacts("Tiger-Cat", "efreet", "une"))
+    _deck, errors = resolve(parse("Arsenal:\n1 tiger cat\n", RL).lines, cards)
+    assert errors[0].suggestions == ("Tiger-Cat", "Tigercat")
     assert "matches several cards" in errors[0].message
 
 
@@ -259,7 +280,7 @@ def test_expansion_codes_are_checked_when_the_expansions_are_given():
         parse(text, RL).lines, p.REDLINE_CARDS, expansions=expansions, game_name="REDLINE"
     )
     assert [(e.line, e.message, e.suggestions) for e in errors] == [
-        (3, "Line 3: Sparrowhawk is not in expansion RL1; Sparrowhawk is in RL2", ("RL2",)),
+        (3, "Line 3: Sparrowhawk is not in expansion RL1; it is in RL2", ("RL2",)),
         (4, "Line 4: no expansion ZZZ in REDLINE; Tigercat is in RL1, RL2", ("RL1", "RL2")),
     ]
     assert deck.count("arsenal") == 1

@@ -20,7 +20,7 @@ def test_report_as_dict_is_json_ready():
     assert set(data) == {"legal", "errors", "warnings", "totals"}
     assert data["legal"] is False
     assert {e["code"] for e in data["errors"]} == {"arsenal.size", "arsenal.copies"}
-    assert set(data["errors"][0]) == {"code", "severity", "message", "section", "cards"}
+    assert set(data["errors"][0]) == {"code", "severity", "message", "section", "cards", "lines"}
 
 
 def test_warnings_do_not_make_a_deck_illegal():

@@ -84,11 +84,19 @@ def test_without_a_kind_rule_the_size_rule_reports_strays_and_counts_only_its_ki
     assert messages == ["Ana is a hero; in the hand only spell or trick cards count"]
 
 
-def test_with_a_kind_rule_one_wrong_card_breaks_one_rule():
+def test_with_a_kind_rule_a_stray_is_reported_by_it_and_not_counted_by_the_size():
     deck = Deck(sections={"roster": entries((HERO, 1), (SPELL, 1))})
     game = _game()
     by_rule = {r.code: r.check(deck, _ctx(game)) for r in ROSTER.rules()}
-    assert by_rule["roster.size"] == []  # two cards in the roster: the size is met
+    # two cards in the roster, one of them a stray: one hero, one short of the size
+    assert [v.message for v in by_rule["roster.size"]] == ["1 hero in the roster; at least 2"]
+    assert [v.cards for v in by_rule["roster.kind"]] == [("Spark",)]
+
+
+def test_with_a_kind_rule_a_stray_beside_a_full_section_breaks_only_the_kind_rule():
+    deck = Deck(sections={"roster": entries((HERO, 2), (SPELL, 1))})
+    by_rule = {r.code: r.check(deck, _ctx(_game())) for r in ROSTER.rules()}
+    assert by_rule["roster.size"] == []
     assert [v.cards for v in by_rule["roster.kind"]] == [("Spark",)]
 
 

@@ -22,7 +22,7 @@ def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
         "points": points(deck, ("units", "cards")),
         "limit": option_limit(ctx, "points"),
         "unit_points": points(deck, ("units",)),
-        "units": deck.count("units"),
+        "units": sum(e.count for e in deck.section("units") if e.card.kind == "unit"),
         "command_cards": sum(e.count for e in deck.section("cards") if e.card.kind == "command"),
     }
 

@@ -39,9 +39,13 @@ CARDS = SectionSpec(
 )
 
 ARMY_RULES: tuple[Rule, ...] = (
+    # decision: a unit written among the command cards (or a command card among the units)
+    # is still a card of the army and costs its points; only kinds the army does not take
+    # at all would not count.
     PointsLimit(
         ("units", "cards"),
         noun="army points",
+        kinds=("unit", "command"),
         code="army.points",
         description="units' points plus command cards' costs total at most 50",
     ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from validation.games.red_code.faces import CARD_FACES
-from validation.games.red_code.formats import FORMATS
+from validation.games.red_code.formats import FORMATS, players
 from validation.games.red_code.kinds import KINDS
 from validation.games.red_code.layout import generate_layout
 from validation.games.red_code.tools import CREW, VISUAL_FIELD
@@ -19,9 +19,10 @@ __all__ = ["GAME", "generate_layout"]
 
 
 def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
-    """Players per side and the order deck's size."""
-    blue, red = deck.count("blue"), deck.count("red")
-    return {"blue": blue, "red": red, "players": blue + red, "orders": deck.count("orders")}
+    """Players per side (ships of the side's colour) and the order deck's size (order cards)."""
+    blue, red = players(deck, "blue"), players(deck, "red")
+    orders = sum(e.count for e in deck.section("orders") if e.card.kind == "order")
+    return {"blue": blue, "red": red, "players": blue + red, "orders": orders}
 
 
 GAME = GameDef(

@@ -20,13 +20,24 @@ SIDE_SIZES = (1, 2, 3)
 ORDER_DECK_SIZE = 30
 
 
+def players(deck: Deck, side: str) -> int:
+    """The players of a side: its ships of the side's colour (a card that is not one is no
+    player; `match.ships` reports it)."""
+    return sum(
+        e.count
+        for e in deck.sections.get(side, ())
+        if e.card.kind == "ship" and e.card.faction == side
+    )
+
+
 class MatchSides(Rule):
-    """Two sides, blue and red, each of 1, 2 or 3 players, equal in size."""
+    """Two sides, blue and red, each of 1, 2 or 3 players, equal in size. Only the ships of
+    a side's colour are its players."""
 
     __slots__ = ()
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        blue, red = deck.count("blue"), deck.count("red")
+        blue, red = players(deck, "blue"), players(deck, "red")
         if blue == red and blue in SIDE_SIZES:
             return []
         return [
@@ -131,6 +142,8 @@ MATCH_RULES: tuple[Rule, ...] = (
         UniqueAttribute(
             side,
             "ship_class",
+            kinds=("ship",),
+            faction=side,
             code="match.unique_class",
             where=f"on the {side} side",
             description=f"the {side} side has at most one ship of each class",

@@ -56,7 +56,7 @@ def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
         "limit": option_limit(ctx, "points"),
         "elimination_threshold": elimination_threshold(ctx.format.slug, force_points),
         "elimination_basis": elimination_basis(ctx.format.slug),
-        "units": deck.count("force"),
+        "units": sum(e.count for e in deck.section("force") if e.card.kind == "unit_type"),
     }
 
 

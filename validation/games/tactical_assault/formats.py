@@ -111,6 +111,7 @@ FORCE_RULES: tuple[Rule, ...] = (
     PointsLimit(
         "force",
         noun="force points",
+        kinds=("unit_type",),
         code="force.points",
         description="the force's unit points total at most the format's limit",
     ),
@@ -121,12 +122,14 @@ FORCE_RULES: tuple[Rule, ...] = (
     PointsUnder(
         "force",
         noun="force points",
+        kinds=("unit_type",),
         code="force.under",
         description="the force uses fewer points than allowed",
     ),
     UniqueAttribute(
         "deck",
         "number",
+        kinds=("combat_card",),
         code="deck.unique",
         when_present="deck",
         description="one of each number 1–72, no duplicates",
