@@ -32,7 +32,7 @@ def _broken(text: str) -> str:
 
 def _violations(page: str) -> list[str]:
     """The HTML of each violation block of a page."""
-    return re.findall(r'<div class="violation[^"]*" data-code="[^"]+">.*?</div>', page, re.S)
+    return re.findall(r'<div class="violation[^"]*" data-code="[^"]+"[^>]*>.*?</div>', page, re.S)
 
 
 def _assert_each_has_its_why(page: str, game: str) -> list[str]:
