@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from cardsite import hooks
 from validation.registry import registry
@@ -28,6 +31,12 @@ FACE = ("id", "name", "kind", "faction", "cost", "attributes")
 
 
 def index(request):
+    game = request.GET.get("game", "")
+    if game and game in registry:
+        # A search box that names its game (the error pages'): that game's cards.
+        query = request.GET.get("q", "").strip()
+        target = reverse("catalogue:game", args=[game])
+        return redirect(f"{target}?{urlencode({'q': query})}" if query else target)
     counts = game_card_counts()
     games = [(g, counts.get(g.slug, 0)) for g in registry.all()]
     return render(request, "catalogue/index.html", {"games": games})

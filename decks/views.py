@@ -31,7 +31,7 @@ from .forms import (
     default_game_format,
     list_too_large,
 )
-from .models import CollectionEntry, Deck, DeckVersion
+from .models import CollectionEntry, Deck, DeckVersion, RetiredShareToken
 from .presentation import totals_rows
 from .services import ListInvalid, list_check
 
@@ -88,8 +88,26 @@ def _readable(request, *, pk: int | None = None, token: str | None = None) -> De
     share token. Anything else is a 404, whether or not the deck exists."""
     qs = Deck.objects.select_related("game", "owner", "current_version")
     if token is not None:
-        return get_object_or_404(qs.shared(token))
+        deck = qs.shared(token).first()
+        if deck is None:
+            retired = RetiredShareToken.objects.filter(token=token).first()
+            if retired is not None:
+                raise ShareLinkRetired(retired)
+            raise Http404("no deck is shared with this link")
+        return deck
     return get_object_or_404(qs.visible_to(request.user), pk=pk)
+
+
+class ShareLinkRetired(Http404):
+    """A share link its owner replaced or withdrew: the 404 page says so."""
+
+    def __init__(self, retired: RetiredShareToken):
+        super().__init__(retired.get_reason_display())
+        self.heading = retired.get_reason_display()
+        if retired.reason == RetiredShareToken.Reason.REPLACED:
+            self.explanation = "Ask the person who sent it for the new link."
+        else:
+            self.explanation = "The deck is no longer shared by link; ask its owner."
 
 
 def _owned(request, pk: int) -> Deck:
