@@ -13,7 +13,7 @@ from validation.registry import registry
 
 from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
-from .presentation import face_context, labelled_attributes, stat_line
+from .presentation import face_context, labelled_attributes, search_reading, stat_line
 from .search import search_cards
 from .search.examples import examples, vars_of
 from .services import game_card_counts
@@ -105,6 +105,8 @@ def game_cards(request, game: str):
             game_def.kinds[card.kind].label if card.kind in game_def.kinds else card.kind
         )
         card.faction_label = game_def.factions.get(card.faction, card.faction)
+        card.has_cost = game_def.has_cost(card.kind)
+    reading = search_reading(query, result, cards)
     view = "list" if request.GET.get("view") == "list" else "grid"
     params = request.GET.copy()
     params.pop("page", None)
@@ -115,6 +117,7 @@ def game_cards(request, game: str):
         "cards": cards,
         "query": query,
         "search": result,
+        "reading": reading,
         "kind": kind,
         "faction": faction,
         "set_code": set_code,

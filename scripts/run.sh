@@ -36,6 +36,7 @@ fi
 "$PY" manage.py collectstatic --noinput -v0
 "$PY" manage.py load_sample_data
 "$PY" manage.py ensure_demo_user
+"$PY" manage.py publish_sample_decks
 
 # The worker runs in a session of its own (setsid, where there is one): Ctrl-C, or a SIGTERM to
 # the whole process group, must reach its main process only, which then stops its pool. Signalled
