@@ -45,7 +45,7 @@ from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
 from . import selectors, services
-from .builder_figures import _hexmap, _layout_view, _stats, curve_sections
+from .builder_figures import _hexmap, _layout_view, _stats, curve_sections, points_meters
 from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 from .presentation import totals_rows
@@ -268,6 +268,7 @@ def list_view(deck: Deck, version: DeckVersion, report: Mapping[str, Any]) -> di
     sections = [_section_panel(game, fmt, s, by_section[s]) for s in order if by_section[s]]
     return {
         "sections": sections,
+        "meters": points_meters(fmt, rows, dict(version.options)),
         "stats": _stats(game, fmt, rows),
         "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
     }
@@ -327,6 +328,7 @@ def state_context(
         "required_sections": [s for s in sections if s["required"]],
         "stats": _stats(game, fmt, rows),
         "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
+        "meters": points_meters(fmt, rows, options),
         "hexmaps": hexmaps,
         "hexmap": hexmaps[0] if hexmaps else None,
         "layout": _layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
