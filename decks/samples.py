@@ -7,28 +7,15 @@ A list's comment lines may give a format option the format lets a deck adjust
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from catalogue.services import sample_deck_files
-from validation.registry import FormatDef, registry
+from validation.registry import registry
 
 from . import services
+from .list_header import header_options
 from .models import Deck, Visibility
-
-
-def header_options(text: str, fmt: FormatDef) -> dict[str, Any]:
-    """The adjustable options of `fmt` a list's comment lines give ("# … points: 50")."""
-    comments = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("#"))
-    out: dict[str, Any] = {}
-    for key in sorted(fmt.adjustable):
-        label = re.escape(key.replace("_", " "))
-        match = re.search(rf"\b{label}\s*:\s*(\d{{1,6}})\b", comments, re.IGNORECASE)
-        if match:
-            out[key] = int(match.group(1))
-    return out
 
 
 def _description(text: str) -> str:

@@ -328,7 +328,8 @@ def _export(request, deck: Deck, kind: str):
         raise Http404("this deck has no saved list yet")
     filename = f"{deck.game.slug}-{deck.pk}-v{version.number}"
     if kind == "text":
-        response = HttpResponse(version.list_text, content_type="text/plain; charset=utf-8")
+        text = selectors.deck_export(deck=deck, version=version, as_="text")
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
         return response
     if kind == "json":
@@ -393,6 +394,8 @@ def deck_edit(request, pk: int):
         "collection": bool(current and current.options.get("collection") is True),
     }
     form = DeckEditForm(request.POST or None, initial=initial)
+    if "points" not in deck.game.definition.format(deck.format).adjustable:
+        del form.fields["points"]  # only formats with an agreed total take one
     context: dict = {"deck": deck, "form": form, "game": deck.game.definition}
     status = 200
     if request.method == "POST" and form.is_valid():

@@ -1,6 +1,8 @@
 // Small behaviours of every page, kept out of the HTML so that the Content-Security-Policy
 // can forbid inline script: a confirmation before a destructive form is sent
-// (data-confirm="question"), a print button (data-print) and a back link (data-back).
+// (data-confirm="question"), a print button (data-print), a back link (data-back), and a
+// form field shown only for the game formats it applies to (data-points-formats: the
+// "game/format" values of the form's game_format choice that take it).
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -15,4 +17,18 @@
     if (el.hasAttribute("data-print")) window.print();
     else window.history.back();
   });
+  function showPointsFields() {
+    document.querySelectorAll("[data-points-formats]").forEach(function (field) {
+      var form = field.closest("form");
+      var choice = form && form.querySelector("[name=game_format]");
+      if (!choice) return;
+      var formats = field.getAttribute("data-points-formats").split(" ");
+      field.hidden = formats.indexOf(choice.value) < 0;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.name === "game_format") showPointsFields();
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showPointsFields);
+  else showPointsFields();
 })();

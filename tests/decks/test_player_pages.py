@@ -13,8 +13,8 @@ from django.core.management import call_command
 from catalogue.models import Card
 from catalogue.services import sample_deck_files
 from decks import services
+from decks.list_header import header_options
 from decks.models import Deck, DeckVersion
-from decks.samples import header_options
 from tests.decks.conftest import sample_list
 from validation.registry import registry
 
