@@ -161,11 +161,19 @@ def expansion_detail(request, game: str, code: str):
     expansion = get_object_or_404(
         Expansion.objects.select_related("game"), game__slug=game, code=code
     )
-    printings = expansion.printings.select_related("card").order_by("card__kind", "card__name")
+    printings = list(
+        expansion.printings.select_related("card").order_by("card__kind", "card__name")
+    )
+    game_def = registry.get(game)
+    for p in printings:
+        kind = p.card.kind
+        p.kind_label = game_def.kinds[kind].label if kind in game_def.kinds else kind
+        p.faction_label = game_def.factions.get(p.card.faction, p.card.faction)
+        p.has_cost = game_def.has_cost(kind)
     return render(
         request,
         "catalogue/expansion.html",
-        {"expansion": expansion, "game": registry.get(game), "printings": printings},
+        {"expansion": expansion, "game": game_def, "printings": printings},
     )
 
 

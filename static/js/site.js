@@ -29,6 +29,26 @@
   document.addEventListener("change", function (event) {
     if (event.target && event.target.name === "game_format") showPointsFields();
   });
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showPointsFields);
-  else showPointsFields();
+  // The main navigation folds behind a Menu button on a phone (CSS decides when), and the
+  // secondary filters of a search form start folded there.
+  function collapsibles() {
+    var nav = document.querySelector("header.site nav");
+    var toggle = nav && nav.querySelector(".menu-toggle");
+    if (toggle) {
+      toggle.hidden = false;
+      nav.classList.add("collapsible");
+      toggle.addEventListener("click", function () {
+        var open = nav.classList.toggle("open");
+        toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      });
+    }
+    if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) {
+      document.querySelectorAll("details.filters-more[open]").forEach(function (d) {
+        d.open = false;
+      });
+    }
+  }
+  function ready() { showPointsFields(); collapsibles(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();
