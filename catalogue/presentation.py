@@ -122,10 +122,10 @@ def search_reading(query: str, result, cards) -> dict[str, str]:
     """What a results page says about how a query was read.
 
     `corrected`: the name of the best match among `cards` (the page's, best first when the
-    search ranked them, else the closest name), as the catalogue spells it, when
-    a word of the query is neither in its name nor in its text: a typo the name match
-    forgave (a name typed with a letter left out shows the name as spelt). `read_as`: the query as the
-    search read it, only when that says more than the query itself (keys and values
+    search ranked them, else the closest name), as the catalogue spells it, when a word of
+    the query is neither in its name nor in its text: a typo the name match forgave (a
+    name typed with a letter left out shows the name as spelt). `read_as`: the query as
+    the search read it, only when that says more than the query itself (keys and values
     normalised, terms dropped). At most one query (the best match's text)."""
     out = {"corrected": "", "read_as": ""}
     read_as = getattr(result, "read_as", "") or ""
