@@ -129,7 +129,9 @@ def _check_broker() -> None:
 
 def page_not_found(request, exception=None):
     """The site's 404: a way back and a card search. An Http404 may carry its own `heading`
-    and `explanation` (a replaced share link says so)."""
+    and `explanation` (a replaced share link says so). Under /api/, JSON."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
     context = {
         "heading": getattr(exception, "heading", None),
         "explanation": getattr(exception, "explanation", None),
@@ -151,6 +153,8 @@ def server_error(request):
     from django.http import HttpResponseServerError
     from django.template import loader
 
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Server error; try again in a moment."}, status=500)
     try:
         body = loader.get_template("500.html").render({})
     except Exception:  # noqa: BLE001 - the last resort answers in plain text

@@ -70,3 +70,13 @@ def test_403_and_503_pages_are_the_sites(rf, user):
     assert ">Home<" in response.content.decode()
     page = render_to_string("503.html", {})
     assert "Cardsite is not available right now" in page and ">Home<" in page
+
+
+def test_the_api_answers_its_errors_in_json():
+    client = Client(raise_request_exception=False)
+    response = client.get("/api/no-such-route/")
+    assert response.status_code == 404 and response.json() == {"detail": "Not found."}
+    with connection.execute_wrapper(_refuse_every_query):
+        response = client.get("/api/games/")
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("application/json")
