@@ -37,3 +37,6 @@ if "://" not in settings.MEDIA_URL and not settings.MEDIA_URL.startswith("//"):
     urlpatterns.append(
         re_path(rf"^{settings.MEDIA_URL.strip('/')}/(?P<path>.+)$", serve_media, name="media")
     )
+
+handler404 = "cardsite.views.page_not_found"
+handler500 = "cardsite.views.server_error"

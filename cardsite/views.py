@@ -125,3 +125,48 @@ def _check_broker() -> None:
 
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
+
+
+# --- Error pages ----------------------------------------------------------------------------
+# The site's own pages for 404 and 500 (403, 400 and a failed CSRF check use the templates of
+# the same names through Django's handlers). 503 pages: templates/503.html and
+# errors/too_slow.html.
+
+
+def page_not_found(request, exception=None):
+    """The site's 404: a way back and a card search. An Http404 may carry its own `heading`
+    and `explanation` (a replaced share link says so). Under /api/, JSON."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    context = {
+        "heading": getattr(exception, "heading", None),
+        "explanation": getattr(exception, "explanation", None),
+        "search_game": _game_in_path(request.path),
+    }
+    return render(request, "404.html", context, status=404)
+
+
+def _game_in_path(path: str) -> str | None:
+    """The game a mistyped address was about (/cards/<game>/…), to search it first."""
+    parts = [p for p in path.split("/") if p]
+    known = {g.slug for g in registry.all()}
+    return next((p for p in parts[:3] if p in known), None)
+
+
+def server_error(request):
+    """The site's 500, rendered without the request's context processors: no session, user or
+    database is read, so it renders when the database is what failed."""
+    from django.http import HttpResponseServerError
+    from django.template import loader
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Server error; try again in a moment."}, status=500)
+    try:
+        body = loader.get_template("500.html").render({})
+    except Exception:  # noqa: BLE001 - the last resort answers in plain text
+        logger.exception("the 500 page could not be rendered")
+        return HttpResponseServerError(
+            "Something went wrong on our side; try again in a moment.",
+            content_type="text/plain; charset=utf-8",
+        )
+    return HttpResponseServerError(body)

@@ -34,6 +34,51 @@ def kind_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return groups
 
 
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _bounds(attr: Attr) -> str:
+    if attr.minimum is not None and attr.maximum is not None:
+        return f" from {attr.minimum} to {attr.maximum}"
+    if attr.minimum is not None:
+        return f" of {attr.minimum} or more"
+    if attr.maximum is not None:
+        return f" up to {attr.maximum}"
+    return ""
+
+
+def expects(attr: Attr) -> str:
+    """What a list attribute's field expects, in words: "six numbers, one per line"."""
+    noun = "number" if attr.item_type == "int" else "item"
+    if attr.length is not None:
+        count = _NUMBER_WORDS[attr.length] if attr.length < len(_NUMBER_WORDS) else attr.length
+        return f"{count} {noun}{'' if attr.length == 1 else 's'}, one per line"
+    return f"{noun}s, one per line"
+
+
+class ListAttributeField(forms.CharField):
+    """A list attribute typed one item per line; a list of numbers says which line is not
+    a number, and a list of fixed length how many lines it takes."""
+
+    def __init__(self, attr: Attr, **kwargs):
+        super().__init__(**kwargs)
+        self.attr = attr
+
+    def clean(self, value):
+        value = super().clean(value)
+        lines = [line.strip() for line in (value or "").splitlines() if line.strip()]
+        if not lines:
+            return value
+        wanted = expects(self.attr)
+        if self.attr.item_type == "int":
+            for line in lines:
+                if not line.lstrip("+-").isdigit():
+                    raise forms.ValidationError(f"{wanted}; {line[:40]!r} is not a number")
+        if self.attr.length is not None and len(lines) != self.attr.length:
+            raise forms.ValidationError(f"{wanted}; {len(lines)} given")
+        return value
+
+
 def field_for(attr: Attr) -> forms.Field:
     """A typed form field for one schema attribute."""
     common: dict[str, Any] = {
@@ -42,7 +87,9 @@ def field_for(attr: Attr) -> forms.Field:
         "required": attr.required,
     }
     if attr.type == "int":
-        return forms.IntegerField(**common)
+        return forms.IntegerField(
+            error_messages={"invalid": f"a whole number{_bounds(attr)}"}, **common
+        )
     if attr.type == "bool":
         common["required"] = False
         return forms.BooleanField(**common)
@@ -59,9 +106,11 @@ def field_for(attr: Attr) -> forms.Field:
             **common,
         )
     if attr.type == "list":
-        common["help_text"] = (attr.help + " " if attr.help else "") + "One item per line."
+        common["help_text"] = (
+            (attr.help + " " if attr.help else "") + expects(attr).capitalize() + "."
+        )
         common["required"] = False
-        return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), **common)
+        return ListAttributeField(attr, widget=forms.Textarea(attrs={"rows": 3}), **common)
     if attr.type in ("dict", "dict_list"):
         common["required"] = False
         common["help_text"] = (attr.help + " " if attr.help else "") + "JSON."
@@ -78,7 +127,11 @@ def initial_for(attr: Attr, value: Any) -> Any:
 def value_from(attr: Attr, value: Any) -> Any:
     """Form value -> attribute value of the schema's type (the schema checks it after)."""
     if attr.type == "list":
-        return [line.strip() for line in (value or "").splitlines() if line.strip()]
+        items = [line.strip() for line in (value or "").splitlines() if line.strip()]
+        if attr.item_type == "int":
+            # Numbers typed one per line (the field checked them) are stored as numbers.
+            return [int(i) if i.lstrip("+-").isdigit() else i for i in items]
+        return items
     if attr.type == "choice_list":
         return list(value or [])
     if attr.type == "choice" and value == "":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,9 @@ class ImportReport:
     errors: list[RowError] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     dry_run: bool = False
+    #: For each updated card (by its new name): the fields that change, as
+    #: (field, before, after), attributes one key each ("attributes.speed").
+    changes: dict[str, list[tuple[str, Any, Any]]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -508,6 +512,8 @@ def _write_cards(
             report.created.append(row["name"])
             continue
         before = [getattr(card, key) for key in CARD_FIELDS] + [card.name]
+        old = {key: getattr(card, key) for key in CARD_FIELDS}
+        old_name = card.name
         for key in CARD_FIELDS:
             setattr(card, key, row[key])
         card.name = row["name"]
@@ -518,8 +524,10 @@ def _write_cards(
         if before != [getattr(card, key) for key in CARD_FIELDS] + [card.name]:
             changed_cards.append(card)
             report.updated.append(row["name"])
+            report.changes[row["name"]] = _field_changes(old_name, old, row, printing)
         elif not printing_same:
             report.updated.append(row["name"])
+            report.changes[row["name"]] = _field_changes(old_name, old, row, printing)
         else:
             report.unchanged.append(row["name"])
     if new_cards:
@@ -555,6 +563,28 @@ def _write_printings(
         Printing.objects.bulk_create(new_printings)
     if changed_printings:
         Printing.objects.bulk_update(changed_printings, list(PRINTING_FIELDS))
+
+
+def _field_changes(
+    old_name: str, old: Mapping[str, Any], row: Mapping[str, Any], printing
+) -> list[tuple[str, Any, Any]]:
+    """What an update changes on a card and its printing: (field, before, after)."""
+    out: list[tuple[str, Any, Any]] = []
+    if old_name != row["name"]:
+        out.append(("name", old_name, row["name"]))
+    for key in CARD_FIELDS:
+        if key == "attributes":
+            before, after = old.get(key) or {}, row.get(key) or {}
+            for attr in sorted(set(before) | set(after)):
+                if before.get(attr) != after.get(attr):
+                    out.append((f"attributes.{attr}", before.get(attr), after.get(attr)))
+        elif old.get(key) != row.get(key):
+            out.append((key, old.get(key), row.get(key)))
+    for key in PRINTING_FIELDS:
+        before = getattr(printing, key) if printing is not None else None
+        if before != row.get(key):
+            out.append((f"printing.{key}", before, row.get(key)))
+    return out
 
 
 def expansion_export(*, game_slug: str, code: str) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from typing import Any
 
 from validation.registry import registry
@@ -108,4 +110,50 @@ def face_context(game_slug: str, card) -> dict[str, Any]:
         "stats": list(face.stats),
         "badges": list(face.badges),
         "figure": figure,
+        "has_cost": game.has_cost(card.kind),
     }
+
+
+_KEY_TERM = re.compile(r"[:<>=]")
+_OPERATORS = {"and", "or", "not"}
+
+
+def search_reading(query: str, result, cards) -> dict[str, str]:
+    """What a results page says about how a query was read.
+
+    `corrected`: the name of the best match among `cards` (the page's, best first when the
+    search ranked them, else the closest name), as the catalogue spells it, when a word of
+    the query is neither in its name nor in its text: a typo the name match forgave (a
+    name typed with a letter left out shows the name as spelt). `read_as`: the query as
+    the search read it, only when that says more than the query itself (keys and values
+    normalised, terms dropped). At most one query (the best match's text)."""
+    out = {"corrected": "", "read_as": ""}
+    read_as = getattr(result, "read_as", "") or ""
+    typed = " ".join(query.split()).lower()
+    plain = " ".join(re.sub(r"\bAND\b", " ", read_as).split()).lower()
+    if read_as and plain != typed:
+        out["read_as"] = read_as
+    cards = list(cards)
+    if not cards or '"' in query:
+        return out
+    words = [
+        w.lower()
+        for w in query.split()
+        if not _KEY_TERM.search(w) and not w.startswith("-") and w.lower() not in _OPERATORS
+    ]
+    words = [w for w in words if len(re.sub(r"[\W_]", "", w)) >= 3]
+    if not words:
+        return out
+    top = cards[0]
+    if not getattr(result, "ranked", False):
+        joined = " ".join(words)
+        top = max(
+            cards[:100],
+            key=lambda c: difflib.SequenceMatcher(a=joined, b=c.name.lower()).ratio(),
+        )
+    name = top.name.lower()
+    unseen = [w for w in words if w not in name]
+    if unseen and any(w not in (top.text or "").lower() for w in unseen):
+        out["corrected"] = top.name
+        out["read_as"] = ""
+    return out

@@ -196,3 +196,8 @@ def catalogue_changed(*, game_slug: str) -> None:
 
 def sample_data_files() -> list[Path]:
     return sorted(SAMPLE_DATA_DIR.glob("*/*.json"))
+
+
+def sample_deck_files() -> list[Path]:
+    """The example lists shipped with the sample data: `<game>/decks/<format>.txt`."""
+    return sorted(SAMPLE_DATA_DIR.glob("*/decks/*.txt"))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from cardsite import hooks
 from validation.registry import registry
@@ -11,7 +14,7 @@ from validation.trace import codes_without_source
 
 from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
-from .presentation import face_context, labelled_attributes, stat_line
+from .presentation import face_context, labelled_attributes, search_reading, stat_line
 from .search import search_cards
 from .search.examples import examples, vars_of
 from .services import game_card_counts
@@ -29,6 +32,12 @@ FACE = ("id", "name", "kind", "faction", "cost", "attributes")
 
 
 def index(request):
+    game = request.GET.get("game", "")
+    if game and game in registry:
+        # A search box that names its game (the error pages'): that game's cards.
+        query = request.GET.get("q", "").strip()
+        target = reverse("catalogue:game", args=[game])
+        return redirect(f"{target}?{urlencode({'q': query})}" if query else target)
     counts = game_card_counts()
     games = [(g, counts.get(g.slug, 0)) for g in registry.all()]
     return render(request, "catalogue/index.html", {"games": games})
@@ -97,6 +106,8 @@ def game_cards(request, game: str):
             game_def.kinds[card.kind].label if card.kind in game_def.kinds else card.kind
         )
         card.faction_label = game_def.factions.get(card.faction, card.faction)
+        card.has_cost = game_def.has_cost(card.kind)
+    reading = search_reading(query, result, cards)
     view = "list" if request.GET.get("view") == "list" else "grid"
     params = request.GET.copy()
     params.pop("page", None)
@@ -107,6 +118,7 @@ def game_cards(request, game: str):
         "cards": cards,
         "query": query,
         "search": result,
+        "reading": reading,
         "kind": kind,
         "faction": faction,
         "set_code": set_code,
@@ -150,11 +162,19 @@ def expansion_detail(request, game: str, code: str):
     expansion = get_object_or_404(
         Expansion.objects.select_related("game"), game__slug=game, code=code
     )
-    printings = expansion.printings.select_related("card").order_by("card__kind", "card__name")
+    printings = list(
+        expansion.printings.select_related("card").order_by("card__kind", "card__name")
+    )
+    game_def = registry.get(game)
+    for p in printings:
+        kind = p.card.kind
+        p.kind_label = game_def.kinds[kind].label if kind in game_def.kinds else kind
+        p.faction_label = game_def.factions.get(p.card.faction, p.card.faction)
+        p.has_cost = game_def.has_cost(kind)
     return render(
         request,
         "catalogue/expansion.html",
-        {"expansion": expansion, "game": registry.get(game), "printings": printings},
+        {"expansion": expansion, "game": game_def, "printings": printings},
     )
 
 

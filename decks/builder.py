@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from catalogue.models import Card
-from catalogue.presentation import stat_line
+from catalogue.presentation import search_reading, stat_line
 from catalogue.search import search_cards
 from catalogue.services import card_facts_by_names
 from validation.registry import FormatDef, GameDef, registry
@@ -45,7 +45,7 @@ from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
 from . import selectors, services
-from .builder_figures import _hexmap, _layout_view, _stats, curve_sections
+from .builder_figures import _hexmap, _layout_view, _stats, curve_sections, points_meters
 from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 from .presentation import explained, totals_rows
@@ -216,7 +216,7 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
         "facts": f,
         "kind": (game.kinds[f.kind].label if f and f.kind in game.kinds else ""),
         "faction": game.factions.get(f.faction, f.faction) if f else "",
-        "cost": f.cost if f else None,
+        "cost": f.cost if f and game.has_cost(f.kind) else None,
         "errors": errors_by_card.get(e["card"], []),
         "warned": e["card"] in warned,
     }
@@ -249,6 +249,31 @@ def _section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -
         "required": bool(spec) and not spec.optional,
         "kinds": ", ".join(game.kinds[k].label for k in kinds),
         "placement": bool(spec) and spec.placement is not None,
+    }
+
+
+def list_view(deck: Deck, version: DeckVersion, report: Mapping[str, Any]) -> dict[str, Any]:
+    """The deck and share pages' list, drawn as the builder draws it: each section's cards
+    grouped by kind with their counts, the rows a rule problem names marked, and the stats
+    (cost curve, copies by kind and faction). One query (the card facts of the list)."""
+    game = deck.game.definition
+    fmt = game.format(deck.format)
+    entries = list(version.entries)
+    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
+    marks = _marks(report)
+    order = list(fmt.section_names) + [
+        s for s in dict.fromkeys(e["section"] for e in entries) if s not in fmt.section_names
+    ]
+    rows = [_entry_row(game, e, facts, marks) for e in entries]
+    by_section: dict[str, list[dict]] = {s: [] for s in order}
+    for row in rows:
+        by_section[row["section"]].append(row)
+    sections = [_section_panel(game, fmt, s, by_section[s]) for s in order if by_section[s]]
+    return {
+        "sections": sections,
+        "meters": points_meters(fmt, rows, dict(version.options)),
+        "stats": _stats(game, fmt, rows),
+        "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
     }
 
 
@@ -307,6 +332,7 @@ def state_context(
         "required_sections": [s for s in sections if s["required"]],
         "stats": _stats(game, fmt, rows),
         "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
+        "meters": points_meters(fmt, rows, options),
         "hexmaps": hexmaps,
         "hexmap": hexmaps[0] if hexmaps else None,
         "layout": _layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
@@ -461,6 +487,7 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
                 "card": card,
                 "kind": game.kinds[card.kind].label if card.kind in game.kinds else card.kind,
                 "faction": game.factions.get(card.faction, card.faction),
+                "has_cost": game.has_cost(card.kind),
                 "stats": stat_line(card, deck.game.slug, limit=len(game.kinds[card.kind].attrs))
                 if card.kind in game.kinds
                 else "",
@@ -484,6 +511,7 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
         "first": start + 1,
         "last": start + len(rows),
         "search": result,
+        "reading": search_reading(request.GET.get("q", ""), result, [r["card"] for r in rows]),
         "q": request.GET.get("q", ""),
         "kind": request.GET.get("kind", ""),
         "faction": request.GET.get("faction", ""),

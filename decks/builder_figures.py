@@ -9,6 +9,7 @@ from typing import Any
 
 from catalogue.models import Card
 from validation.registry import FormatDef, GameDef, MapLayout
+from validation.rules import PointsLimit
 
 #: The highest cost with its own bar in the cost curve; dearer cards share the last bar.
 CURVE_MAX = 7
@@ -159,3 +160,32 @@ def _layout_view(hook: MapLayout, game_id: int, options: Mapping[str, Any]) -> d
     view["height"] = len(layout["rows"]) * (2 * box_h + gap)
     view["card_w"], view["card_h"] = 2 * box_w, 2 * box_h
     return view
+
+
+def points_meters(
+    fmt: FormatDef, rows: list[dict], options: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The points limits of the format (its `PointsLimit` rules) against the list: one
+    {"total", "limit", "over"} per limit, read from the format's options as the deck sets
+    them ("36/36 points"). Empty for a format without a points limit."""
+    meters = []
+    values = {**fmt.options, **options}
+    seen: set[tuple] = set()
+    for rule in fmt.rules:
+        # One meter per limit (a rule that warns under the limit reads the same one).
+        key = (rule.sections, rule.option, rule.kinds) if isinstance(rule, PointsLimit) else None
+        if key is None or key in seen:
+            continue
+        seen.add(key)
+        limit = values.get(rule.option)
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
+            continue
+        total = sum(
+            row["facts"].cost * row["count"]
+            for row in rows
+            if row["facts"] is not None
+            and row["section"] in rule.sections
+            and (rule.kinds is None or row["facts"].kind in rule.kinds)
+        )
+        meters.append({"total": total, "limit": limit, "over": total > limit})
+    return meters

@@ -3,6 +3,7 @@ from django import forms
 from validation import decklist
 from validation.registry import registry
 
+from .list_header import Header, read_header
 from .models import Deck, Visibility
 
 MAX_LIST = decklist.MAX_LIST_BYTES
@@ -202,8 +203,54 @@ class DeckNewForm(_ListInput):
     def __init__(self, *args, list_required: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.list_required = list_required
+        self.header = Header()
+        #: The "game/format" values whose format takes an agreed points total: the page
+        #: shows the Points field for those only.
+        self.points_formats = " ".join(
+            f"{game.slug}/{slug}"
+            for game in registry.all()
+            for slug, fmt in game.formats.items()
+            if "points" in fmt.adjustable
+        )
         if not list_required:
             self.fields["list"].label = "Deck list (optional)"
+            return
+        # Importing: the paste box first; the game, format, name and points may come from
+        # the list's own comment lines (what an exported list starts with).
+        self.order_fields(["list", "file", "game_format", "name"])
+        self.fields["list"].label = "Paste the list"
+        self.fields["list"].help_text = (
+            "An exported list names its deck, game and format in its first lines "
+            "(# Deck:, # Game:, # Format:); those fill the fields left empty below."
+        )
+        self.fields["game_format"].required = False
+        self.fields["game_format"].choices = [
+            ("", "As the list's # Game: and # Format: lines say"),
+            *format_choices(),
+        ]
+        self.fields["name"].required = False
+        self.fields["name"].help_text = "Empty: the list's # Deck: line."
+
+    def clean(self):
+        data = super().clean()
+        if not self.list_required:
+            return data
+        self.header = read_header(data.get("list") or "")
+        if not data.get("game_format"):
+            if self.header.game and self.header.format:
+                data["game_format"] = f"{self.header.game}/{self.header.format}"
+            else:
+                self.add_error(
+                    "game_format",
+                    "choose the game and format: the list has no # Game: and # Format: lines "
+                    "naming them",
+                )
+        if not (data.get("name") or "").strip():
+            if self.header.name:
+                data["name"] = self.header.name
+            else:
+                self.add_error("name", "give the deck a name: the list has no # Deck: line")
+        return data
 
     def clean(self):
         data = super().clean()
@@ -215,7 +262,13 @@ class DeckNewForm(_ListInput):
         return game, fmt
 
     def options(self) -> dict:
-        return list_options(self.cleaned_data)
+        options = list_options(self.cleaned_data)
+        if self.header.game and self.cleaned_data.get("game_format") == (
+            f"{self.header.game}/{self.header.format}"
+        ):
+            for key, value in self.header.options.items():
+                options.setdefault(key, value)
+        return options
 
 
 class DeckEditForm(forms.Form):

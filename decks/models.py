@@ -120,6 +120,24 @@ class Deck(models.Model):
         return self.game.definition
 
 
+class RetiredShareToken(models.Model):
+    """A share token a deck no longer answers to, kept so that its link says why it stopped
+    working: the owner replaced it, or stopped sharing the deck by link. Deleted with the
+    deck (a deleted deck's links are plain 404s)."""
+
+    class Reason(models.TextChoices):
+        REPLACED = "replaced", "The owner replaced this link"
+        WITHDRAWN = "withdrawn", "The owner stopped sharing this deck by link"
+
+    token = models.CharField(max_length=43, unique=True)
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.REPLACED)
+    retired_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.deck_id}: {self.reason}"
+
+
 class DeckVersion(models.Model):
     """One saved state of a deck.
 

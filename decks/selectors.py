@@ -16,6 +16,7 @@ from validation.registry import registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import Entry
 
+from .list_header import export_header
 from .services import entries_as_sections
 
 MAX_SEED = 2**31 - 1
@@ -173,7 +174,10 @@ def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
 def deck_export(*, deck, version, as_: str = "text") -> str | dict[str, Any]:
     """A version of a deck as the text list (`as_="text"`) or its JSON twin (`"json"`)."""
     if as_ == "text":
-        return version.list_text
+        header = export_header(
+            name=deck.name, game_slug=deck.game.slug, format=deck.format, options=version.options
+        )
+        return header + version.list_text
     if as_ == "json":
         return {
             "game": deck.game.slug,

@@ -596,7 +596,7 @@ def deck_update(
     visibility: str | None = None,
 ):
     """Change a deck's name, description or visibility (its list changes only by versions)."""
-    from .models import Visibility, new_share_token
+    from .models import RetiredShareToken, Visibility, new_share_token
 
     if visibility is not None and visibility not in Visibility.values:
         raise DeckInvalid({"visibility": [f"use one of {', '.join(Visibility.values)}"]})
@@ -612,6 +612,7 @@ def deck_update(
             fields.append(attr)
     if leaves_unlisted:
         # Whoever had the link loses it: going back to unlisted hands out a new one.
+        _retire_share_token(deck, RetiredShareToken.Reason.WITHDRAWN)
         deck.share_token = new_share_token()
         fields.append("share_token")
     if fields:
@@ -620,12 +621,23 @@ def deck_update(
 
 
 def deck_new_share_link(*, deck):
-    """Replace the deck's share link: the old one stops working at once."""
-    from .models import new_share_token
+    """Replace the deck's share link: the old one stops working at once (and says so)."""
+    from .models import RetiredShareToken, new_share_token
 
+    _retire_share_token(deck, RetiredShareToken.Reason.REPLACED)
     deck.share_token = new_share_token()
     deck.save(update_fields=["share_token", "updated_at"])
     return deck
+
+
+def _retire_share_token(deck, reason: str) -> None:
+    """Remember the deck's current share token as retired (for the page its link shows)."""
+    from .models import RetiredShareToken
+
+    if deck.pk and deck.share_token:
+        RetiredShareToken.objects.update_or_create(
+            token=deck.share_token, defaults={"deck": deck, "reason": reason}
+        )
 
 
 def deck_delete(*, deck) -> None:

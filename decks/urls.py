@@ -32,4 +32,5 @@ urlpatterns = [
     ),
     path("decks/shared/<str:token>/clone/", views.deck_shared_clone, name="shared-clone"),
     path("collection/", views.collection, name="collection"),
+    path("cards/<slug:game>/card/<int:pk>/add/", views.card_to_deck, name="card-to-deck"),
 ]

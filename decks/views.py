@@ -22,6 +22,7 @@ from catalogue.models import Game
 from validation.registry import registry
 
 from . import selectors, services
+from .builder import list_view
 from .forms import (
     CheckListForm,
     CollectionImportForm,
@@ -31,7 +32,7 @@ from .forms import (
     default_game_format,
     list_too_large,
 )
-from .models import CollectionEntry, Deck, DeckVersion
+from .models import CollectionEntry, Deck, DeckVersion, RetiredShareToken
 from .presentation import explained, totals_rows
 from .services import ListInvalid, list_check
 
@@ -81,6 +82,14 @@ def check_list(request):
 
 
 def build(request):
+    """Where a new deck starts: every game's formats, or one game's (`?game=`); a game with
+    a single format opens the builder on it."""
+    slug = request.GET.get("game", "")
+    if slug in registry:
+        game = registry.get(slug)
+        if len(game.formats) == 1:
+            return redirect("builder:new", game.slug, next(iter(game.formats)))
+        return render(request, "decks/build_index.html", {"games": [game], "one_game": game})
     return render(request, "decks/build_index.html", {"games": registry.all()})
 
 
@@ -92,8 +101,26 @@ def _readable(request, *, pk: int | None = None, token: str | None = None) -> De
     share token. Anything else is a 404, whether or not the deck exists."""
     qs = Deck.objects.select_related("game", "owner", "current_version")
     if token is not None:
-        return get_object_or_404(qs.shared(token))
+        deck = qs.shared(token).first()
+        if deck is None:
+            retired = RetiredShareToken.objects.filter(token=token).first()
+            if retired is not None:
+                raise ShareLinkRetired(retired)
+            raise Http404("no deck is shared with this link")
+        return deck
     return get_object_or_404(qs.visible_to(request.user), pk=pk)
+
+
+class ShareLinkRetired(Http404):
+    """A share link its owner replaced or withdrew: the 404 page says so."""
+
+    def __init__(self, retired: RetiredShareToken):
+        super().__init__(retired.get_reason_display())
+        self.heading = retired.get_reason_display()
+        if retired.reason == RetiredShareToken.Reason.REPLACED:
+            self.explanation = "Ask the person who sent it for the new link."
+        else:
+            self.explanation = "The deck is no longer shared by link; ask its owner."
 
 
 def _owned(request, pk: int) -> Deck:
@@ -223,9 +250,9 @@ def deck_import(request):
 def _detail(request, deck: Deck, *, token: str | None, number: int | None = None):
     version = _version(deck, number)
     game = deck.game.definition
-    sections = selectors.version_sections(deck=deck, version=version) if version else []
     is_current = version is not None and version.pk == deck.current_version_id
     report = deck.report if is_current else (version.report if version else {})
+    listing = list_view(deck, version, report or {}) if version else None
     history = Paginator(
         DeckVersion.objects.filter(deck=deck)
         .select_related("author")
@@ -247,7 +274,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "game": game,
             "version": version,
             "is_current": is_current,
-            "sections": sections,
+            "listing": listing,
             "report": report,
             "violations": explained(report, game, deck.format),
             "totals": totals_rows((report or {}).get("totals"), game),
@@ -307,7 +334,8 @@ def _export(request, deck: Deck, kind: str):
         raise Http404("this deck has no saved list yet")
     filename = f"{deck.game.slug}-{deck.pk}-v{version.number}"
     if kind == "text":
-        response = HttpResponse(version.list_text, content_type="text/plain; charset=utf-8")
+        text = selectors.deck_export(deck=deck, version=version, as_="text")
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
         return response
     if kind == "json":
@@ -372,6 +400,8 @@ def deck_edit(request, pk: int):
         "collection": bool(current and current.options.get("collection") is True),
     }
     form = DeckEditForm(request.POST or None, initial=initial)
+    if "points" not in deck.game.definition.format(deck.format).adjustable:
+        del form.fields["points"]  # only formats with an agreed total take one
     context: dict = {"deck": deck, "form": form, "game": deck.game.definition}
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -523,3 +553,95 @@ def deck_new_link(request, pk: int):
     services.deck_new_share_link(deck=deck)
     messages.success(request, "The deck has a new share link; the old one no longer works.")
     return redirect(deck.get_absolute_url() + "#share-link")
+
+
+# --- Add a card to a deck (from the card's page) -----------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def card_to_deck(request, game: str, pk: int):
+    """Add one copy of a card to one of the user's decks of its game, or to a new deck:
+    the deck's list is edited as the builder edits it (`list_edits.apply_change`) and saved
+    as a new version."""
+    from catalogue.models import Card
+
+    from .builder import sections_for
+    from .list_edits import apply_change
+
+    card = get_object_or_404(Card.objects.select_related("game"), game__slug=game, pk=pk)
+    game_def = registry.get(game)
+    formats = {
+        slug: (fmt, sections_for(card, fmt))
+        for slug, fmt in game_def.formats.items()
+        if sections_for(card, fmt)
+    }
+    decks = [
+        d
+        for d in Deck.objects.owned_by(request.user)
+        .filter(game=card.game)
+        .select_related("current_version")
+        if d.format in formats
+    ]
+    error = ""
+    if request.method == "POST":
+        target = request.POST.get("target", "")
+        kind, _, value = target.partition(":")
+        fmt_slug = ""
+        deck = None
+        if kind == "deck" and value.isdigit():
+            deck = next((d for d in decks if d.pk == int(value)), None)
+            fmt_slug = deck.format if deck else ""
+        elif kind == "new" and value in formats:
+            fmt_slug = value
+        if not fmt_slug:
+            error = "Pick one of your decks, or a new deck."
+        else:
+            fmt, sections = formats[fmt_slug]
+            main = fmt.main_section
+            section = main if main in sections else sections[0]
+            where = game_def.section_label(section)
+            try:
+                if deck is None:
+                    deck = services.deck_create(
+                        owner=request.user,
+                        game_slug=game,
+                        format=fmt_slug,
+                        name=f"My {game_def.name.split(':')[0]} {fmt.name.lower()} deck",
+                        sections={section: [{"card": card.name, "count": 1}]},
+                    )
+                else:
+                    base = deck.current_version
+                    entries = apply_change(
+                        list(base.entries) if base else [],
+                        {"op": "add", "section": section, "card": card.name},
+                        fmt.section_names,
+                    )
+                    services.deck_save_version(
+                        deck=deck,
+                        author=request.user,
+                        sections=services.entries_as_sections(entries),
+                        options=dict(base.options) if base else {},
+                        based_on=base,
+                    )
+            except services.VersionConflict:
+                error = f"“{deck.name}” was saved elsewhere just now; try again."
+            except ListInvalid as exc:
+                error = "Not added: " + "; ".join(e["message"] for e in exc.errors)
+            except ValueError as exc:
+                error = f"Not added: {exc}"
+            else:
+                messages.success(request, f"Added 1 {card.name} to {where} of “{deck.name}”.")
+                return redirect("builder:deck", deck.pk)
+    return render(
+        request,
+        "decks/card_to_deck.html",
+        {
+            "card": card,
+            "game": game_def,
+            "decks": decks,
+            "formats": [(slug, fmt) for slug, (fmt, _) in formats.items()],
+            "error": error,
+        },
+        status=400 if error else 200,
+    )

@@ -5,6 +5,9 @@
 # threads each, default 4, keeping connections alive; GUNICORN_TIMEOUT seconds, default 30), a
 # Celery worker (WORKER_CONCURRENCY, default 2) and Celery beat (the scheduled tasks)
 # together. Ctrl-C stops all three.
+# Debug is off (the site's own error pages, static files through whitenoise) unless
+# DJANGO_DEBUG=1 asks for Django's debug pages. With no SECRET_KEY set, a key made once and
+# kept in the data folder (secret_key, readable by its owner only) is used.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -19,10 +22,22 @@ WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-2}
 DATA_DIR=${CARDSITE_DATA_DIR:-data}
 mkdir -p "$DATA_DIR"
 
+DEBUG=${DJANGO_DEBUG:-${DEBUG:-0}}
+export DEBUG
+if [ -z "${SECRET_KEY:-}" ]; then
+  keyfile="$DATA_DIR/secret_key"
+  if [ ! -s "$keyfile" ]; then
+    (umask 077 && "$PY" -c 'import secrets; print(secrets.token_urlsafe(50))' >"$keyfile")
+  fi
+  SECRET_KEY=$(cat "$keyfile")
+  export SECRET_KEY
+fi
+
 "$PY" manage.py migrate --noinput
 "$PY" manage.py collectstatic --noinput -v0
 "$PY" manage.py load_sample_data
 "$PY" manage.py ensure_demo_user
+"$PY" manage.py publish_sample_decks
 
 # The worker runs in a session of its own (setsid, where there is one): Ctrl-C, or a SIGTERM to
 # the whole process group, must reach its main process only, which then stops its pool. Signalled

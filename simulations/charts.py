@@ -22,6 +22,12 @@ from django.utils.safestring import SafeString, mark_safe
 WIDTH = 560
 HEIGHT = 300
 MARGIN = {"left": 58, "right": 16, "top": 44, "bottom": 52}
+#: The x labels at 11 px: a character's width at most (an estimate for sans-serif), the
+#: line height, the longest label drawn, and sin(35°) for slanted ones.
+CHAR_W = 6.6
+LINE_H = 15
+LABEL_MAX = 18
+SIN_SLANT = 0.574
 PALETTE = ("#2f6fdb", "#e0792b", "#2e9e6a", "#c0392b", "#8e44ad", "#7f8c8d")
 
 
@@ -198,6 +204,10 @@ class _Plot:
     band: float
     step: float
     y_top: float
+    #: The x labels: drawn slanted (long names, many categories), and one every `every`
+    #: categories, so that no two overlap.
+    rotate: bool = False
+    every: int = 1
 
     def y(self, v: float) -> float:
         return self.top + self.ph - (v / self.y_top) * self.ph
@@ -213,8 +223,20 @@ def _plot(spec: Mapping[str, Any], series: list[dict[str, Any]]) -> _Plot:
     `y_max`; stacked series count by their sums)."""
     cats = [str(c) for c in spec.get("categories", [])]
     left, right, top, bottom = (MARGIN[k] for k in ("left", "right", "top", "bottom"))
-    pw, ph = WIDTH - left - right, HEIGHT - top - bottom
     n = max(len(cats), 1)
+    pw = WIDTH - left - right
+    longest = min(max((len(c) for c in cats), default=0), LABEL_MAX)
+    band = pw / n
+    rotate = longest * CHAR_W + 6 > band and n > 1
+    if rotate:
+        # A slanted label reaches down by its length × sin(35°): the plot makes room, so
+        # that it ends above the axis title.
+        bottom = max(bottom, int(14 + longest * CHAR_W * SIN_SLANT + 26))
+        # Slanted labels stand LINE_H apart across their slant: band × sin(35°) each.
+        every = max(1, math.ceil(LINE_H / (band * SIN_SLANT)))
+    else:
+        every = max(1, math.ceil((longest * CHAR_W + 6) / band))
+    ph = HEIGHT - top - bottom
     stacked = [s for s in series if s.get("style") == "stacked"]
     plain = [s for s in series if s.get("style", "bar") in ("bar", "line")]
     values = [v for s in plain for v in s["values"] if v is not None]
@@ -226,7 +248,9 @@ def _plot(spec: Mapping[str, Any], series: list[dict[str, Any]]) -> _Plot:
     y_top = step * math.ceil(y_max / step - 1e-9)
     if y_top <= 0:
         y_top = 1.0
-    return _Plot(cats, spec.get("y_format", "number"), left, top, pw, ph, n, pw / n, step, y_top)
+    return _Plot(
+        cats, spec.get("y_format", "number"), left, top, pw, ph, n, band, step, y_top, rotate, every
+    )
 
 
 def _frame(spec: Mapping[str, Any], p: _Plot) -> list[str]:
@@ -276,22 +300,20 @@ def _frame(spec: Mapping[str, Any], p: _Plot) -> list[str]:
 def _x_labels(p: _Plot) -> list[str]:
     """The categories under the plot: thinned when crowded, rotated when long."""
     out = []
-    every = max(1, math.ceil(p.n / 24))
-    rotate = max((len(c) for c in p.cats), default=0) > 4 and p.n > 6
     for i, cat in enumerate(p.cats):
-        if i % every:
+        if i % p.every:
             continue
         cx = p.left + p.band * (i + 0.5)
         ty = p.top + p.ph + 14
-        if rotate:
+        if p.rotate:
             out.append(
-                f'<text x="{cx:.1f}" y="{ty}" text-anchor="end" fill="#5d6577" '
-                f'transform="rotate(-35 {cx:.1f} {ty})">{escape(cat[:18])}</text>'
+                f'<text x="{cx:.1f}" y="{ty:.0f}" text-anchor="end" fill="#5d6577" '
+                f'transform="rotate(-35 {cx:.1f} {ty:.0f})">{escape(cat[:LABEL_MAX])}</text>'
             )
         else:
             out.append(
-                f'<text x="{cx:.1f}" y="{ty}" text-anchor="middle" fill="#5d6577">'
-                f"{escape(cat)}</text>"
+                f'<text x="{cx:.1f}" y="{ty:.0f}" text-anchor="middle" fill="#5d6577">'
+                f"{escape(cat[:LABEL_MAX])}</text>"
             )
     return out
 

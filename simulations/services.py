@@ -546,6 +546,32 @@ def simulation_reap(*, now: datetime | None = None) -> dict[str, list[int]]:
 # --- reading ------------------------------------------------------------------------------
 
 
+def param_rows(kind, params: dict[str, Any]) -> list[tuple[str, str]]:
+    """A run's parameters as the player reads them: each parameter's label and its value
+    ("On the play: yes", a choice by its label), the number of games left out (shown apart);
+    a parameter the kind no longer has keeps its key."""
+    specs = {spec.name: spec for spec in (kind.params if kind else ())}
+    rows = []
+    for key, value in params.items():
+        if key == "games":
+            continue
+        spec = specs.get(key)
+        label = spec.label if spec else key.replace("_", " ").capitalize()
+        if isinstance(value, bool):
+            shown = "yes" if value else "no"
+        elif spec is not None and spec.type == "choice":
+            try:
+                shown = dict(spec.choice_list()).get(str(value), str(value))
+            except Exception:  # noqa: BLE001 - a label is a nicety; the value is the fact
+                shown = str(value)
+        elif value is None or value == "":
+            shown = "—"
+        else:
+            shown = str(value)
+        rows.append((label, shown))
+    return rows
+
+
 def run_view(run: SimulationRun) -> dict[str, Any]:
     """What the pages show of a run: its kind, key figures and rendered charts."""
     from . import charts
@@ -559,6 +585,7 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
     return {
         "run": run,
         "kind": kind,
+        "param_rows": param_rows(kind, run.params or {}),
         "summary": summary,
         "figures": kind.goldfish.key_figures(summary) if kind and summary else [],
         "charts": [{"spec": s, "svg": charts.render(s, prefix=f"run{run.pk}-")} for s in specs],

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.throttling import page_throttle
 from decks.models import Deck, DeckVersion
+from validation.registry import registry
 
 from . import kinds, services
 from .models import SimulationRun
@@ -184,8 +185,32 @@ def start(request, deck_pk: int):
 def run_list(request):
     runs = SimulationRun.objects.owned_by(request.user).only(*LIST_FIELDS)
     runs = list(runs.select_related("deck_version")[:200])
-    done = [r for r in runs if r.status == "done"]
-    return render(request, "simulations/list.html", {"runs": runs, "done": done})
+    known = {k.slug: k for k in kinds.all_kinds()}
+    for r in runs:
+        kind = known.get(r.kind)
+        r.kind_label = kind.label if kind else r.kind
+    return render(
+        request,
+        "simulations/list.html",
+        {"runs": runs, "compare_groups": _by_game([r for r in runs if r.status == "done"])},
+    )
+
+
+def _by_game(runs: list) -> list[dict]:
+    """Runs compare within one game: finished runs grouped by game (two or more each), with
+    their kinds' labels, for one compare form per game."""
+    known = {k.slug: k for k in kinds.all_kinds()}
+    names = {g.slug: g.name for g in registry.all()}
+    groups: dict[str, list] = {}
+    for r in runs:
+        kind = known.get(r.kind)
+        r.kind_label = kind.label if kind else r.kind
+        groups.setdefault(kind.game_slug if kind else "", []).append(r)
+    return [
+        {"game": names.get(slug, slug or "Other"), "runs": group}
+        for slug, group in groups.items()
+        if len(group) > 1
+    ]
 
 
 def _readable_run(request, pk: int) -> SimulationRun:
@@ -227,8 +252,24 @@ def compare(request):
                 .filter(status="done")
                 .only(*LIST_FIELDS)[:200]
             )
-        return render(request, "simulations/compare.html", {"pick": True, "choices": choices})
+        return render(
+            request,
+            "simulations/compare.html",
+            {"pick": True, "compare_groups": _by_game(choices)},
+        )
     views = [services.run_view(_readable_run(request, i)) for i in ids]
+    games = {v["kind"].game_slug if v["kind"] else "" for v in views}
+    if len(games) > 1:
+        return render(
+            request,
+            "simulations/compare.html",
+            {
+                "pick": True,
+                "compare_groups": [],
+                "error": "These runs are of different games; compare runs of one game.",
+            },
+            status=400,
+        )
     rows = []
     labels_a = dict(views[0]["figures"])
     labels_b = dict(views[1]["figures"])
@@ -261,5 +302,10 @@ def odds_view(request):
             first_player_draws=q.get("first_player_draws"),
         )
     except services.OddsInvalid as exc:
-        return render(request, "simulations/_odds.html", {"errors": exc.errors}, status=200)
-    return render(request, "simulations/_odds.html", {"odds": result})
+        return render(request, _odds_template(request), {"errors": exc.errors}, status=200)
+    return render(request, _odds_template(request), {"odds": result})
+
+
+def _odds_template(request) -> str:
+    """The table alone for the deck panel (htmx), a page of the site when opened directly."""
+    return "simulations/_odds.html" if request.htmx else "simulations/odds.html"

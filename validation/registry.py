@@ -250,6 +250,11 @@ class GameDef:
                 f"{self.name} has no card kind {kind!r}; valid kinds: {', '.join(self.kinds)}"
             ) from None
 
+    def has_cost(self, kind: str) -> bool:
+        """Whether cards of `kind` have a cost (an unknown kind: yes, shown as stored)."""
+        schema = self.kinds.get(kind)
+        return schema.has_cost if schema is not None else True
+
     def section_label(self, section: str) -> str:
         for spec in self.sections:
             if spec.name == section:

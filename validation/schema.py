@@ -196,13 +196,16 @@ class KindSchema:
     """The attribute schema of one card kind of one game.
 
     `checks` are optional whole-card checks run after every attribute is valid (e.g. a Hex
-    Skirmish ranged unit has a range above 0).
+    Skirmish ranged unit has a range above 0). `has_cost` is False for a kind whose cards
+    have no cost in the rulebook (their `cost` is 0 by convention): pages then show no cost
+    badge for them.
     """
 
     kind: str
     label: str
     attrs: tuple[Attr, ...]
     checks: tuple[CrossCheck, ...] = ()
+    has_cost: bool = True
     _by_key: dict[str, Attr] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

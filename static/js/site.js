@@ -1,6 +1,8 @@
 // Small behaviours of every page, kept out of the HTML so that the Content-Security-Policy
 // can forbid inline script: a confirmation before a destructive form is sent
-// (data-confirm="question"), a print button (data-print) and a back link (data-back).
+// (data-confirm="question"), a print button (data-print), a back link (data-back), and a
+// form field shown only for the game formats it applies to (data-points-formats: the
+// "game/format" values of the form's game_format choice that take it).
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -15,4 +17,38 @@
     if (el.hasAttribute("data-print")) window.print();
     else window.history.back();
   });
+  function showPointsFields() {
+    document.querySelectorAll("[data-points-formats]").forEach(function (field) {
+      var form = field.closest("form");
+      var choice = form && form.querySelector("[name=game_format]");
+      if (!choice) return;
+      var formats = field.getAttribute("data-points-formats").split(" ");
+      field.hidden = formats.indexOf(choice.value) < 0;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.name === "game_format") showPointsFields();
+  });
+  // The main navigation folds behind a Menu button on a phone (CSS decides when), and the
+  // secondary filters of a search form start folded there.
+  function collapsibles() {
+    var nav = document.querySelector("header.site nav");
+    var toggle = nav && nav.querySelector(".menu-toggle");
+    if (toggle) {
+      toggle.hidden = false;
+      nav.classList.add("collapsible");
+      toggle.addEventListener("click", function () {
+        var open = nav.classList.toggle("open");
+        toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      });
+    }
+    if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) {
+      document.querySelectorAll("details.filters-more[open]").forEach(function (d) {
+        d.open = false;
+      });
+    }
+  }
+  function ready() { showPointsFields(); collapsibles(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

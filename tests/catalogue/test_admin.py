@@ -222,7 +222,7 @@ def _add_data(game, **extra):
     [
         ("attr__damage", "-1", "below the minimum 0"),
         ("attr__armor", "", "This field is required"),
-        ("attr__speed", "2.5", "Enter a whole number"),
+        ("attr__speed", "2.5", "a whole number"),
     ],
 )
 def test_adding_a_card_with_a_bad_attribute_shows_the_field_error(

@@ -67,8 +67,12 @@ def test_expansion_page_lists_its_cards(client, sample_catalogue):
     exp = Expansion.objects.get(code="RL1")
     response = client.get(exp.get_absolute_url())
     assert response.status_code == 200
-    assert response.context["printings"].count() == exp.printings.count()
-    assert "sample" in response.content.decode().lower()
+    assert len(response.context["printings"]) == exp.printings.count()
+    page = response.content.decode()
+    assert "sample" in page.lower()
+    # Kinds by their labels; no cost shown for a kind without one.
+    assert '<td data-label="Kind">Critical hit</td>' in page and ">critical_hit<" not in page
+    assert '<td data-label="Cost"><span class="muted" title="no cost">—</span></td>' in page
 
 
 def test_search_help_lists_the_keys_of_each_game(client):

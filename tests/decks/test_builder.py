@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from catalogue.models import Card
 from decks import builder, services
 from decks.models import CollectionEntry, Deck, DeckVersion
 from validation.registry import registry
@@ -189,7 +190,12 @@ def test_search_uses_the_query_language_and_offers_the_sections_a_card_fits(
     deck = new_deck(user, fmt="scenario")
     url = reverse("builder:search", args=[deck.pk])
     html = signed_in.get(url, {"q": "kind:efreet speed>=6"}, **HTMX).content.decode()
-    assert 'data-card="Tigercat"' not in html or "speed" in html
+    fast = Card.objects.filter(
+        game__slug="redline", kind="efreet", attributes__speed__gte=6
+    ).values_list("name", flat=True)
+    assert fast and html.count('class="b-result"') == len(fast)
+    assert all(f'data-card="{name}"' in html for name in fast)
+    assert "Read as" not in html  # the query as typed: nothing to add
     html = signed_in.get(url, {"q": "tigercat"}, **HTMX).content.decode()
     assert 'data-card="Tigercat"' in html and 'data-section="arsenal"' in html
     html = signed_in.get(url, {"kind": "mission"}, **HTMX).content.decode()

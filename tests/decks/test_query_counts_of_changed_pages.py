@@ -45,8 +45,9 @@ def test_the_deck_page_costs_the_same_with_one_version_or_thirty(client, user, s
     small, large = _deck(user), _deck(user, versions=30)
     client.force_login(user)
     counts = [_count(lambda d=d: client.get(f"/decks/{d.pk}/")) for d in (small, large)]
-    # session, user, deck, versions page (count, rows), collection check
-    assert counts[0] == counts[1] == 6, counts
+    # session, user, deck, versions page (count, rows), collection check, the card facts of
+    # the list (grouped by kind, with the cost curve)
+    assert counts[0] == counts[1] == 7, counts
 
 
 def test_a_page_of_builder_search_results(client, user, sample_catalogue):

@@ -83,3 +83,36 @@ def test_new_link_on_the_api(client, mini_catalogue, user, other_user, make_deck
     assert client.get(f"/api/decks/shared/{old}/").status_code == 404
     client.logout()
     assert client.post(f"/api/decks/{deck.pk}/new-link/").status_code in (401, 403)
+
+
+def test_a_replaced_link_says_the_owner_replaced_it(client, mini_catalogue, user, make_deck):
+    deck = _deck(user, make_deck)
+    old = deck.share_token
+    services.deck_new_share_link(deck=deck)
+    response = client.get(f"/decks/shared/{old}/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "The owner replaced this link" in page
+    assert "Ask the person who sent it for the new link" in page
+    # Every page under the old link says the same, and a made-up token only "not here".
+    assert (
+        "The owner replaced this link" in client.get(f"/decks/shared/{old}/diff/").content.decode()
+    )
+    other = client.get("/decks/shared/made-up-token/")
+    assert other.status_code == 404
+    assert "replaced" not in other.content.decode()
+    assert "There is no page here" in other.content.decode()
+
+
+def test_a_withdrawn_link_says_the_deck_is_no_longer_shared(
+    client, mini_catalogue, user, make_deck
+):
+    deck = _deck(user, make_deck)
+    old = deck.share_token
+    services.deck_update(deck=deck, visibility="private")
+    page = client.get(f"/decks/shared/{old}/").content.decode()
+    assert "The owner stopped sharing this deck by link" in page
+    # Deleting the deck forgets its links.
+    services.deck_delete(deck=deck)
+    page = client.get(f"/decks/shared/{old}/").content.decode()
+    assert "stopped sharing" not in page and "There is no page here" in page

@@ -24,6 +24,7 @@ SHIP = KindSchema(
             help='4 common and 4 unique, each {"name": ..., "crew_cost": n}',
         ),
     ),
+    has_cost=False,
 )
 
 MANOEUVRE = KindSchema(
@@ -46,6 +47,7 @@ MANOEUVRE = KindSchema(
             help='false for "can not be responded to"',
         ),
     ),
+    has_cost=False,
 )
 
 ORDER = KindSchema(
@@ -57,6 +59,7 @@ ORDER = KindSchema(
         ),
         Attr("effect", "Effect", "dict", help="the effect in structured form, beside the text"),
     ),
+    has_cost=False,
 )
 
 MAP_CARD = KindSchema(
@@ -66,6 +69,7 @@ MAP_CARD = KindSchema(
         Attr("boxes", "Boxes", "choice_list", choices=BOXES, required=True, length=4),
         Attr("start", "Start card", "bool", help="a side's starting card"),
     ),
+    has_cost=False,
 )
 
 KINDS: dict[str, KindSchema] = {s.kind: s for s in (SHIP, MANOEUVRE, ORDER, MAP_CARD)}

@@ -25,6 +25,7 @@ UNIT = KindSchema(
         Attr("attack_twice", "Attack twice", "bool"),
         Attr("d6_bonus", "D6 bonus", "bool"),
     ),
+    has_cost=False,
 )
 
 ITEM = KindSchema(
@@ -36,6 +37,7 @@ ITEM = KindSchema(
         Attr("atk_bonus", "ATK bonus", "int"),
         Attr("def_bonus", "DEF bonus", "int"),
     ),
+    has_cost=False,
 )
 
 FIELD = KindSchema(
@@ -47,6 +49,7 @@ FIELD = KindSchema(
         Attr("field_class", "Class", "str"),
         Attr("elemental_res", "Elemental RES", "str"),
     ),
+    has_cost=False,
 )
 
 KINDS: dict[str, KindSchema] = {s.kind: s for s in (UNIT, ITEM, FIELD)}

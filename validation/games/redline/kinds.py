@@ -65,6 +65,7 @@ RESOURCE = KindSchema(
         Attr("provides", "Provides", "int", default=1, minimum=0),
         Attr("basic", "Basic", "bool", help="a basic supply drop: no copy limit"),
     ),
+    has_cost=False,
 )
 
 MISSION = KindSchema(
@@ -81,12 +82,14 @@ MISSION = KindSchema(
         ),
         Attr("scorched_earth", "Scorched earth", "bool"),
     ),
+    has_cost=False,
 )
 
 CRITICAL_HIT = KindSchema(
     "critical_hit",
     "Critical hit",
     (Attr("permanent", "Permanent", "bool"),),
+    has_cost=False,
 )
 
 KINDS: dict[str, KindSchema] = {

@@ -47,6 +47,7 @@ COMBAT_CARD = KindSchema(
         ),
         Attr("drift_distance", "Drift distance", "choice", choices=DRIFT_DISTANCES),
     ),
+    has_cost=False,
 )
 
 KINDS: dict[str, KindSchema] = {s.kind: s for s in (UNIT_TYPE, COMBAT_CARD)}
