@@ -321,6 +321,8 @@ REST_FRAMEWORK = {
         "deck_write": os.environ.get("THROTTLE_DECK_WRITE", "60/min"),
         "simulate": os.environ.get("THROTTLE_SIMULATE", "10/min"),
         "bulk": os.environ.get("THROTTLE_BULK", "30/min"),
+        # The card search, page and API (GET /cards/<game>/, /api/cards/), per client.
+        "search": os.environ.get("THROTTLE_SEARCH", "120/min"),
     },
 }
 SPECTACULAR_SETTINGS = {
