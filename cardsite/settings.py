@@ -184,6 +184,15 @@ if _db["ENGINE"].endswith("postgresql"):
             "such as 5000, or 0 for no limit."
         )
     DB_STATEMENT_TIMEOUT_MS = int(_timeout_raw)
+    # An expansion import lifts the limit for its own transaction only (SET LOCAL): its
+    # batches together may outlast a request's limit on a large file (0: no limit).
+    _import_raw = (os.environ.get("IMPORT_STATEMENT_TIMEOUT_MS") or "600000").strip()
+    if not _import_raw.isdigit() or len(_import_raw) > 9:
+        raise ImproperlyConfigured(
+            f"IMPORT_STATEMENT_TIMEOUT_MS is {_import_raw!r}; use a whole number of "
+            "milliseconds such as 600000, or 0 for no limit."
+        )
+    IMPORT_STATEMENT_TIMEOUT_MS = int(_import_raw)
     _options = _db.setdefault("OPTIONS", {})
     _options["options"] = (
         f"{_options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,9 @@ NO_FACTION_WORDS = frozenset({"", "neutral", "none"})
 MAX_COST = 1_000_000
 #: Namespace of the advisory lock an import holds on its game (PostgreSQL).
 IMPORT_LOCK = 0x43415244  # "CARD"
+#: Rows written per statement: a 20,000-card file is 20 inserts of cards and 20 of
+#: printings, each well within the statement timeout, in the one transaction.
+BATCH_SIZE = 1000
 
 
 def _too_long(model, field_name: str, value: str) -> str | None:
@@ -391,13 +395,40 @@ def analyze_catalogue() -> None:
             cursor.execute(f"ANALYZE {table}")
 
 
-def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
+#: progress(stage, done, total): called as an import goes ("cards", "printings").
+Progress = Callable[[str, int, int], None]
+
+
+def _lift_statement_timeout() -> None:
+    """For the rest of the transaction only (SET LOCAL), PostgreSQL's statement timeout is
+    IMPORT_STATEMENT_TIMEOUT_MS (0: none) instead of the site's: an import is a staff
+    action whose batches, on a large file, may together outlast a request's limit."""
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    timeout = int(getattr(settings, "IMPORT_STATEMENT_TIMEOUT_MS", 0))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL statement_timeout = {timeout:d}")
+
+
+def _batches(items: list[Any]):
+    for start in range(0, len(items), BATCH_SIZE):
+        yield items[start : start + BATCH_SIZE]
+
+
+def expansion_import(
+    *, data: Any, dry_run: bool = False, progress: Progress | None = None
+) -> ImportReport:
     """Import one expansion document. Raises ImportFailed (with every error) on a bad file;
     with `dry_run` nothing is written and the report says what would change.
 
     Assumes nothing of `data`: it is checked whole before anything is written. The writes
-    share one transaction, under the game's advisory lock; a dry run makes them all and
-    then rolls them back, so that its report counts exactly what an import would do.
+    share one transaction, under the game's advisory lock, in batches of BATCH_SIZE rows,
+    with the statement timeout lifted for that transaction only; a dry run makes them all
+    and then rolls them back, so that its report counts exactly what an import would do.
+    `progress` hears of every batch written.
     """
     report, rows, meta = _check(data)
     report.dry_run = dry_run
@@ -412,16 +443,18 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
         "import started",
         extra={"game": report.game, "code": report.code, "cards": len(rows), "dry_run": dry_run},
     )
+    report_progress = progress or (lambda stage, done, total: None)
     with transaction.atomic():
+        _lift_statement_timeout()
         _lock_game(game_def.slug)
         game, expansion = _save_expansion(game_def, meta, report)
         existing = _existing_cards(game, rows)
         printings = {
             p.card_id: p for p in Printing.objects.filter(expansion=expansion) if expansion.pk
         }
-        new_cards = _write_cards(game, rows, existing, printings, report)
+        new_cards = _write_cards(game, rows, existing, printings, report, report_progress)
         by_name = {c.name.lower(): c for c in [*existing.values(), *new_cards]}
-        _write_printings(expansion, rows, by_name, printings)
+        _write_printings(expansion, rows, by_name, printings, report_progress)
         if dry_run:
             transaction.set_rollback(True)
         elif report.created or report.updated:
@@ -429,8 +462,12 @@ def expansion_import(*, data: Any, dry_run: bool = False) -> ImportReport:
 
             catalogue_changed(game_slug=game.slug)
     if not dry_run and (report.created or report.updated):
-        ensure_attribute_indexes()
-        analyze_catalogue()
+        # Index and statistics upkeep, also with the import's statement timeout (an ANALYZE
+        # of a large catalogue outlasts a request's limit).
+        with transaction.atomic():
+            _lift_statement_timeout()
+            ensure_attribute_indexes()
+            analyze_catalogue()
     logger.info(
         "import finished" if not dry_run else "import previewed",
         extra={
@@ -468,19 +505,20 @@ def _existing_cards(game: Game, rows: list[dict[str, Any]]) -> dict[str, Card]:
     """The game's cards the rows name, by lower-cased name (names match case-insensitively).
     One query for the names as written; a second, on the lower-cased names, only for the
     rows it did not find. Assumes the rows' names are distinct case-insensitively."""
-    existing = {
-        c.name.lower(): c
-        for c in Card.objects.filter(game=game, name__in=[r["name"] for r in rows])
-    }
+    existing: dict[str, Card] = {}
+    for batch in _batches([r["name"] for r in rows]):
+        for c in Card.objects.filter(game=game, name__in=batch):
+            existing[c.name.lower()] = c
     # Case-insensitive names: fetch the remaining ones by lower-cased name.
     missing = [r["name"] for r in rows if r["name"].lower() not in existing]
     if missing:
         from django.db.models.functions import Lower
 
-        for c in Card.objects.annotate(lname=Lower("name")).filter(
-            game=game, lname__in=[m.lower() for m in missing]
-        ):
-            existing[c.name.lower()] = c
+        for batch in _batches([m.lower() for m in missing]):
+            for c in Card.objects.annotate(lname=Lower("name")).filter(
+                game=game, lname__in=batch
+            ):
+                existing[c.name.lower()] = c
     return existing
 
 
@@ -490,6 +528,7 @@ def _write_cards(
     existing: dict[str, Card],
     printings: dict[int, Printing],
     report: ImportReport,
+    progress: Progress,
 ) -> list[Card]:
     """Create the rows' new cards and update the changed ones (one bulk query each, none
     when there is nothing to write); return the new cards, saved. Each row's name goes to
@@ -522,10 +561,15 @@ def _write_cards(
             report.updated.append(row["name"])
         else:
             report.unchanged.append(row["name"])
-    if new_cards:
-        Card.objects.bulk_create(new_cards)
-    if changed_cards:
-        Card.objects.bulk_update(changed_cards, ["name", *CARD_FIELDS])
+    total, done = len(new_cards) + len(changed_cards), 0
+    for batch in _batches(new_cards):
+        Card.objects.bulk_create(batch)
+        done += len(batch)
+        progress("cards", done, total)
+    for batch in _batches(changed_cards):
+        Card.objects.bulk_update(batch, ["name", *CARD_FIELDS])
+        done += len(batch)
+        progress("cards", done, total)
     return new_cards
 
 
@@ -534,6 +578,7 @@ def _write_printings(
     rows: list[dict[str, Any]],
     by_name: dict[str, Card],
     printings: dict[int, Printing],
+    progress: Progress,
 ) -> None:
     """Create the expansion's printing of each row's card when it has none and update the
     ones that differ (one bulk query each, none when there is nothing to write). Assumes
@@ -551,10 +596,15 @@ def _write_printings(
             changed_printings.append(printing)
         for key in PRINTING_FIELDS:
             setattr(printing, key, row[key])
-    if new_printings:
-        Printing.objects.bulk_create(new_printings)
-    if changed_printings:
-        Printing.objects.bulk_update(changed_printings, list(PRINTING_FIELDS))
+    total, done = len(new_printings) + len(changed_printings), 0
+    for batch in _batches(new_printings):
+        Printing.objects.bulk_create(batch)
+        done += len(batch)
+        progress("printings", done, total)
+    for batch in _batches(changed_printings):
+        Printing.objects.bulk_update(batch, list(PRINTING_FIELDS))
+        done += len(batch)
+        progress("printings", done, total)
 
 
 def expansion_export(*, game_slug: str, code: str) -> dict[str, Any]:

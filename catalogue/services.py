@@ -125,10 +125,15 @@ def expansion_card_names(
         for code in Expansion.objects.filter(game__slug=game_slug).values_list("code", flat=True)
     }
     lowered = list({n.lower() for n in names})
-    rows = (
-        Printing.objects.annotate(lname=Lower("card__name"))
-        .filter(expansion__game__slug=game_slug, lname__in=lowered)
-        .values_list("expansion__code", "card__name")
+    # The cards first (the index on the game and the lower-cased name), then their
+    # printings (the index on card).
+    cards = (
+        Card.objects.annotate(lname=Lower("name"))
+        .filter(game__slug=game_slug, lname__in=lowered)
+        .values("id")
+    )
+    rows = Printing.objects.filter(card_id__in=cards).values_list(
+        "expansion__code", "card__name"
     )
     for code, name in rows:
         out.setdefault(code, set()).add(name)
