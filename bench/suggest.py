@@ -156,7 +156,9 @@ def main() -> int:
                 text = with_typos(sample, typos)
                 measure(text)  # warm up
                 results[size, typos] = measure(text)
-                print(f"  {size:>7,} cards, {typos} unknown name(s): {results[size, typos]:7.1f} ms")
+                print(
+                    f"  {size:>7,} cards, {typos} unknown name(s): {results[size, typos]:7.1f} ms"
+                )
         show_statements(with_typos(sample, 1))
         ok = True
         for typos in TYPOS:

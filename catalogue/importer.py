@@ -515,9 +515,7 @@ def _existing_cards(game: Game, rows: list[dict[str, Any]]) -> dict[str, Card]:
         from django.db.models.functions import Lower
 
         for batch in _batches([m.lower() for m in missing]):
-            for c in Card.objects.annotate(lname=Lower("name")).filter(
-                game=game, lname__in=batch
-            ):
+            for c in Card.objects.annotate(lname=Lower("name")).filter(game=game, lname__in=batch):
                 existing[c.name.lower()] = c
     return existing
 

@@ -132,9 +132,7 @@ def expansion_card_names(
         .filter(game__slug=game_slug, lname__in=lowered)
         .values("id")
     )
-    rows = Printing.objects.filter(card_id__in=cards).values_list(
-        "expansion__code", "card__name"
-    )
+    rows = Printing.objects.filter(card_id__in=cards).values_list("expansion__code", "card__name")
     for code, name in rows:
         out.setdefault(code, set()).add(name)
     return {code: frozenset(found) for code, found in out.items()}
