@@ -98,6 +98,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "cardsite.hostile.RejectHostilePathMiddleware",
     "cardsite.errors.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -221,6 +222,8 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The name axes records, cut to its column's 255 characters (a longer one was a 500).
+AXES_USERNAME_CALLABLE = "cardsite.hostile.axes_username"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 
 # --- I18n, static, media ------------------------------------------------------------------

@@ -129,6 +129,10 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
     if not isinstance(data, dict):
         report.errors.append(RowError(None, "document", "the file must hold one JSON object"))
         return report, rows, meta
+    # PostgreSQL text cannot hold NUL: every place holding one is an error, before the rest.
+    report.errors.extend(_nul_errors(data))
+    if report.errors:
+        return report, rows, meta
     for key in sorted(set(data) - KNOWN_TOP_KEYS):
         report.errors.append(RowError(None, key, "unknown field"))
     game_def = _check_game(data, report)
@@ -140,6 +144,46 @@ def _check(data: Any) -> tuple[ImportReport, list[dict[str, Any]], dict[str, Any
     if game_def is None:
         return report, rows, meta
     return report, _check_cards(game_def, cards, report), meta
+
+
+NUL_PROBLEM = "contains a NUL character (\\x00), which text cannot hold"
+
+
+def _nul_places(value: Any, where: str) -> list[str]:
+    """The paths (`attributes.weapons[2]`) of the strings and keys under `value` holding a
+    NUL character. Assumes a JSON value (no cycles)."""
+    if isinstance(value, str):
+        return [where] if "\x00" in value else []
+    places: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            path = f"{where}.{key}" if where else str(key)
+            if isinstance(key, str) and "\x00" in key:
+                places.append(path.replace("\x00", "\\x00"))
+            else:
+                places.extend(_nul_places(item, path))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            places.extend(_nul_places(item, f"{where}[{i}]"))
+    return places
+
+
+def _nul_errors(data: dict[str, Any]) -> list[RowError]:
+    """An error for each field of the document holding a NUL character, cards by index."""
+    errors = []
+    cards = data.get("cards")
+    for key, value in data.items():
+        if key == "cards" and isinstance(cards, list):
+            continue
+        for place in _nul_places({key: value}, ""):
+            errors.append(RowError(None, place, NUL_PROBLEM))
+    if isinstance(cards, list):
+        for i, row in enumerate(cards):
+            name = row.get("name") if isinstance(row, dict) else None
+            shown = name if isinstance(name, str) and "\x00" not in name else ""
+            for place in _nul_places(row, ""):
+                errors.append(RowError(i, place or "card", NUL_PROBLEM, shown))
+    return errors
 
 
 def _check_game(data: dict[str, Any], report: ImportReport) -> GameDef | None:
