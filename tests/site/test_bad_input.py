@@ -217,7 +217,6 @@ def test_a_nul_in_a_path_segment_is_a_404_saying_why(client, db, url):
 
 def test_a_non_ascii_digit_as_a_version_number_is_a_404(client, user, sample_catalogue):
     from decks.services import deck_create
-
     from tests.decks.conftest import sample_list
 
     deck = deck_create(
