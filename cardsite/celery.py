@@ -19,3 +19,24 @@ def ensure_broker_folders() -> None:
     for key in ("data_folder_in", "data_folder_out", "control_folder"):
         if key in options:
             os.makedirs(options[key], exist_ok=True)
+
+
+#: Tasks of the control queue besides those beat sends: the reaper (also sent by hand) and
+#: the health page's worker ping.
+CONTROL_TASKS = frozenset({"simulations.reap", "cardsite.answer_ping"})
+
+
+def control_queue() -> str:
+    """The control queue of the queue tasks go to now ("<default>.control")."""
+    return f"{app.conf.task_default_queue}.control"
+
+
+def route_task(name, args, kwargs, options, task=None, **kw):
+    """Celery router (settings.CELERY_TASK_ROUTES): periodic and control work to the
+    control queue, every other task to the default queue."""
+    from django.conf import settings
+
+    beat_tasks = {entry["task"] for entry in getattr(settings, "CELERY_BEAT_SCHEDULE", {}).values()}
+    if name in CONTROL_TASKS or name in beat_tasks:
+        return {"queue": control_queue()}
+    return None

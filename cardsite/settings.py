@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("CARDSITE_DATA_DIR", BASE_DIR / "data"))
@@ -285,6 +286,14 @@ if _broker_scheme == "filesystem":
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cardsite")
+# Periodic and control work (the reaper, the health page's worker ping, every task beat
+# sends) goes to a queue of its own, "<CELERY_QUEUE>.control", which every worker serves
+# beside the default queue (both are the worker's `task_queues`; a worker started with -Q
+# must name both): a lost chunk is sent again while a backlog of chunks still waits.
+# cardsite.celery.route_task routes them.
+CELERY_CONTROL_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.control"
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_CONTROL_QUEUE))
+CELERY_TASK_ROUTES = ("cardsite.celery.route_task",)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
