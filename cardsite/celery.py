@@ -3,12 +3,18 @@
 import os
 
 from celery import Celery
+from celery.signals import after_setup_logger, after_setup_task_logger
+
+from .logs import structure_celery_logger
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 
 app = Celery("cardsite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Workers and beat log the site's structured lines (cardsite.logs), with each task's fields.
+after_setup_logger.connect(structure_celery_logger, weak=False)
+after_setup_task_logger.connect(structure_celery_logger, weak=False)
 
 
 def ensure_broker_folders() -> None:

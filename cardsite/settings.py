@@ -421,13 +421,14 @@ else:
 # failed requests (django.request), tasks that fail or are sent again (simulations, decks),
 # imports (catalogue), the rules core (validation).
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+LOG_JSON = os.environ.get("LOG_FORMAT", "").lower() == "json"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "structured": {
             "()": "cardsite.logs.StructuredFormatter",
-            "json": os.environ.get("LOG_FORMAT", "").lower() == "json",
+            "json": LOG_JSON,
         }
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},

@@ -65,3 +65,37 @@ def test_the_reaper_runs_while_a_backlog_of_chunks_waits(
     chunks_before_reap = done.index("simulations.reap")
     # On the chunks' own queue it would have run 13th, after the whole backlog.
     assert chunks_before_reap < 6, done
+
+
+def test_worker_log_lines_carry_the_run_and_the_chunk(
+    user, redline_deck, dedicated_worker, settings, client
+):
+    """A real worker's log: the site's structured lines (time level logger message
+    key=value), with the run and chunk fields and the task's name and id."""
+    settings.SIMULATIONS_CHUNK_GAMES = 20_000
+    worker = dedicated_worker.start(concurrency=1)
+    client.force_login(user)
+    r = client.post(
+        f"/api/decks/{redline_deck.pk}/simulations/",
+        {"kind": "redline-goldfish", "params": {"games": 40_000, "turns": 12}, "seed": 5},
+        content_type="application/json",
+    )
+    run = SimulationRun.objects.get(pk=r.json()["id"])
+    assert run.n_chunks == 2
+
+    def finished_lines():
+        lines = [
+            line
+            for line in worker.log_path.read_text().splitlines()
+            if "simulation chunk finished" in line
+        ]
+        return lines if len(lines) == 2 else None
+
+    lines = wait_for(finished_lines, timeout=120)
+    for chunk, line in enumerate(sorted(lines, key=lambda x: "chunk=1" in x)):
+        assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d INFO simulations\.tasks ", line), line
+        assert f"run={run.pk}" in line and f"chunk={chunk}" in line, line
+        assert "task=simulations.run_chunk" in line and "task_id=" in line, line
+    # Celery's own lines are in the same format
+    log = worker.log_path.read_text()
+    assert re.search(r"^\S+ INFO celery\.app\.trace Task simulations\.run_chunk\[", log, re.M)
