@@ -80,11 +80,38 @@ def document(rows: int, cost_shift: int = 0) -> dict:
 
 def timed_import(path: str) -> tuple[float, str]:
     from django.core.management import call_command
+    from django.db import connection
+
+    timings: dict[str, list[float]] = {}
+
+    def timed(execute, sql, params, many, context):
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            key = " ".join(sql.split())[:70]
+            timings.setdefault(key, []).append(time.perf_counter() - started)
 
     out = io.StringIO()
     started = time.perf_counter()
-    call_command("import_expansion", path, stdout=out)
-    return time.perf_counter() - started, out.getvalue()
+    profile = None
+    if os.environ.get("BENCH_PROFILE") == "2":
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
+    with connection.execute_wrapper(timed):
+        call_command("import_expansion", path, stdout=out)
+    if profile is not None:
+        import pstats
+
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(18)
+    elapsed = time.perf_counter() - started
+    if os.environ.get("BENCH_PROFILE") == "1":
+        for key, times in sorted(timings.items(), key=lambda kv: -sum(kv[1]))[:5]:
+            print(f"    {sum(times):6.1f} s in {len(times):>4} x {key}")
+    return elapsed, out.getvalue()
 
 
 def main() -> int:
