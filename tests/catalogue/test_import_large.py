@@ -105,3 +105,40 @@ def test_the_command_prints_its_progress(short_timeout, tmp_path):
     assert "cards: 1,000 of 3,000 written" in text
     assert "printings: 3,000 of 3,000 written" in text
     assert Card.objects.count() == 3 * BATCH_SIZE
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_admin_imports_a_large_file_on_a_worker_with_a_progress_page(
+    client, staff_user, dedicated_worker
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from catalogue.import_jobs import ADMIN_INLINE_ROWS
+    from catalogue.services import games_sync
+    from tests.conftest import wait_for
+
+    games_sync()
+    dedicated_worker.start(concurrency=1)
+    client.force_login(staff_user)
+    rows = ADMIN_INLINE_ROWS + 500
+    url = reverse("admin:catalogue_expansion_import")
+    upload = SimpleUploadedFile("big.json", json.dumps(big_doc(rows)).encode())
+    preview = client.post(url, {"file": upload})
+    assert len(preview.context["report"].created) == rows
+    response = client.post(url, {"confirm": "1"})
+    assert response.status_code == 302
+    progress_url = response["Location"]
+    assert progress_url.startswith(url) and progress_url != url
+
+    def page():
+        html = client.get(progress_url).content.decode()
+        return html if "Done:" in html or "failed" in html else None
+
+    first = client.get(progress_url).content.decode()
+    assert 'http-equiv="refresh"' in first or "Done:" in first
+    html = wait_for(page, timeout=120, interval=0.3)
+    assert f"{rows} card(s) were created" in html, html
+    assert 'http-equiv="refresh"' not in html
+    assert Card.objects.filter(game__slug="redline").count() == rows
