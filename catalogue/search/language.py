@@ -155,10 +155,14 @@ def _read_bare(text: str, i: int) -> int:
 def query_error(query: Any) -> str | None:
     """Why the query is refused (too long, too many terms, a word too long), or None. Cheap
     whatever the input: the length is checked before anything is read."""
-    text = _clean_text(query) if isinstance(query, str) and len(query) <= MAX_QUERY_CHARS else None
-    if text is None or len(text) > MAX_QUERY_CHARS:
-        size = len(query) if isinstance(query, str) else len(str(query))
-        return f"The search is {size:,} characters long; at most {MAX_QUERY_CHARS:,} are allowed."
+    if not isinstance(query, str):
+        query = "" if query is None else str(query)
+    if len(query) > MAX_QUERY_CHARS:
+        return (
+            f"The search is {len(query):,} characters long; "
+            f"at most {MAX_QUERY_CHARS:,} are allowed."
+        )
+    text = _clean_text(query)
     tokens, _ = tokenize(text, max_terms=MAX_TERMS + 1)
     terms = [t for t in tokens if t.type in ("term", "word", "phrase")]
     if len(terms) > MAX_TERMS:
