@@ -40,8 +40,8 @@ sample-data: migrate ## load the sample core set of all five games
 run: install ## set up everything and start the site and a Celery worker (Ctrl-C stops both)
 	@HOST=$(HOST) PORT=$(PORT) PY=$(PY) scripts/run.sh
 
-worker: install ## start one more Celery worker against the configured broker
-	$(VENV)/bin/celery -A cardsite worker --loglevel=INFO
+worker: install ## start one more Celery worker against the configured broker (the default queue and the control queue)
+	$(VENV)/bin/celery -A cardsite worker --loglevel=INFO -Q "$${CELERY_QUEUE:-cardsite},$${CELERY_QUEUE:-cardsite}.control"
 
 lint: install-dev ## ruff lint and format check, and the import layers (import-linter)
 	$(VENV)/bin/ruff check .

@@ -11,6 +11,13 @@ and prints, for each, the requests served, errors (any status >= 400 or a failed
 p50/p95/p99 latency and the ratio of the two. Targets on a 2-core machine: 0 errors and
 p95 <= 300 ms for the first.
 
+Against the first it then runs again with LOAD_ATTACKERS (8) attackers beside the ordinary
+clients, each from an address of its own, sending one after another: searches of 999-letter
+words (page and API), lists of 300 unknown card names to the validate API, and the bulk
+download of a game. It prints the ordinary clients' p95 without and with the attackers (the
+same server, one after the other) and their ratio (target <= 2x), and what the attackers'
+requests were answered (by status).
+
 Both use PostgreSQL and Redis: DATABASE_URL (default a database `cardsite_load` on
 127.0.0.1:5432, created when missing) and CELERY_BROKER_URL (default Redis db 9, also the cache
 and so the shared throttles). The API throttles are raised for the run (the clients all come from
@@ -39,6 +46,11 @@ PY = str(Path(sys.executable))
 CLIENTS = int(os.environ.get("LOAD_CLIENTS", "50"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "60"))
 HOST = "127.0.0.1"
+ATTACKERS = int(os.environ.get("LOAD_ATTACKERS", "8"))
+# The first of the three ports the servers listen on (LOAD_PORT, +1, +2).
+PORT = int(os.environ.get("LOAD_PORT", "8731"))
+# LOAD_BASELINE=0 skips the runserver baseline (the attackers' comparison needs none).
+BASELINE = os.environ.get("LOAD_BASELINE", "1") != "0"
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cardsite_load")
 BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/9")
 
@@ -59,9 +71,13 @@ def server_env(port: int) -> dict[str, str]:
         THROTTLE_VALIDATE="1000000/min",
         THROTTLE_DECK_WRITE="1000000/min",
         THROTTLE_SIMULATE="1000000/min",
-        THROTTLE_BULK="1000000/min",
+        # The bulk download keeps its production rate: only the attackers ask for it.
+        THROTTLE_BULK=os.environ.get("THROTTLE_BULK", "30/min"),
         THROTTLE_SEARCH="1000000/min",
         AXES_ENABLED="0",
+        # Each client sends X-Forwarded-For with an address of its own: the throttles count
+        # per client, as behind a load balancer.
+        TRUSTED_PROXY_COUNT="1",
     )
     return env
 
@@ -126,9 +142,41 @@ def request_mix(port: int) -> list[tuple[str, str, bytes | None]]:
     return mix
 
 
-async def one_request(port: int, method: str, path: str, body: bytes | None) -> int:
+def attack_mix(port: int) -> list[tuple[str, str, bytes | None]]:
+    """The attackers' requests: 999-letter search words, lists of many unknown names, the
+    bulk download."""
+    base = f"http://{HOST}:{port}"
+    with urllib.request.urlopen(f"{base}/api/games/", timeout=10) as response:
+        games = json.load(response)
+    if isinstance(games, dict):
+        games = games["results"]
+    mix: list[tuple[str, str, bytes | None]] = []
+    rng = random.Random(99)
+    for game in games:
+        slug = game["slug"]
+        word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(999))
+        mix.append(("GET", f"/api/cards/?game={slug}&q={word}", None))
+        mix.append(("GET", f"/cards/{slug}/?q={word}", None))
+        fmt = next(iter(sorted((ROOT / "catalogue/sample_data" / slug / "decks").glob("*.txt"))))
+        unknown = "".join(
+            f"1 {''.join(rng.choice('abcdefghij') for _ in range(12))} {i}\n" for i in range(300)
+        )
+        body = {"game": slug, "format": fmt.stem, "list": unknown}
+        mix.append(("POST", "/api/validate/", json.dumps(body).encode()))
+        mix.append(("GET", f"/api/games/{slug}/bulk/", None))
+    return mix
+
+
+async def one_request(
+    port: int, method: str, path: str, body: bytes | None, address: str = "10.0.0.1"
+) -> int:
     reader, writer = await asyncio.open_connection(HOST, port)
-    head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}", "Connection: close"]
+    head = [
+        f"{method} {path} HTTP/1.1",
+        f"Host: {HOST}",
+        "Connection: close",
+        f"X-Forwarded-For: {address}",
+    ]
     if body is not None:
         head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
     writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + (body or b""))
@@ -140,12 +188,12 @@ async def one_request(port: int, method: str, path: str, body: bytes | None) -> 
     return int(status_line.split()[1]) if status_line else 0
 
 
-async def client(port, mix, deadline, latencies, errors, rng) -> None:
+async def client(port, mix, deadline, latencies, errors, rng, address="10.0.0.1") -> None:
     while time.monotonic() < deadline:
         method, path, body = rng.choice(mix)
         start = time.perf_counter()
         try:
-            status = await asyncio.wait_for(one_request(port, method, path, body), 30)
+            status = await asyncio.wait_for(one_request(port, method, path, body, address), 30)
         except (TimeoutError, OSError, ValueError, IndexError):
             status = 0
         latencies.append(time.perf_counter() - start)
@@ -153,14 +201,32 @@ async def client(port, mix, deadline, latencies, errors, rng) -> None:
             errors[status] = errors.get(status, 0) + 1
 
 
-async def drive(port: int, mix) -> dict:
+async def attacker(port, mix, deadline, answered, rng, address) -> None:
+    while time.monotonic() < deadline:
+        method, path, body = rng.choice(mix)
+        try:
+            status = await asyncio.wait_for(one_request(port, method, path, body, address), 30)
+        except (TimeoutError, OSError, ValueError, IndexError):
+            status = 0
+        answered[status] = answered.get(status, 0) + 1
+
+
+async def drive(port: int, mix, attacks=None, answered=None) -> dict:
     latencies: list[float] = []
     errors: dict[int, int] = {}
     deadline = time.monotonic() + SECONDS
     started = time.monotonic()
-    await asyncio.gather(
-        *(client(port, mix, deadline, latencies, errors, random.Random(i)) for i in range(CLIENTS))
-    )
+    ordinary = [
+        client(
+            port, mix, deadline, latencies, errors, random.Random(i), f"10.1.{i // 250}.{i % 250}"
+        )
+        for i in range(CLIENTS)
+    ]
+    hostile = [
+        attacker(port, attacks, deadline, answered, random.Random(1000 + i), f"10.66.0.{i + 1}")
+        for i in range(ATTACKERS if attacks else 0)
+    ]
+    await asyncio.gather(*ordinary, *hostile)
     elapsed = time.monotonic() - started
     cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
     return {
@@ -172,6 +238,46 @@ async def drive(port: int, mix) -> dict:
         "p95": cuts[94] * 1000,
         "p99": cuts[98] * 1000,
     }
+
+
+def _line(label: str, result: dict) -> None:
+    errors = ", ".join(f"{k or 'conn'}: {v}" for k, v in sorted(result["by_status"].items()))
+    print(
+        f"  {label:<28} {result['requests']:>7,} requests ({result['rate']:,.0f}/s)  "
+        f"errors {result['errors']}{' (' + errors + ')' if errors else ''}  "
+        f"p50 {result['p50']:.0f} ms  p95 {result['p95']:.0f} ms  p99 {result['p99']:.0f} ms"
+    )
+
+
+def run_with_attackers(command: list[str], port: int) -> None:
+    """The ordinary clients alone, then beside the attackers, on one server."""
+    proc = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=server_env(port),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    answered: dict[int, int] = {}
+    try:
+        wait_until_up(port, proc)
+        mix = request_mix(port)
+        attacks = attack_mix(port)
+        calm = asyncio.run(drive(port, mix))
+        stormy = asyncio.run(drive(port, mix, attacks, answered))
+    finally:
+        stop(proc)
+    print(f"Attackers: {ATTACKERS} beside the {CLIENTS} ordinary clients (make run)")
+    _line("ordinary clients alone", calm)
+    _line("ordinary, with attackers", stormy)
+    ratio = stormy["p95"] / max(calm["p95"], 1e-9)
+    shown = ", ".join(f"{k or 'conn'}: {v}" for k, v in sorted(answered.items()))
+    print(f"  attackers' requests answered: {shown}")
+    print(
+        f"  ratio of the ordinary clients' p95 with / without attackers: {ratio:.2f}x "
+        f"[{'met' if ratio <= 2 else 'MISSED'}: <= 2x]"
+    )
 
 
 def run_against(label: str, command: list[str], port: int) -> dict:
@@ -203,9 +309,15 @@ def main() -> None:
     print(
         f"Load: {CLIENTS} clients for {SECONDS:.0f} s each, PostgreSQL + Redis, production profile"
     )
-    served = run_against("make run (scripts/run.sh)", ["bash", "scripts/run.sh"], 8731)
+    served = run_against("make run (scripts/run.sh)", ["bash", "scripts/run.sh"], PORT)
+    if not BASELINE:
+        if ATTACKERS:
+            run_with_attackers(["bash", "scripts/run.sh"], PORT + 2)
+        return
     baseline = run_against(
-        "runserver (baseline)", [PY, "manage.py", "runserver", "--noreload", f"{HOST}:8732"], 8732
+        "runserver (baseline)",
+        [PY, "manage.py", "runserver", "--noreload", f"{HOST}:{PORT + 1}"],
+        PORT + 1,
     )
     print(
         f"  ratio p95 runserver / make run: {baseline['p95'] / max(served['p95'], 1e-9):.1f}x; "
@@ -215,6 +327,8 @@ def main() -> None:
         f"  targets for make run: 0 errors [{'met' if served['errors'] == 0 else 'MISSED'}], "
         f"p95 <= 300 ms [{'met' if served['p95'] <= 300 else 'MISSED'}]"
     )
+    if ATTACKERS:
+        run_with_attackers(["bash", "scripts/run.sh"], PORT + 2)
 
 
 if __name__ == "__main__":

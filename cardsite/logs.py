@@ -10,9 +10,13 @@ _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
 class StructuredFormatter(logging.Formatter):
-    def __init__(self, *args, json: bool = False, **kwargs) -> None:  # noqa: A002
+    """`task=True` (Celery workers): a line logged while a task runs also carries the task's
+    name and id (`task`, `task_id`)."""
+
+    def __init__(self, *args, json: bool = False, task: bool = False, **kwargs) -> None:  # noqa: A002
         super().__init__(*args, **kwargs)
         self.as_json = json
+        self.with_task = task
 
     def format(self, record: logging.LogRecord) -> str:
         fields = {
@@ -23,6 +27,8 @@ class StructuredFormatter(logging.Formatter):
         }
         extra = {k: v for k, v in vars(record).items() if k not in _STANDARD}
         extra.pop("request", None)  # django.request passes the request object
+        if self.with_task:
+            extra = {**_task_fields(), **extra}
         if record.exc_info:
             extra["exception"] = self.formatException(record.exc_info)
         if self.as_json:
@@ -35,3 +41,26 @@ class StructuredFormatter(logging.Formatter):
 def _value(value) -> str:
     text = str(value)
     return json.dumps(text) if (not text or any(c.isspace() for c in text)) else text
+
+
+def _task_fields() -> dict[str, str]:
+    """The running Celery task's name and id, if a task is running in this process."""
+    try:
+        from celery._state import get_current_task
+    except ImportError:  # pragma: no cover - Celery is a dependency
+        return {}
+    task = get_current_task()
+    if task is None or not getattr(task.request, "id", None):
+        return {}
+    return {"task": task.name, "task_id": task.request.id}
+
+
+def structure_celery_logger(logger: logging.Logger, *args, **kwargs) -> None:
+    """Celery's `after_setup_logger` / `after_setup_task_logger` receiver: the worker's and
+    beat's handlers write the site's structured lines (with the `extra` fields such as a
+    simulation's run and chunk, which Celery's own format drops) instead of Celery's."""
+    from django.conf import settings
+
+    formatter = StructuredFormatter(json=getattr(settings, "LOG_JSON", False), task=True)
+    for handler in logger.handlers:
+        handler.setFormatter(formatter)

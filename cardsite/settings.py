@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("CARDSITE_DATA_DIR", BASE_DIR / "data"))
@@ -98,6 +99,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "cardsite.hostile.RejectHostilePathMiddleware",
     "cardsite.errors.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -210,6 +212,15 @@ if _db["ENGINE"].endswith("postgresql"):
             "such as 5000, or 0 for no limit."
         )
     DB_STATEMENT_TIMEOUT_MS = int(_timeout_raw)
+    # An expansion import lifts the limit for its own transaction only (SET LOCAL): its
+    # batches together may outlast a request's limit on a large file (0: no limit).
+    _import_raw = (os.environ.get("IMPORT_STATEMENT_TIMEOUT_MS") or "600000").strip()
+    if not _import_raw.isdigit() or len(_import_raw) > 9:
+        raise ImproperlyConfigured(
+            f"IMPORT_STATEMENT_TIMEOUT_MS is {_import_raw!r}; use a whole number of "
+            "milliseconds such as 600000, or 0 for no limit."
+        )
+    IMPORT_STATEMENT_TIMEOUT_MS = int(_import_raw)
     _options = _db.setdefault("OPTIONS", {})
     _options["options"] = (
         f"{_options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()
@@ -241,6 +252,8 @@ AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The name axes records, cut to its column's 255 characters (a longer one was a 500).
+AXES_USERNAME_CALLABLE = "cardsite.hostile.axes_username"
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 
 # --- I18n, static, media ------------------------------------------------------------------
@@ -307,6 +320,14 @@ if _broker_scheme == "filesystem":
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cardsite")
+# Periodic and control work (the reaper, the health page's worker ping, every task beat
+# sends) goes to a queue of its own, "<CELERY_QUEUE>.control", which every worker serves
+# beside the default queue (both are the worker's `task_queues`; a worker started with -Q
+# must name both): a lost chunk is sent again while a backlog of chunks still waits.
+# cardsite.celery.route_task routes them.
+CELERY_CONTROL_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}.control"
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(CELERY_CONTROL_QUEUE))
+CELERY_TASK_ROUTES = ("cardsite.celery.route_task",)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -355,6 +376,8 @@ REST_FRAMEWORK = {
         "deck_write": os.environ.get("THROTTLE_DECK_WRITE", "60/min"),
         "simulate": os.environ.get("THROTTLE_SIMULATE", "10/min"),
         "bulk": os.environ.get("THROTTLE_BULK", "30/min"),
+        # The card search, page and API (GET /cards/<game>/, /api/cards/), per client.
+        "search": os.environ.get("THROTTLE_SEARCH", "120/min"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -436,13 +459,14 @@ else:
 # failed requests (django.request), tasks that fail or are sent again (simulations, decks),
 # imports (catalogue), the rules core (validation).
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+LOG_JSON = os.environ.get("LOG_FORMAT", "").lower() == "json"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "structured": {
             "()": "cardsite.logs.StructuredFormatter",
-            "json": os.environ.get("LOG_FORMAT", "").lower() == "json",
+            "json": LOG_JSON,
         }
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},

@@ -69,7 +69,34 @@ class ExpansionAdmin(admin.ModelAdmin):
                 self.admin_site.admin_view(self.import_view),
                 name="catalogue_expansion_import",
             ),
+            path(
+                "import/<str:job>/",
+                self.admin_site.admin_view(self.import_progress_view),
+                name="catalogue_expansion_import_progress",
+            ),
         ] + super().get_urls()
+
+    def import_progress_view(self, request, job: str):
+        """A large import's progress, read from the cache; the page reloads itself every
+        second until the import is done or failed."""
+        from .import_jobs import import_job_status
+
+        if not request.user.has_perm("catalogue.add_expansion"):
+            return redirect("admin:index")
+        status = import_job_status(job)
+        if status is None:
+            messages.error(request, "No such import (or it finished more than an hour ago).")
+            return redirect("admin:catalogue_expansion_import")
+        total = max(int(status.get("total") or 0), 1)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Importing an expansion",
+            "status": status,
+            "percent": min(100, int(100 * int(status.get("done") or 0) / total)),
+            "running": status["state"] in ("queued", "running"),
+        }
+        return render(request, "admin/catalogue/expansion/import_progress.html", context)
 
     def import_view(self, request):
         """Upload → preview (a dry run: what would change, or every bad row) → confirm."""
@@ -85,6 +112,12 @@ class ExpansionAdmin(admin.ModelAdmin):
             if data is None:
                 messages.error(request, "The preview expired; upload the file again.")
                 return redirect("admin:catalogue_expansion_import")
+            from .import_jobs import ADMIN_INLINE_ROWS, import_job_start
+
+            if len(data.get("cards") or []) > ADMIN_INLINE_ROWS:
+                # A large file is imported by a worker; its progress page follows it.
+                job = import_job_start(data=data)
+                return redirect("admin:catalogue_expansion_import_progress", job)
             try:
                 report = expansion_import(data=data)
             except ImportFailed as exc:

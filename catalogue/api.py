@@ -11,6 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
@@ -147,6 +148,10 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = CardSerializer
     filterset_class = CardFilter
     pagination_class = CardPagination
+    # Every request counts against the "search" rate, per user or client address (a list
+    # or a search costs the database; a card by id is cheap but shares the route).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "search"
 
     def get_queryset(self):
         return Card.objects.prefetch_related(*CARD_PREFETCH).order_by("name", "id")
@@ -158,6 +163,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             result = search_cards(
                 query=query, queryset=queryset, game_slug=self.request.query_params.get("game")
             )
+            if result.error:
+                raise ValidationError({"q": [result.error]})
             self.search_base = queryset
             self.search_result = result
             queryset = result.queryset

@@ -101,28 +101,49 @@ class GamePool(Mapping):
         return len(self._load())
 
 
-def expansion_card_names(*, game_slug: str) -> dict[str, frozenset[str]]:
+def expansion_card_names(
+    *, game_slug: str, names: Iterable[str] | None = None
+) -> dict[str, frozenset[str]]:
     """Expansion code -> the names of the cards it prints, for every expansion of a game
-    (an expansion without printings maps to an empty set), in one query."""
-    out: dict[str, set[str]] = {}
-    rows = Expansion.objects.filter(game__slug=game_slug).values_list(
-        "code", "printings__card__name"
+    (an expansion without printings maps to an empty set). With `names`, only those cards'
+    printings are read (any case): what a list needs, whatever the size of the catalogue
+    (two queries); without, every printing of the game (one query)."""
+    from .models import Printing
+
+    if names is None:
+        out: dict[str, set[str]] = {}
+        rows = Expansion.objects.filter(game__slug=game_slug).values_list(
+            "code", "printings__card__name"
+        )
+        for code, name in rows:
+            found = out.setdefault(code, set())
+            if name is not None:
+                found.add(name)
+        return {code: frozenset(found) for code, found in out.items()}
+    out = {
+        code: set()
+        for code in Expansion.objects.filter(game__slug=game_slug).values_list("code", flat=True)
+    }
+    lowered = list({n.lower() for n in names})
+    # The cards first (the index on the game and the lower-cased name), then their
+    # printings (the index on card).
+    cards = (
+        Card.objects.annotate(lname=Lower("name"))
+        .filter(game__slug=game_slug, lname__in=lowered)
+        .values("id")
     )
+    rows = Printing.objects.filter(card_id__in=cards).values_list("expansion__code", "card__name")
     for code, name in rows:
-        names = out.setdefault(code, set())
-        if name is not None:
-            names.add(name)
-    return {code: frozenset(names) for code, names in out.items()}
+        out.setdefault(code, set()).add(name)
+    return {code: frozenset(found) for code, found in out.items()}
 
 
-def card_names(*, game_slug: str) -> list[str]:
-    """Every card name of a game, for suggestions."""
-    return list(Card.objects.filter(game__slug=game_slug).values_list("name", flat=True))
-
-
-#: Candidates the trigram index gives per unknown name, ranked by similarity; the closest
-#: of them (difflib, as without PostgreSQL) are the suggestions.
+#: Candidates fetched per unknown name, the most similar first: the index's neighbours of
+#: the name, among which the list reader matches spacing and punctuation and picks the
+#: suggestions. The cost of a lookup is this many rows per name, whatever the catalogue's size.
 SUGGESTION_CANDIDATES = 12
+#: On SQLite (no trigram index) the candidates are the names starting with the same letters.
+PREFIX_LETTERS = 3
 
 
 def _like_escape(text: str) -> str:
@@ -130,32 +151,44 @@ def _like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Name -> up to three card names of the game closest to it, for "did you mean".
+def cards_near_names(*, game_slug: str, names: Sequence[str]) -> dict[str, list[CardFacts]]:
+    """Name -> the facts of the cards of the game nearest to it, the nearest first; never a
+    load of the game: at most SUGGESTION_CANDIDATES cards whose name begins with it (a letter
+    or a word short; the shortest first), then at most SUGGESTION_CANDIDATES names similar to
+    it. The list reader matches spacing and punctuation among them, and the "did you mean"
+    suggestions are the closest of them.
 
-    On PostgreSQL one query for all the names: per name, the cards whose name begins with
-    it (`ILIKE 'name%'`, the shortest first) and the cards whose name is trigram-similar to
-    it (`%`, the most similar first), each at most SUGGESTION_CANDIDATES and each served by
-    the trigram index `card_name_trgm`; elsewhere every name of the game. A name one letter or one word
-    short of a card's is thus always offered that card."""
+    On PostgreSQL one query for all the names: per name, the cards whose name begins with it
+    (`ILIKE 'name%'`) and the cards trigram-similar to it (`%`, ordered by the trigram
+    distance `<->`), each with a LIMIT and each served by the trigram index `card_name_trgm`
+    (an OR of the two would not be). On SQLite one query per name: the cards whose name starts
+    with its first PREFIX_LETTERS letters (any case), the names it begins first, LIMITed."""
     from django.db import connection
 
-    from validation.decklist import closest_names
-
-    names = list(dict.fromkeys(names))
+    names = [n for n in dict.fromkeys(names) if n]
+    out: dict[str, list[CardFacts]] = {name: [] for name in names}
     if not names:
-        return {}
+        return out
     if connection.vendor != "postgresql":
-        every = card_names(game_slug=game_slug)
-        return {name: closest_names(name, every) for name in names}
-    # Two lookups a name, each served by the trigram index (an OR of them would not be):
-    # the names it begins (shortest first), then the most similar names.
-    sql = """
-        SELECT q.name, c.name
+        for name in names:
+            head = name.strip()[:PREFIX_LETTERS]
+            qs = (
+                Card.objects.filter(game__slug=game_slug, name__istartswith=head)
+                .only(*Card.FACT_FIELDS)
+                .order_by("name")[: SUGGESTION_CANDIDATES * 4]
+            )
+            found = [c.facts() for c in qs]
+            key = name.strip().lower()
+            found.sort(key=lambda c: (not c.name.lower().startswith(key), len(c.name), c.name))
+            out[name] = found[: SUGGESTION_CANDIDATES * 2]
+        return out
+    columns = ", ".join(f"card.{Card._meta.get_field(f).column}" for f in Card.FACT_FIELDS)
+    sql = f"""
+        SELECT c.*, q.name AS wanted
         FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS q(name, prefix, i)
         CROSS JOIN LATERAL (
             (
-                SELECT card.name, 0 AS rank, length(card.name)::real AS score
+                SELECT card.id, {columns}, 0 AS rank, length(card.name)::real AS score
                 FROM catalogue_card card
                 WHERE card.game_id = (SELECT id FROM catalogue_game WHERE slug = %s)
                   AND card.name ILIKE q.prefix
@@ -164,26 +197,33 @@ def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tup
             )
             UNION ALL
             (
-                SELECT card.name, 1 AS rank, -similarity(card.name, q.name) AS score
+                SELECT card.id, {columns}, 1 AS rank, (card.name <-> q.name)::real AS score
                 FROM catalogue_card card
                 WHERE card.game_id = (SELECT id FROM catalogue_game WHERE slug = %s)
                   AND card.name %% q.name
-                ORDER BY similarity(card.name, q.name) DESC, card.name
+                ORDER BY card.name <-> q.name, card.name
                 LIMIT %s
             )
         ) c
         ORDER BY q.i, c.rank, c.score, c.name
     """
     prefixes = [_like_escape(name) + "%" for name in names]
-    candidates: dict[str, list[str]] = {name: [] for name in names}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            sql,
-            [names, prefixes, game_slug, SUGGESTION_CANDIDATES, game_slug, SUGGESTION_CANDIDATES],
-        )
-        for name, card_name in cursor.fetchall():
-            candidates[name].append(card_name)
-    return {name: closest_names(name, found) for name, found in candidates.items()}
+    params = [names, prefixes, game_slug, SUGGESTION_CANDIDATES, game_slug, SUGGESTION_CANDIDATES]
+    for card in Card.objects.raw(sql, params):
+        found = out[card.wanted]
+        if all(f.name != card.name for f in found):
+            found.append(card.facts())
+    return out
+
+
+def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Name -> up to three card names of the game closest to it, for "did you mean": the
+    closest (validation.decklist.closest_names: the names it begins first, then the most
+    similar) of the candidates `cards_near_names` fetches."""
+    from validation.decklist import closest_names
+
+    near = cards_near_names(game_slug=game_slug, names=names)
+    return {name: closest_names(name, [c.name for c in found]) for name, found in near.items()}
 
 
 def catalogue_changed(*, game_slug: str) -> None:

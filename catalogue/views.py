@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from cardsite import hooks
+from cardsite.throttling import page_throttle
 from validation.registry import registry
 from validation.trace import codes_without_source
 
@@ -72,6 +73,7 @@ def search_help(request):
     return render(request, "catalogue/search_help.html", context)
 
 
+@page_throttle("search", methods=("GET",))
 def game_cards(request, game: str):
     game_obj = get_object_or_404(Game, slug=game)
     game_def = registry.get(game)
@@ -133,7 +135,10 @@ def game_cards(request, game: str):
         "placeholder": _placeholder(game_def),
     }
     template = "catalogue/_results.html" if request.htmx else "catalogue/game.html"
-    return render(request, template, context)
+    # A refused search (too long, too many terms, a word too long) shows its message and no
+    # cards: a 400, except for htmx, which swaps only 2xx answers into the page.
+    status = 400 if result.error and not request.htmx else 200
+    return render(request, template, context, status=status)
 
 
 def card_detail(request, game: str, pk: int):

@@ -27,6 +27,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.hostile import whole_number
 from cardsite.throttling import ScopedRateThrottle
 from validation.registry import UnknownFormat, registry
 
@@ -426,7 +427,8 @@ class DeckViewSet(
         number = request.query_params.get("v")
         versions = DeckVersion.objects.filter(deck=deck)
         if number:
-            version = get_object_or_404(versions, number=int(number) if number.isdigit() else 0)
+            # ASCII digits only: "²" is a digit to str.isdigit() but int() refuses it.
+            version = get_object_or_404(versions, number=whole_number(number) or 0)
         else:
             version = get_object_or_404(versions, pk=deck.current_version_id)
         kind = "text" if request.accepted_renderer.format == "text" else "json"

@@ -1,5 +1,6 @@
 from django import forms
 
+from cardsite.hostile import nul_line
 from validation import decklist
 from validation.registry import registry
 
@@ -8,6 +9,7 @@ from .models import Deck, Visibility
 
 MAX_LIST = decklist.MAX_LIST_BYTES
 TOO_LARGE = "too_large"
+HAS_NUL = "has_nul"
 
 
 def validate_list_size(text: str) -> None:
@@ -19,9 +21,11 @@ def validate_list_size(text: str) -> None:
 
 def list_too_large(form: forms.Form) -> bool:
     """The form was refused because its list is larger than the site reads (the page then
-    answers 400, as the API does)."""
-    return form.has_error("list", TOO_LARGE) or form.has_error(
-        forms.forms.NON_FIELD_ERRORS, TOO_LARGE
+    answers 400, as the API does), or because its file holds a NUL character."""
+    return any(
+        form.has_error(field, code)
+        for field in ("list", forms.forms.NON_FIELD_ERRORS)
+        for code in (TOO_LARGE, HAS_NUL)
     )
 
 
@@ -161,6 +165,13 @@ class _ListInput(forms.Form):
                 data["list"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 raise forms.ValidationError("the file is not UTF-8 text") from exc
+            line = nul_line(data["list"])
+            if line is not None:
+                raise forms.ValidationError(
+                    f"the file contains a NUL character (\\x00) on line {line}; "
+                    "a list is plain text",
+                    code=HAS_NUL,
+                )
             problem = decklist.text_size_problem(data["list"])
             if problem:
                 raise forms.ValidationError(problem, code=TOO_LARGE)
@@ -233,8 +244,14 @@ class DeckNewForm(_ListInput):
 
     def clean(self):
         data = super().clean()
-        if not self.list_required:
-            return data
+        if self.list_required:
+            self._fill_from_header(data)
+        clean_variant(self, data)
+        return data
+
+    def _fill_from_header(self, data: dict) -> None:
+        """Importing: the game, format and name left empty come from the list's own comment
+        lines."""
         self.header = read_header(data.get("list") or "")
         if not data.get("game_format"):
             if self.header.game and self.header.format:
@@ -250,12 +267,6 @@ class DeckNewForm(_ListInput):
                 data["name"] = self.header.name
             else:
                 self.add_error("name", "give the deck a name: the list has no # Deck: line")
-        return data
-
-    def clean(self):
-        data = super().clean()
-        clean_variant(self, data)
-        return data
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)

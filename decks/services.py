@@ -16,7 +16,7 @@ from typing import Any
 from catalogue.services import (
     GamePool,
     card_facts_by_names,
-    closest_card_names,
+    cards_near_names,
     expansion_card_names,
 )
 from validation import decklist
@@ -98,16 +98,39 @@ def _read(game_slug: str, parsed: decklist.ParseResult) -> decklist.Resolved:
     """Resolve parsed lines against the catalogue: the deck of the lines read and an error
     for each card line that was not (unknown names, expansion codes that are unknown or do
     not hold the card)."""
-    cards = card_facts_by_names(game_slug=game_slug, names=[line.name for line in parsed.lines])
-    if any(line.name.lower() not in cards for line in parsed.lines):
-        # A name not found as written: match it against the whole game (case, spacing and
-        # punctuation). One more query, only when some name is not exact; and one for the
-        # suggestions (the trigram index) when some name is unknown.
-        cards = dict(GamePool(game_slug=game_slug))
-    # Expansion codes written after names are checked with one more query, only when a
-    # line names one.
+    # A card whose own name ends in brackets ("Bunker (Large)") is read as a name and a code.
+    bracketed = [f"{line.name} ({line.set_code})" for line in parsed.lines if line.set_code]
+    cards = card_facts_by_names(
+        game_slug=game_slug, names=[line.name for line in parsed.lines] + bracketed
+    )
+    inexact = list(
+        dict.fromkeys(
+            line.name
+            for line in parsed.lines
+            if line.name.lower() not in cards
+            and f"{line.name} ({line.set_code})".lower() not in cards
+        )
+    )
+    # A name not found as written: its nearest cards by the name index (one more query,
+    # SUGGESTION_CANDIDATES rows a name, never the whole game), for the first MAX_SUGGESTED
+    # such names. The list reader matches spacing and punctuation among them (and only
+    # that: a name that is the beginning of a card's is unknown), and the "did you mean"
+    # suggestions are the closest of them.
+    near = cards_near_names(game_slug=game_slug, names=inexact[: decklist.MAX_SUGGESTED])
+    if near:
+        cards = dict(cards)
+        for found in near.values():
+            for facts in found:
+                cards.setdefault(facts.name.lower(), facts)
+    # Expansion codes written after names are checked with two more queries (the game's
+    # codes, the printings of the list's cards), only when a line names one.
     expansions = (
-        expansion_card_names(game_slug=game_slug)
+        expansion_card_names(
+            game_slug=game_slug,
+            names=[line.name for line in parsed.lines]
+            + bracketed
+            + [facts.name for found in near.values() for facts in found],
+        )
         if any(line.set_code for line in parsed.lines)
         else None
     )
@@ -116,7 +139,10 @@ def _read(game_slug: str, parsed: decklist.ParseResult) -> decklist.Resolved:
         cards,
         expansions=expansions,
         game_name=registry.get(game_slug).name,
-        suggest=lambda names: closest_card_names(game_slug=game_slug, names=names),
+        suggest=lambda names: {
+            name: decklist.closest_names(name, [c.name for c in near.get(name, ())])
+            for name in names
+        },
     )
 
 
@@ -148,9 +174,9 @@ def deck_from_list(
 ) -> tuple[Deck, list[Any]]:
     """Read a list (text or sections) into a Deck of catalogue facts.
 
-    One query fetches every named card; a second runs only when a name is not exact, and a
-    third suggests the closest names of the first unknown ones. Raises ListInvalid with
-    every line error.
+    One query fetches every named card; a second, only when a name is not exact, fetches
+    the nearest cards of the first unknown names from the name index (matched for spacing
+    and punctuation, and the suggestions). Raises ListInvalid with every line error.
     """
     deck, lines = _resolve(game_slug, _parse(game_slug, text, sections))
     deck.options = dict(options or {})

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from catalogue.models import Game
 from validation.registry import registry
@@ -135,10 +136,8 @@ def _version(deck: Deck, number: int | None) -> DeckVersion | None:
 
 
 def _int_param(request, name: str) -> int | None:
-    try:
-        return int(request.GET.get(name, ""))
-    except ValueError:
-        return None
+    """A whole number of ASCII digits (at most 9), else None (no such parameter)."""
+    return whole_number(request.GET.get(name, ""))
 
 
 def _deck_urls(deck: Deck, token: str | None) -> dict[str, str]:

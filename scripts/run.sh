@@ -45,7 +45,11 @@ fi
 # for ever (billiard), until `stop` below kills it.
 detach=()
 command -v setsid >/dev/null && detach=(setsid)
-"${detach[@]}" "$CELERY" -A cardsite worker --loglevel=INFO --concurrency="$WORKER_CONCURRENCY" &
+# It serves the default queue and the control queue (the reaper and the health page's ping,
+# beat's tasks), so that a lost chunk is sent again while a backlog of chunks waits.
+QUEUE="${CELERY_QUEUE:-cardsite}"
+"${detach[@]}" "$CELERY" -A cardsite worker --loglevel=INFO --concurrency="$WORKER_CONCURRENCY" \
+  -Q "$QUEUE,$QUEUE.control" &
 worker=$!
 "$CELERY" -A cardsite beat --loglevel=INFO --schedule="$DATA_DIR/celerybeat-schedule" &
 beat=$!

@@ -65,9 +65,15 @@ def run_chunk(self, run_id: int, chunk_index: int) -> str:
     """Play one chunk of a simulation run (and finish the run when it is the last)."""
     from .services import simulation_run_chunk
 
-    return simulation_run_chunk(
+    logger.info("simulation chunk started", extra={"run": run_id, "chunk": chunk_index})
+    outcome = simulation_run_chunk(
         run_id=run_id, chunk_index=chunk_index, worker=self.request.hostname or socket.gethostname()
     )
+    logger.info(
+        "simulation chunk finished",
+        extra={"run": run_id, "chunk": chunk_index, "outcome": outcome},
+    )
+    return outcome
 
 
 @shared_task(name="simulations.reap")

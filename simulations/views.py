@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from decks.models import Deck, DeckVersion
 from validation.registry import registry
@@ -47,12 +48,11 @@ def _deck(request, pk: int, token: str | None) -> Deck:
 
 def _deck_version(deck: Deck, number) -> DeckVersion:
     qs = DeckVersion.objects.filter(deck=deck)
-    try:
-        version = (
-            qs.filter(number=int(number)).first() if number else qs.order_by("-number").first()
-        )
-    except (TypeError, ValueError):
-        version = None
+    if number:
+        wanted = whole_number(number)
+        version = qs.filter(number=wanted).first() if wanted is not None else None
+    else:
+        version = qs.order_by("-number").first()
     if version is None:
         raise Http404("no such version")
     version.deck = deck

@@ -187,7 +187,9 @@ class DedicatedWorker:
                     "cardsite",
                     "worker",
                     "-Q",
-                    self.queue,
+                    # the default queue and its control queue (the reaper, pings), as
+                    # every worker serves both
+                    f"{self.queue},{self.queue}.control",
                     f"--concurrency={concurrency}",
                     "--loglevel=INFO",
                     "--without-gossip",

@@ -37,7 +37,9 @@ The package: `language` (constants, tokens, AST, parser), `expressions` (the SQL
 `compiler` (terms to `Q`), `paging` (pages of dense results by a walk in name order); this
 module holds the entry point, `search_cards`.
 
-Cost is bounded whatever the query: at most MAX_TERMS terms; a word or phrase with fewer
+Cost is bounded whatever the query: a query longer than MAX_QUERY_CHARS, with more than
+MAX_TERMS terms or a word longer than MAX_WORD_CHARS is refused with a message
+(`SearchResult.error`, no results; the API answers 400 on `q`); a word or phrase with fewer
 than WORD_MIN letters or digits (`a`, `*`) is dropped, a word shorter than FUZZY_MIN is
 matched as a whole word (no prefix, no trigrams: it has none); every id subquery reads
 the searched game's cards only. And PostgreSQL cancels any statement that still runs past
@@ -58,6 +60,7 @@ from .language import (
     FTS_CONFIG,
     MAX_QUERY_CHARS,
     MAX_TERMS,
+    MAX_WORD_CHARS,
     And,
     Not,
     Or,
@@ -65,6 +68,7 @@ from .language import (
     Term,
     Word,
     parse,
+    query_error,
     tokenize,
 )
 from .paging import walk_page
@@ -75,6 +79,7 @@ __all__ = [
     "FTS_CONFIG",
     "MAX_QUERY_CHARS",
     "MAX_TERMS",
+    "MAX_WORD_CHARS",
     "And",
     "Not",
     "Or",
@@ -85,6 +90,7 @@ __all__ = [
     "close_name_ids",
     "number_sql",
     "parse",
+    "query_error",
     "search_cards",
     "tokenize",
     "walk_page",
@@ -99,6 +105,9 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
     """Filter `queryset` (of Card) by a query in the search language. Never raises: terms that
     cannot be used are dropped and explained in `problems`; `read_as` is how it was read."""
     problems: list[str] = []
+    error = query_error(query or "")
+    if error:
+        return SearchResult(queryset.none(), "", [error], error=error)
     try:
         tree, problems = parse(query or "")
         if tree is None:

@@ -14,10 +14,15 @@ from django.db.models import (
     QuerySet,
 )
 
-# Limits that keep hostile input cheap: longer queries are cut, deeper nesting flattened.
+# Limits that keep hostile input cheap. A query over MAX_QUERY_CHARS characters, with more
+# than MAX_TERMS terms or a word longer than MAX_WORD_CHARS is refused with a message
+# (`query_error`): each letter of a word costs the trigram and full-text indexes work, and
+# no card name or rules text has a word that long. The parser itself still cuts what it is
+# given to these limits and flattens deeper nesting, should a caller skip the check.
 
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 12
+MAX_WORD_CHARS = 64
 MAX_DEPTH = 12
 MAX_NUMBER = 10**9
 # Whole-name trigram similarity (typo forgiveness) for bare words of at least this length.
@@ -66,6 +71,9 @@ class SearchResult:
     # an attribute of the top-level AND implies): a walk in name order reads only those cards
     # (the index on game, kind and name). An implied kind is also a condition of `queryset`.
     narrow: dict[str, str] = field(default_factory=dict)
+    # Why the query was refused (`query_error`): then `queryset` is empty and callers answer
+    # the message (the API a 400 on `q`).
+    error: str = ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -144,7 +152,33 @@ def _read_bare(text: str, i: int) -> int:
     return i
 
 
-def tokenize(query: str) -> tuple[list[Token], list[str]]:
+def query_error(query: Any) -> str | None:
+    """Why the query is refused (too long, too many terms, a word too long), or None. Cheap
+    whatever the input: the length is checked before anything is read."""
+    if not isinstance(query, str):
+        query = "" if query is None else str(query)
+    if len(query) > MAX_QUERY_CHARS:
+        return (
+            f"The search is {len(query):,} characters long; "
+            f"at most {MAX_QUERY_CHARS:,} are allowed."
+        )
+    text = _clean_text(query)
+    tokens, _ = tokenize(text, max_terms=MAX_TERMS + 1)
+    terms = [t for t in tokens if t.type in ("term", "word", "phrase")]
+    if len(terms) > MAX_TERMS:
+        return f"The search has more than {MAX_TERMS} terms; use at most {MAX_TERMS}."
+    for token in terms:
+        for word in token.value.split():
+            if len(word) > MAX_WORD_CHARS:
+                shown = word[:20] + "…"
+                return (
+                    f"The word {shown!r} is {len(word):,} characters long; "
+                    f"a search word has at most {MAX_WORD_CHARS}."
+                )
+    return None
+
+
+def tokenize(query: str, *, max_terms: int = MAX_TERMS) -> tuple[list[Token], list[str]]:
     """Split a query into tokens; problems for what cannot be a token (never raises)."""
     text = _clean_text(query)
     problems: list[str] = []
@@ -159,8 +193,8 @@ def tokenize(query: str) -> tuple[list[Token], list[str]]:
         if c.isspace():
             i += 1
             continue
-        if leaves >= MAX_TERMS:
-            problems.append(f"too many terms: only the first {MAX_TERMS} are used")
+        if leaves >= max_terms:
+            problems.append(f"too many terms: only the first {max_terms} are used")
             break
         if c in "()":
             tokens.append(Token(c, c))

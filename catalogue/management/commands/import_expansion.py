@@ -12,13 +12,20 @@ class Command(BaseCommand):
             "--dry-run", action="store_true", help="report what would change; write nothing"
         )
 
+    def _progress(self, stage: str, done: int, total: int) -> None:
+        """A line per batch written, as the import goes (a large file takes a while)."""
+        if self.verbosity > 0:
+            self.stdout.write(f"  {stage}: {done:,} of {total:,} written")
+            self.stdout.flush()
+
     def handle(self, *args, path, dry_run, **options):
+        self.verbosity = options["verbosity"]
         try:
             data = read_expansion_file(path)
         except (OSError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
         try:
-            report = expansion_import(data=data, dry_run=dry_run)
+            report = expansion_import(data=data, dry_run=dry_run, progress=self._progress)
         except ImportFailed as exc:
             for error in exc.report.errors:
                 self.stderr.write(f"  {error}")
