@@ -25,7 +25,6 @@ import time
 from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
-from django.views import defaults
 
 from .errors import is_statement_timeout
 
@@ -131,4 +130,6 @@ def server_error(request):
         drop_broken_connections()
         _log(request, exc, "503 (outside the view)")
         return database_unavailable_response(request)
-    return defaults.server_error(request)
+    from .views import server_error as site_server_error
+
+    return site_server_error(request)

@@ -5,7 +5,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from . import views
 
-# A lost database met outside a view answers 503, not 500 (cardsite.outages).
+# A lost database met outside a view answers 503, not 500 (cardsite.outages); any other
+# failure the site's own 500 page (cardsite.views.server_error).
 handler500 = "cardsite.outages.server_error"
 
 urlpatterns = [
@@ -39,4 +40,3 @@ if "://" not in settings.MEDIA_URL and not settings.MEDIA_URL.startswith("//"):
     )
 
 handler404 = "cardsite.views.page_not_found"
-handler500 = "cardsite.views.server_error"

@@ -39,14 +39,29 @@ def _refuse_every_query(execute, sql, params, many, context):
     raise OperationalError("the database is down")
 
 
-def test_the_500_page_renders_with_the_database_down():
+def _fail_every_query(execute, sql, params, many, context):
+    raise RuntimeError("a fault that is not the database being down")
+
+
+def test_the_500_page_renders_without_the_database():
+    """A failure that is not an outage is the site's 500 page, which reads no database (every
+    query keeps failing while it renders)."""
     client = Client(raise_request_exception=False)
-    with connection.execute_wrapper(_refuse_every_query):
+    with connection.execute_wrapper(_fail_every_query):
         response = client.get("/")  # the home page reads the database: it fails
     assert response.status_code == 500
     page = response.content.decode()
     assert "Something went wrong on our side" in page
     assert 'href="/static/css/site.css"' in page and ">Home<" in page
+
+
+def test_the_database_down_is_a_503_page_with_a_retry_hint():
+    client = Client(raise_request_exception=False)
+    with connection.execute_wrapper(_refuse_every_query):
+        response = client.get("/")
+    assert response.status_code == 503
+    assert response["Retry-After"]
+    assert "Back in a moment" in response.content.decode()
 
 
 def test_forbidden_and_failed_csrf_pages_are_the_sites(user):
@@ -76,7 +91,11 @@ def test_the_api_answers_its_errors_in_json():
     client = Client(raise_request_exception=False)
     response = client.get("/api/no-such-route/")
     assert response.status_code == 404 and response.json() == {"detail": "Not found."}
-    with connection.execute_wrapper(_refuse_every_query):
+    with connection.execute_wrapper(_fail_every_query):
         response = client.get("/api/games/")
     assert response.status_code == 500
+    assert response["Content-Type"].startswith("application/json")
+    with connection.execute_wrapper(_refuse_every_query):
+        response = client.get("/api/games/")
+    assert response.status_code == 503
     assert response["Content-Type"].startswith("application/json")
