@@ -13,7 +13,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalogue.models import Card
-from catalogue.search import MAX_TERMS, And, Not, Or, Term, Word, parse, search_cards, tokenize
+from catalogue.search import (
+    MAX_TERMS,
+    And,
+    Not,
+    Or,
+    Term,
+    Word,
+    parse,
+    query_error,
+    search_cards,
+    tokenize,
+)
 from validation.registry import registry
 
 # --------------------------------------------------------------------------------------------
@@ -771,6 +782,10 @@ def test_generated_queries_through_the_api(client, sample_catalogue, query):
     if "\x00" in query:  # PostgreSQL text cannot hold NUL: refused, naming the parameter
         assert response.status_code == 400
         assert "query parameter 'q'" in response.json()["detail"]
+        return
+    if query_error(query):  # over the search's bounds: refused, saying why, on q
+        assert response.status_code == 400
+        assert query_error(query) in json.dumps(response.json(), ensure_ascii=False)
         return
     assert response.status_code == 200
     assert isinstance(response.json().get("problems", []), list)
