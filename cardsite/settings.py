@@ -310,11 +310,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PARSER_CLASSES": [
-        "cardsite.errors.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # The API reads JSON alone: any other body's content type answers 415 (the site's pages
+    # are Django views with their own forms, not DRF views).
+    "DEFAULT_PARSER_CLASSES": ["cardsite.errors.SafeJSONParser"],
     "EXCEPTION_HANDLER": "cardsite.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "validate": os.environ.get("THROTTLE_VALIDATE", "120/min"),
