@@ -98,6 +98,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every error answer under /api/ as problem details (RFC 9457), whatever produced it.
+    "cardsite.problems.ProblemDetailsMiddleware",
     "cardsite.errors.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -332,6 +334,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "cardsite.problems.problem_postprocessing_hook",
+    ],
 }
 
 # --- Clients behind proxies -----------------------------------------------------------------

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from decks.models import CollectionEntry, Deck
+from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
 from .conftest import sample_expansion
 
@@ -55,7 +56,7 @@ def api_validate(client, **body):
 def test_api_refuses_unknown_codes_and_codes_without_the_card(client, two_expansions):
     response = api_validate(client, game="redline", format="standard", list=BAD_CODES)
     assert response.status_code == 400
-    assert response.json() == {"errors": [MOONRUNNER_ERROR, ZZZ_ERROR]}
+    assert line_errors(response.json()) == [MOONRUNNER_ERROR, ZZZ_ERROR]
 
 
 def test_api_accepts_the_right_codes_in_any_case(client, two_expansions):
@@ -76,7 +77,7 @@ def test_api_sections_form_checks_the_set(client, two_expansions):
         sections={"arsenal": [{"card": "Moonrunner", "count": 1, "set": "ZZZ"}]},
     )
     assert response.status_code == 400
-    assert response.json()["errors"] == [
+    assert line_errors(response.json()) == [
         {
             "line": 0,
             "message": f"arsenal[0]: no expansion ZZZ in {GAME}; Moonrunner is in RL2",

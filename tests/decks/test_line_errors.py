@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from decks.models import Deck
+from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -36,15 +37,15 @@ def _once(html: str, message: str) -> None:
 def test_api_line_error_says_line_and_suggestion_once(client, mini_catalogue):
     response = api_validate(client, game="redline", format="standard", list=TYPO_LIST)
     assert response.status_code == 400
-    assert response.json() == {
-        "errors": [{"line": 4, "message": TYPO_MESSAGE, "suggestions": ["Tigercat"]}]
-    }
+    assert line_errors(response.json()) == [
+        {"line": 4, "message": TYPO_MESSAGE, "suggestions": ["Tigercat"]}
+    ]
 
 
 def test_api_unknown_section_says_line_and_suggestion_once(client, mini_catalogue):
     response = api_validate(client, game="redline", format="standard", list=SECTION_LIST)
     assert response.status_code == 400
-    errors = response.json()["errors"]
+    errors = line_errors(response.json())
     assert errors[0] == {"line": 3, "message": SECTION_MESSAGE, "suggestions": ["arsenal"]}
 
 
@@ -56,7 +57,7 @@ def test_api_sections_form_names_the_item_not_a_line(client, mini_catalogue):
         sections={"arsenal": [{"card": "Tigercat", "count": 4}, {"card": "Tigercatt", "count": 1}]},
     )
     assert response.status_code == 400
-    assert response.json()["errors"] == [
+    assert line_errors(response.json()) == [
         {
             "line": 1,
             "message": "arsenal[1]: unknown card 'Tigercatt'; did you mean Tigercat?",
