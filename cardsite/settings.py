@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "rest_framework",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -303,9 +304,11 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {
+    # The token first: a request without credentials answers 401 with its WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        "cardsite.tokens.BearerTokenAuthentication",
         "rest_framework.authentication.BasicAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
@@ -323,6 +326,9 @@ REST_FRAMEWORK = {
         "bulk": os.environ.get("THROTTLE_BULK", "30/min"),
     },
 }
+# Personal API tokens (django-rest-knox, cardsite.tokens): our model adds a name and a scope.
+KNOX_TOKEN_MODEL = "cardsite.ApiToken"
+REST_KNOX = {"TOKEN_TTL": None, "AUTO_REFRESH": False}
 SPECTACULAR_SETTINGS = {
     # Swagger UI's files come from the drf-spectacular-sidecar package: /api/docs/ works
     # with no internet access and under the Content-Security-Policy.
