@@ -17,11 +17,11 @@ from drf_spectacular.utils import (
 )
 from rest_framework import viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from cardsite.paging import Pagination
+from cardsite.ratelimit import ScopedRateThrottle
 from validation.registry import registry
 
 from . import bulk
@@ -169,7 +169,7 @@ CARD_PREFETCH = (
 )
 
 
-class CardPagination(PageNumberPagination):
+class CardPagination(Pagination):
     """Pages of cards; a page of a search matching many of a game's cards is found by
     walking its cards in name order (`catalogue.search.walk_page`)."""
 

@@ -25,9 +25,9 @@ from rest_framework.decorators import action
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from cardsite.ratelimit import ScopedRateThrottle
 from validation.registry import UnknownFormat, registry
 
 from . import selectors, services

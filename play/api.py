@@ -17,8 +17,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
+
+from cardsite.ratelimit import ScopedRateThrottle
 
 from . import services
 from .services import PlayInputError

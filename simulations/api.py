@@ -7,9 +7,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from cardsite.ratelimit import ScopedRateThrottle
 from decks.models import Deck, DeckVersion
 
 from . import kinds, services

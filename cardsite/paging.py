@@ -1,0 +1,32 @@
+"""The API's pages: `?page=N` (from 1) and `?page_size=N` (1 to MAX_PAGE_SIZE, 50 by default).
+A page past the end answers 404 (problem details, like every error)."""
+
+from __future__ import annotations
+
+from rest_framework.pagination import PageNumberPagination
+
+MAX_PAGE_SIZE = 200
+
+
+class Pagination(PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = MAX_PAGE_SIZE
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            {
+                "name": self.page_query_param,
+                "required": False,
+                "in": "query",
+                "description": "Page number (from 1); a page past the end answers 404.",
+                "schema": {"type": "integer", "minimum": 1},
+            },
+            {
+                "name": self.page_size_query_param,
+                "required": False,
+                "in": "query",
+                "description": f"Results per page: 1 to {MAX_PAGE_SIZE} (default 50; more is "
+                f"{MAX_PAGE_SIZE}).",
+                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+            },
+        ]
