@@ -249,6 +249,8 @@ class ProblemDetailsMiddleware:
             body = problem_body(response.status_code, data, response.get("Retry-After"))
         response.content = json.dumps(body, ensure_ascii=False).encode()
         response["Content-Type"] = PROBLEM_CONTENT_TYPE
+        if response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(response.content))
         if hasattr(response, "data"):
             response.data = body
         return response

@@ -408,6 +408,32 @@ class DeckViewSet(
         return Response(selectors.deck_export(deck=deck, version=version, as_=kind))
 
     @extend_schema(
+        parameters=[
+            DECK_ID,
+            OpenApiParameter("v", int, description="version number (default: the current)"),
+        ],
+        responses={(200, "text/plain"): str},
+        summary="Export a deck as the text list",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="export/text",
+        renderer_classes=[PlainTextRenderer, JSONRenderer],
+    )
+    def export_text(self, request, pk=None):
+        """The deck's list as text (what ?format=text of the export gives), for clients
+        that take one media type an operation."""
+        deck = self.get_object()
+        number = request.query_params.get("v")
+        versions = DeckVersion.objects.filter(deck=deck)
+        if number:
+            version = get_object_or_404(versions, number=int(number) if number.isdigit() else 0)
+        else:
+            version = get_object_or_404(versions, pk=deck.current_version_id)
+        return Response(selectors.deck_export(deck=deck, version=version, as_="text"))
+
+    @extend_schema(
         request=DeckImportSerializer,
         responses={201: DeckDetailSerializer, 400: BAD_REQUEST},
         summary="Import a list as a new deck (all or nothing)",

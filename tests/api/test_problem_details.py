@@ -157,3 +157,9 @@ def test_the_schema_defines_the_problem_once_and_every_error_answer_refers_to_it
                             "schema": {"$ref": "#/components/schemas/Problem"}
                         }
                     }, (method, path, code)
+
+
+def test_the_content_length_is_the_rewritten_bodys(client, sample_catalogue):
+    response = client.get("/api/cards/999999/")
+    if response.has_header("Content-Length"):
+        assert int(response["Content-Length"]) == len(response.content)
