@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 import django_filters
+from django import forms
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
@@ -141,13 +142,19 @@ class ExpansionViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = ExpansionFilter
 
 
+class IntegerFilter(django_filters.NumberFilter):
+    """A whole number (costs are integers: 0.5 is a 400, not a silent match)."""
+
+    field_class = forms.IntegerField
+
+
 class CardFilter(django_filters.FilterSet):
     game = django_filters.CharFilter(method="filter_game")
     kind = django_filters.CharFilter()
     faction = django_filters.CharFilter()
-    cost = django_filters.NumberFilter()
-    cost__gte = django_filters.NumberFilter(field_name="cost", lookup_expr="gte")
-    cost__lte = django_filters.NumberFilter(field_name="cost", lookup_expr="lte")
+    cost = IntegerFilter()
+    cost__gte = IntegerFilter(field_name="cost", lookup_expr="gte")
+    cost__lte = IntegerFilter(field_name="cost", lookup_expr="lte")
     set = django_filters.CharFilter(field_name="printings__expansion__code", distinct=True)
 
     class Meta:

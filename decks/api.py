@@ -212,8 +212,21 @@ VERSION_NUMBER = OpenApiParameter(
     list=extend_schema(
         summary="Your decks; public ones with ?public=1 or ?game=<slug>",
         parameters=[
-            OpenApiParameter("public", bool, description="list public decks instead of yours"),
-            OpenApiParameter("mine", bool, description="with ?game=, list your decks of it"),
+            OpenApiParameter(
+                "public",
+                {"type": "string", "enum": ["1", "0", "true", "false"]},
+                description="1 (or true): list public decks instead of yours",
+            ),
+            OpenApiParameter(
+                "mine",
+                {"type": "string", "enum": ["1", "0", "true", "false"]},
+                description="with ?game=, 1 (or true): list your decks of it",
+            ),
+            OpenApiParameter(
+                "legal",
+                {"type": "string", "enum": ["true", "false", "1", "0"]},
+                description="true (or 1): legal decks only; false (or 0): the others",
+            ),
         ],
     ),
     retrieve=extend_schema(summary="A deck you may read (yours, public; staff: any)"),
@@ -241,6 +254,9 @@ class DeckViewSet(
 
     def _wants_public(self) -> bool:
         params = self.request.query_params
+        for name in ("public", "mine"):
+            if params.get(name, "1") not in {"1", "0", "true", "false"}:
+                raise serializers.ValidationError({name: ["give 1, 0, true or false"]})
         if params.get("mine") in {"1", "true"}:
             return False
         return params.get("public") in {"1", "true"} or bool(params.get("game"))
@@ -329,7 +345,7 @@ class DeckViewSet(
         },
         summary="Save a new version (refused with 409 when `based_on` is not the current one)",
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def versions(self, request, pk=None):
         deck = self.get_object()
         if request.method == "GET":

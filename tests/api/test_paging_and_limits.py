@@ -14,8 +14,12 @@ pytestmark = pytest.mark.django_db
 def test_page_size_sets_the_page_and_is_capped(client, sample_catalogue):
     two = client.get("/api/cards/", {"game": "redline", "page_size": 2}).json()
     assert len(two["results"]) == 2 and "page_size=2" in two["next"]
-    big = client.get("/api/cards/", {"page_size": 10_000}).json()
-    assert len(big["results"]) == min(big["count"], MAX_PAGE_SIZE)
+    most = client.get("/api/cards/", {"page_size": MAX_PAGE_SIZE}).json()
+    assert len(most["results"]) == min(most["count"], MAX_PAGE_SIZE)
+    for bad in (MAX_PAGE_SIZE + 1, 0, "x"):
+        refused = client.get("/api/cards/", {"page_size": bad})
+        assert refused.status_code == 400
+        assert refused.json()["errors"][0]["field"] == "page_size"
     expansions = client.get("/api/expansions/", {"page_size": 1}).json()
     assert len(expansions["results"]) == 1
 
@@ -71,3 +75,15 @@ def test_the_bulk_download_sends_its_rate_limit_too(client, sample_catalogue):
 
 def test_an_unthrottled_route_sends_no_rate_limit_headers(client, sample_catalogue):
     assert "RateLimit-Limit" not in client.get("/api/games/")
+
+
+def test_filters_refuse_what_they_cannot_read(client, sample_catalogue):
+    assert client.get("/api/cards/", {"cost__lte": "0.5"}).status_code == 400
+    assert client.get("/api/decks/", {"legal": "null"}).status_code == 400
+    assert client.get("/api/decks/", {"public": "null"}).status_code == 400
+
+
+def test_the_versions_list_advertises_no_filter_it_ignores(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    params = {p["name"] for p in schema["paths"]["/api/decks/{id}/versions/"]["get"]["parameters"]}
+    assert not params & {"game", "fmt", "legal", "q"}
