@@ -178,7 +178,21 @@ CARD_PREFETCH = (
 
 class CardPagination(Pagination):
     """Pages of cards; a page of a search matching many of a game's cards is found by
-    walking its cards in name order (`catalogue.search.walk_page`)."""
+    walking its cards in name order (`catalogue.search.walk_page`). With `q`, the page also
+    says how the query was read and what was left out of it."""
+
+    def get_paginated_response_schema(self, schema):
+        answer = super().get_paginated_response_schema(schema)
+        answer["properties"]["read_as"] = {
+            "type": "string",
+            "description": "with q: how the query was read",
+        }
+        answer["properties"]["problems"] = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "with q: terms left out of the query and why",
+        }
+        return answer
 
     def paginate_queryset(self, queryset, request, view=None):
         result = getattr(view, "search_result", None)

@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardsite.ratelimit import ScopedRateThrottle
+from cardsite.schema_fields import FormatField
 from validation.registry import UnknownFormat, registry
 
 from . import selectors, services
@@ -53,7 +54,7 @@ from .services import ListInvalid, list_check
 
 class ValidateRequestSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
-    format = serializers.CharField(max_length=40)
+    format = FormatField(max_length=40)
     list = ListTextField(required=False, allow_blank=True)
     sections = SectionsField(required=False)
     options = serializers.DictField(required=False)
@@ -119,15 +120,18 @@ BAD_REQUEST = OpenApiResponse(
 
 
 def _example_request() -> dict[str, str]:
-    """A request of the API docs: the first game's first format, one line of its first
-    section."""
+    """A request of the API docs that the server accepts: the first game's sample deck of a
+    format that has one (the sample catalogue holds its cards)."""
+    from catalogue.services import SAMPLE_DATA_DIR
+
+    for game in registry.all():
+        for fmt in game.formats.values():
+            path = SAMPLE_DATA_DIR / game.slug / "decks" / f"{fmt.slug}.txt"
+            if path.exists():
+                return {"game": game.slug, "format": fmt.slug, "list": path.read_text()}
     game = registry.all()[0]
     fmt = next(iter(game.formats.values()))
-    return {
-        "game": game.slug,
-        "format": fmt.slug,
-        "list": f"{fmt.sections[0].label}:\n1 Card name",
-    }
+    return {"game": game.slug, "format": fmt.slug, "list": ""}
 
 
 _EXAMPLE_REQUEST = _example_request()

@@ -14,6 +14,7 @@ from decks.models import Deck, DeckVersion
 
 from . import kinds, services
 from .models import SimulationRun
+from .schema import SimulationKindField
 
 
 class SimulationRunSerializer(serializers.ModelSerializer):
@@ -71,7 +72,7 @@ class SimulationRunDetailSerializer(SimulationRunSerializer):
 
 
 class StartSerializer(serializers.Serializer):
-    kind = serializers.CharField(
+    kind = SimulationKindField(
         required=False, help_text="A simulation kind of the deck's game (default: its first)."
     )
     version = serializers.IntegerField(
@@ -83,7 +84,7 @@ class StartSerializer(serializers.Serializer):
 
 
 class DecklessStartSerializer(serializers.Serializer):
-    kind = serializers.CharField()
+    kind = SimulationKindField()
     params = serializers.DictField(required=False, default=dict)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 

@@ -90,7 +90,7 @@ def test_a_tool_authors_workflow_through_the_generated_client(
         client=c,
         body=models.ValidateRequestRequest(
             game=models.GameEnum.REDLINE,
-            format_="standard",
+            format_=models.FormatEnum.STANDARD,
             list_="General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercatt\n",
         ),
     )
@@ -102,7 +102,7 @@ def test_a_tool_authors_workflow_through_the_generated_client(
         client=c,
         body=models.ValidateRequestRequest(
             game=models.GameEnum.REDLINE,
-            format_="standard",
+            format_=models.FormatEnum.STANDARD,
             list_="General:\n1 General Jeffrey Moore\nArsenal:\n5 Tigercat\n",
         ),
     )
@@ -119,7 +119,10 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     deck = mod("decks", "decks_create").sync(
         client=c,
         body=models.DeckCreateRequest(
-            game=models.GameEnum.REDLINE, format_="standard", name="Contract", sections=sections
+            game=models.GameEnum.REDLINE,
+            format_=models.FormatEnum.STANDARD,
+            name="Contract",
+            sections=sections,
         ),
     )
     assert isinstance(deck, models.DeckDetail), deck
@@ -139,7 +142,7 @@ def test_a_tool_authors_workflow_through_the_generated_client(
         client=c,
         deck_pk=deck.id,
         body=models.StartRequest(
-            kind="redline-goldfish",
+            kind=models.SimulationKindEnum.REDLINE_GOLDFISH,
             params=models.StartRequestParams.from_dict({"games": 2000, "turns": 8}),
             seed=7,
         ),
