@@ -325,3 +325,31 @@ def problem_postprocessing_hook(result, generator, request, public):
                     response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": ref}}
                     response.setdefault("description", ERROR_STATUSES.get(code, ""))
     return result
+
+
+#: Request bodies that take a list as text (`list`) or as `sections`, never both; True: one
+#: of the two is required.
+LIST_OR_SECTIONS = {
+    "ValidateRequestRequest": True,
+    "DeckImportRequest": True,
+    "VersionCreateRequest": True,
+    "DeckCreateRequest": False,
+}
+
+
+def list_or_sections_hook(result, generator, request, public):
+    """`list` or `sections`, never both: `not` both (a `oneOf` of the two would make
+    generated clients, openapi-python-client's among them, drop the body's typed model);
+    where one of them is required, the description says so."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name, required in LIST_OR_SECTIONS.items():
+        schema = schemas.get(name)
+        if schema is None:
+            continue
+        schema["not"] = {"required": ["list", "sections"]}
+        if required:
+            schema["description"] = (
+                schema.get("description", "")
+                + "\n\nGive the list as `list` (text) or as `sections`: exactly one of them."
+            ).strip()
+    return result

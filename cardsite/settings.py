@@ -351,6 +351,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "cardsite.problems.problem_postprocessing_hook",
+        "cardsite.problems.list_or_sections_hook",
     ],
 }
 

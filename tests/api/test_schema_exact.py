@@ -51,3 +51,20 @@ def test_games_formats_and_simulation_kinds_are_enums_from_the_registry(schema):
     formats = {f.slug for g in registry.all() for f in g.formats.values()}
     assert set(components["FormatEnum"]["enum"]) == formats
     assert set(components["SimulationKindEnum"]["enum"]) == {k.slug for k in kinds.all_kinds()}
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["ValidateRequestRequest", "DeckImportRequest", "VersionCreateRequest", "DeckCreateRequest"],
+)
+def test_list_and_sections_together_are_not_allowed_by_the_schema(schema, name):
+    assert schema["components"]["schemas"][name]["not"] == {"required": ["list", "sections"]}
+
+
+def test_the_server_refuses_list_and_sections_together(client, sample_catalogue):
+    response = client.post(
+        "/api/validate/",
+        {"game": "redline", "format": "standard", "list": "x", "sections": {}},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
