@@ -5,7 +5,7 @@
      "detail": "every message in one sentence",
      "errors": [{"field": "format", "code": "invalid", "message": "…"},
                 {"line": 4, "code": "unknown_card", "message": "Line 4: …",
-                 "suggestions": ["Tigercat"]}]}
+                 "suggestions": ["…"]}]}
 
 `ProblemDetailsMiddleware` rewrites every 4xx/5xx answer of a path under /api/ into this
 shape, whichever part of the stack produced it: DRF's exceptions (with their codes), the

@@ -145,7 +145,11 @@ class ExpansionViewSet(viewsets.ReadOnlyModelViewSet):
 class IntegerFilter(django_filters.NumberFilter):
     """A whole number (costs are integers: 0.5 is a 400, not a silent match)."""
 
-    field_class = forms.IntegerField
+    @property
+    def field(self):
+        if not hasattr(self, "_field"):
+            self._field = forms.IntegerField(label=self.label, **self.extra)
+        return self._field
 
 
 class CardFilter(django_filters.FilterSet):
