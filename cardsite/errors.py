@@ -90,7 +90,14 @@ class RejectNulMiddleware:
     def __call__(self, request):
         field = _nul_field(request.GET)
         where = "query parameter"
-        if field is None and request.method == "POST" and _is_form(request):
+        # Not under /api/: the API reads JSON alone and answers a form body 415, which it
+        # can tell only while the body is unread.
+        if (
+            field is None
+            and request.method == "POST"
+            and _is_form(request)
+            and not _is_api(request)
+        ):
             try:
                 field = _nul_field(request.POST)
             except Exception:  # noqa: BLE001 - a malformed body is the view's business

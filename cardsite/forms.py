@@ -9,3 +9,17 @@ class SignUpForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "email")
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text="What the token is for (a script, a tool).")
+    scope = forms.ChoiceField(
+        choices=[("read", "Read only"), ("write", "Read and write")], initial="read"
+    )
+    expiry_days = forms.IntegerField(
+        label="Expires after (days)",
+        required=False,
+        min_value=1,
+        max_value=366,
+        help_text="Leave empty for a token that does not expire.",
+    )

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.postgres",
     "rest_framework",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -100,6 +101,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cardsite.hostile.RejectHostilePathMiddleware",
+    # Every error answer under /api/ as problem details (RFC 9457), whatever produced it.
+    "cardsite.problems.ProblemDetailsMiddleware",
+    # RateLimit-Limit/-Remaining/-Reset on the API's throttled routes (cardsite/ratelimit.py).
+    "cardsite.ratelimit.RateLimitHeadersMiddleware",
     "cardsite.errors.RejectNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -356,20 +361,20 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {
+    # The token first: a request without credentials answers 401 with its WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        "cardsite.tokens.BearerTokenAuthentication",
         "rest_framework.authentication.BasicAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "cardsite.paging.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PARSER_CLASSES": [
-        "cardsite.errors.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # The API reads JSON alone: any other body's content type answers 415 (the site's pages
+    # are Django views with their own forms, not DRF views).
+    "DEFAULT_PARSER_CLASSES": ["cardsite.errors.SafeJSONParser"],
     "EXCEPTION_HANDLER": "cardsite.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "validate": os.environ.get("THROTTLE_VALIDATE", "120/min"),
@@ -380,6 +385,13 @@ REST_FRAMEWORK = {
         "search": os.environ.get("THROTTLE_SEARCH", "120/min"),
     },
 }
+# Personal API tokens (django-rest-knox, cardsite.tokens): our model adds a name and a scope.
+KNOX_TOKEN_MODEL = "cardsite.ApiToken"
+REST_KNOX = {"TOKEN_TTL": None, "AUTO_REFRESH": False}
+# knox's own migrations create its default token table even when the model is swapped out
+# (as here); unused, it would block flushing the users table. No migrations for knox then:
+# its swapped model is never created.
+MIGRATION_MODULES = {"knox": None}
 SPECTACULAR_SETTINGS = {
     # Swagger UI's files come from the drf-spectacular-sidecar package: /api/docs/ works
     # with no internet access and under the Content-Security-Policy.
@@ -391,6 +403,13 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # "kind" names card kinds and simulation kinds: the simulation kinds' enum named here.
+    "ENUM_NAME_OVERRIDES": {"SimulationKindEnum": "simulations.schema.SIMULATION_KINDS"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "cardsite.problems.problem_postprocessing_hook",
+        "cardsite.problems.list_or_sections_hook",
+    ],
 }
 
 # --- Clients behind proxies -----------------------------------------------------------------

@@ -22,6 +22,7 @@ logged (`throttle cache unavailable`): an outage of the cache never answers 500.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from functools import wraps
 
@@ -59,6 +60,8 @@ class WindowCounter:
     duration: int | None = None
     used: int | None = None
     window_end: float | None = None
+    window_start: float | None = None
+    key: str | None = None
 
     timer = time.time
 
@@ -74,10 +77,11 @@ class WindowCounter:
 
     def count(self, request) -> bool:
         """Count this request; True when it is within the limit (or the cache is down)."""
-        key = throttle_key(self.scope, request)
+        key = self.key = throttle_key(self.scope, request)
         now = self.timer()
         try:
             self.used, start = _increment(key, self.duration, now)
+            self.window_start = start
         except Exception as exc:  # noqa: BLE001 - any cache failure: let the request through
             self.used = None
             logger.warning(
@@ -103,6 +107,23 @@ class WindowCounter:
         if self.window_end is None:
             return None
         return max(0.0, self.window_end - self.timer())
+
+    def rate_limit_state(self) -> tuple[int, int, int] | None:
+        """(limit, remaining, seconds until the window ends) after `count`, for the
+        RateLimit-* headers; None when the request was not counted (the cache was down)."""
+        if self.num_requests is None or self.used is None or self.duration is None:
+            return None
+        end = self.window_end
+        if end is None:
+            start = self.window_start
+            if start is None and self.key is not None:
+                try:
+                    start = cache.get(f"{self.key}:start")
+                except Exception:  # noqa: BLE001 - only the reset hint is lost
+                    start = None
+            end = (start if isinstance(start, float) else self.timer()) + self.duration
+        reset = max(0, math.ceil(end - self.timer()))
+        return int(self.num_requests), int(self.remaining or 0), int(reset)
 
 
 def _increment(key: str, duration: int, now: float) -> tuple[int, float | None]:

@@ -14,6 +14,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.profile, name="profile"),
+    path("accounts/tokens/", views.token_create, name="token-create"),
+    path("accounts/tokens/<str:token_key>/revoke/", views.token_revoke, name="token-revoke"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("health/", views.health, name="health"),
     path("health/worker/", views.worker_ping, name="worker-ping"),

@@ -6,16 +6,17 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.http import Http404, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from catalogue.services import game_card_counts
 from validation.registry import registry
 
-from .forms import SignUpForm
-from .models import WorkerPing
+from .forms import ApiTokenForm, SignUpForm
+from .models import ApiToken, WorkerPing
 from .tasks import answer_ping
+from .tokens import create_token
 
 
 def home(request):
@@ -40,13 +41,54 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
-@login_required
-def profile(request):
+def _profile_context(request, **extra) -> dict:
     from decks.selectors import deck_list_for_owner
 
-    return render(
-        request, "registration/profile.html", {"decks": deck_list_for_owner(owner=request.user)}
+    return {
+        "decks": deck_list_for_owner(owner=request.user),
+        "tokens": ApiToken.objects.filter(user=request.user),
+        "token_form": extra.pop("token_form", None) or ApiTokenForm(),
+        **extra,
+    }
+
+
+@login_required
+def profile(request):
+    return render(request, "registration/profile.html", _profile_context(request))
+
+
+@login_required
+@require_http_methods(["POST"])
+def token_create(request):
+    """Make a personal API token; the page shows it this once (only its digest is kept)."""
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        context = _profile_context(request, token_form=form)
+        return render(request, "registration/profile.html", context, status=400)
+    _token, text = create_token(
+        request.user,
+        name=form.cleaned_data["name"],
+        scope=form.cleaned_data["scope"],
+        expiry_days=form.cleaned_data["expiry_days"],
     )
+    context = _profile_context(request, new_token=text, new_token_name=form.cleaned_data["name"])
+    response = render(request, "registration/profile.html", context, status=201)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["POST"])
+def token_revoke(request, token_key: str):
+    """Revoke one of your tokens (someone else's answers 404)."""
+    digest = request.POST.get("digest", "")
+    deleted, _ = ApiToken.objects.filter(
+        user=request.user, token_key=token_key, digest=digest
+    ).delete()
+    if not deleted:
+        raise Http404("no such token")
+    messages.success(request, "Token revoked: it no longer works.")
+    return redirect("profile")
 
 
 @require_http_methods(["GET", "POST"])

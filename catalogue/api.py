@@ -5,23 +5,39 @@ from __future__ import annotations
 from functools import partial
 
 import django_filters
+from django import forms
 from django.db.models import Prefetch
-from django.http import Http404, JsonResponse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.urls import reverse
+from django.utils.http import http_date, parse_http_date_safe
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from cardsite.throttling import ScopedRateThrottle
+from cardsite.paging import Pagination
+from cardsite.ratelimit import ScopedRateThrottle
 from validation.registry import registry
 
+from . import bulk
 from .models import Card, Expansion, Game, Printing
 from .paging import WalkPaginator, search_walk
 from .search import search_cards
-from .serializers import CardSerializer, ExpansionSerializer, GameSerializer, PrintingSerializer
+from .serializers import (
+    BulkFileSerializer,
+    BulkIndexSerializer,
+    CardSerializer,
+    ExpansionSerializer,
+    GameSerializer,
+    PrintingSerializer,
+)
 from .services import game_card_counts
 
 SLUG_PARAM = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="game slug")
@@ -30,7 +46,10 @@ SLUG_PARAM = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="g
 @extend_schema_view(
     list=extend_schema(responses=GameSerializer(many=True)),
     retrieve=extend_schema(parameters=[SLUG_PARAM], responses=GameSerializer),
-    bulk=extend_schema(parameters=[SLUG_PARAM], responses=OpenApiTypes.OBJECT),
+    bulk=extend_schema(
+        parameters=[SLUG_PARAM],
+        responses={200: BulkFileSerializer, 304: OpenApiResponse(description="Not modified")},
+    ),
 )
 class GameViewSet(viewsets.ViewSet):
     """The five games: kinds with their attribute schema, factions, formats, card counts."""
@@ -56,24 +75,58 @@ class GameViewSet(viewsets.ViewSet):
         detail=True, methods=["get"], throttle_classes=[ScopedRateThrottle], throttle_scope="bulk"
     )
     def bulk(self, request, slug=None):
-        """Every card of the game with its printings, as one JSON document."""
-        try:
-            game = registry.get(slug)
-        except KeyError as exc:
-            raise Http404(f"no game {slug!r}") from exc
-        cards = (
-            Card.objects.filter(game__slug=slug)
-            .select_related("game")
-            .prefetch_related(
-                Prefetch("printings", queryset=Printing.objects.select_related("expansion"))
-            )
-            .order_by("name")
-        )
-        response = JsonResponse(
-            {"game": game.slug, "name": game.name, "cards": CardSerializer(cards, many=True).data}
-        )
-        response["Content-Disposition"] = f'attachment; filename="{slug}-cards.json"'
+        """Every card of the game with its printings, as one JSON document. Built once and
+        kept until the catalogue changes; send If-None-Match (its ETag) or If-Modified-Since
+        (its Last-Modified) to get a 304 when it has not changed."""
+        if slug not in registry.slugs():
+            raise Http404(f"no game {slug!r}")
+        found = bulk.bulk_file(slug)
+        last_modified = http_date(found.updated_at.timestamp())
+        if _not_modified(request, found):
+            response = HttpResponseNotModified()
+        else:
+            response = HttpResponse(found.body, content_type=bulk.CONTENT_TYPE)
+            response["Content-Disposition"] = f'attachment; filename="{slug}-cards.json"'
+        response["ETag"] = found.etag
+        response["Last-Modified"] = last_modified
+        response["Cache-Control"] = "public, max-age=0, must-revalidate"
         return response
+
+
+def _not_modified(request, found: bulk.BulkFile) -> bool:
+    """The client's copy is current: its If-None-Match names the ETag, or (without one) its
+    If-Modified-Since is not older than the file."""
+    if_none_match = request.headers.get("If-None-Match")
+    if if_none_match is not None:
+        tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+        return "*" in tags or found.etag in tags
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+    return since is not None and int(found.updated_at.timestamp()) <= since
+
+
+class BulkIndexView(APIView):
+    """The bulk files there are: one per game, with when it last changed, its size, its
+    content type and its address (download only those whose `updated_at` moved)."""
+
+    @extend_schema(responses=BulkIndexSerializer, summary="The bulk files, one per game")
+    def get(self, request):
+        items = []
+        for game in registry.all():
+            found = bulk.bulk_file(game.slug)
+            items.append(
+                {
+                    "game": game.slug,
+                    "name": game.name,
+                    "updated_at": found.updated_at,
+                    "size": found.size,
+                    "content_type": bulk.CONTENT_TYPE,
+                    "etag": found.etag,
+                    "url": request.build_absolute_uri(
+                        reverse("game-bulk", kwargs={"slug": game.slug})
+                    ),
+                }
+            )
+        return Response({"data": items})
 
 
 class ExpansionFilter(django_filters.FilterSet):
@@ -90,13 +143,23 @@ class ExpansionViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = ExpansionFilter
 
 
+class IntegerFilter(django_filters.NumberFilter):
+    """A whole number (costs are integers: 0.5 is a 400, not a silent match)."""
+
+    @property
+    def field(self):
+        if not hasattr(self, "_field"):
+            self._field = forms.IntegerField(label=self.label, **self.extra)
+        return self._field
+
+
 class CardFilter(django_filters.FilterSet):
     game = django_filters.CharFilter(method="filter_game")
     kind = django_filters.CharFilter()
     faction = django_filters.CharFilter()
-    cost = django_filters.NumberFilter()
-    cost__gte = django_filters.NumberFilter(field_name="cost", lookup_expr="gte")
-    cost__lte = django_filters.NumberFilter(field_name="cost", lookup_expr="lte")
+    cost = IntegerFilter()
+    cost__gte = IntegerFilter(field_name="cost", lookup_expr="gte")
+    cost__lte = IntegerFilter(field_name="cost", lookup_expr="lte")
     set = django_filters.CharFilter(field_name="printings__expansion__code", distinct=True)
 
     class Meta:
@@ -118,9 +181,23 @@ CARD_PREFETCH = (
 )
 
 
-class CardPagination(PageNumberPagination):
+class CardPagination(Pagination):
     """Pages of cards; a page of a search matching many of a game's cards is found by
-    walking its cards in name order (`catalogue.search.walk_page`)."""
+    walking its cards in name order (`catalogue.search.walk_page`). With `q`, the page also
+    says how the query was read and what was left out of it."""
+
+    def get_paginated_response_schema(self, schema):
+        answer = super().get_paginated_response_schema(schema)
+        answer["properties"]["read_as"] = {
+            "type": "string",
+            "description": "with q: how the query was read",
+        }
+        answer["properties"]["problems"] = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "with q: terms left out of the query and why",
+        }
+        return answer
 
     def paginate_queryset(self, queryset, request, view=None):
         result = getattr(view, "search_result", None)

@@ -1,3 +1,5 @@
+from django.urls import path
+
 from cardsite.routers import api_router
 
 from . import api
@@ -8,4 +10,4 @@ router.register("expansions", api.ExpansionViewSet, basename="expansion")
 router.register("cards", api.CardViewSet, basename="card")
 router.register("printings", api.PrintingViewSet, basename="printing")
 
-urlpatterns = router.urls
+urlpatterns = [path("bulk/", api.BulkIndexView.as_view(), name="api-bulk"), *router.urls]

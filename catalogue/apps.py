@@ -28,3 +28,6 @@ class CatalogueConfig(AppConfig):
             except (ImportError, ValueError) as exc:
                 raise ImproperlyConfigured(f"CARDSITE_GAMES: {name}: {exc}") from exc
         post_migrate.connect(_ensure_search_indexes, sender=self)
+        from . import bulk
+
+        bulk.connect()

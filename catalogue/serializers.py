@@ -144,3 +144,25 @@ class CardSerializer(serializers.ModelSerializer):
             "printings",
             "url",
         ]
+
+
+class BulkFileSerializer(serializers.Serializer):
+    """A game's bulk file (GET /api/games/<slug>/bulk/): every card with its printings."""
+
+    game = serializers.CharField()
+    name = serializers.CharField()
+    cards = CardSerializer(many=True)
+
+
+class BulkIndexItemSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    name = serializers.CharField()
+    updated_at = serializers.DateTimeField(help_text="when the file's content last changed")
+    size = serializers.IntegerField(min_value=0, help_text="bytes")
+    content_type = serializers.CharField()
+    etag = serializers.CharField()
+    url = serializers.URLField()
+
+
+class BulkIndexSerializer(serializers.Serializer):
+    data = BulkIndexItemSerializer(many=True)

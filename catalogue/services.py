@@ -229,7 +229,10 @@ def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tup
 def catalogue_changed(*, game_slug: str) -> None:
     """The catalogue of a game changed (an import or an admin edit): every app that keeps
     something derived from it (saved decks' reports) hears of it through the
-    `catalogue_changed` hook."""
+    `catalogue_changed` hook; the game's bulk file is rebuilt on its next download."""
+    from . import bulk
+
+    bulk.changed()
     for listener in hooks.get_hooks("catalogue_changed"):
         listener(game_slug=game_slug)
 

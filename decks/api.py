@@ -28,7 +28,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardsite.hostile import whole_number
-from cardsite.throttling import ScopedRateThrottle
+from cardsite.ratelimit import ScopedRateThrottle
+from cardsite.schema_fields import FormatField
 from validation.registry import UnknownFormat, registry
 
 from . import selectors, services
@@ -54,7 +55,7 @@ from .services import ListInvalid, list_check
 
 class ValidateRequestSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
-    format = serializers.CharField(max_length=40)
+    format = FormatField(max_length=40)
     list = ListTextField(required=False, allow_blank=True)
     sections = SectionsField(required=False)
     options = serializers.DictField(required=False)
@@ -140,15 +141,18 @@ BAD_REQUEST = OpenApiResponse(
 
 
 def _example_request() -> dict[str, str]:
-    """A request of the API docs: the first game's first format, one line of its first
-    section."""
+    """A request of the API docs that the server accepts: the first game's sample deck of a
+    format that has one (the sample catalogue holds its cards)."""
+    from catalogue.services import SAMPLE_DATA_DIR
+
+    for game in registry.all():
+        for fmt in game.formats.values():
+            path = SAMPLE_DATA_DIR / game.slug / "decks" / f"{fmt.slug}.txt"
+            if path.exists():
+                return {"game": game.slug, "format": fmt.slug, "list": path.read_text()}
     game = registry.all()[0]
     fmt = next(iter(game.formats.values()))
-    return {
-        "game": game.slug,
-        "format": fmt.slug,
-        "list": f"{fmt.sections[0].label}:\n1 Card name",
-    }
+    return {"game": game.slug, "format": fmt.slug, "list": ""}
 
 
 _EXAMPLE_REQUEST = _example_request()
@@ -238,8 +242,21 @@ VERSION_NUMBER = OpenApiParameter(
     list=extend_schema(
         summary="Your decks; public ones with ?public=1 or ?game=<slug>",
         parameters=[
-            OpenApiParameter("public", bool, description="list public decks instead of yours"),
-            OpenApiParameter("mine", bool, description="with ?game=, list your decks of it"),
+            OpenApiParameter(
+                "public",
+                {"type": "string", "enum": ["1", "0", "true", "false"]},
+                description="1 (or true): list public decks instead of yours",
+            ),
+            OpenApiParameter(
+                "mine",
+                {"type": "string", "enum": ["1", "0", "true", "false"]},
+                description="with ?game=, 1 (or true): list your decks of it",
+            ),
+            OpenApiParameter(
+                "legal",
+                {"type": "string", "enum": ["true", "false", "1", "0"]},
+                description="true (or 1): legal decks only; false (or 0): the others",
+            ),
         ],
     ),
     retrieve=extend_schema(summary="A deck you may read (yours, public; staff: any)"),
@@ -267,6 +284,9 @@ class DeckViewSet(
 
     def _wants_public(self) -> bool:
         params = self.request.query_params
+        for name in ("public", "mine"):
+            if params.get(name, "1") not in {"1", "0", "true", "false"}:
+                raise serializers.ValidationError({name: ["give 1, 0, true or false"]})
         if params.get("mine") in {"1", "true"}:
             return False
         return params.get("public") in {"1", "true"} or bool(params.get("game"))
@@ -355,7 +375,7 @@ class DeckViewSet(
         },
         summary="Save a new version (refused with 409 when `based_on` is not the current one)",
     )
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def versions(self, request, pk=None):
         deck = self.get_object()
         if request.method == "GET":
@@ -433,6 +453,32 @@ class DeckViewSet(
             version = get_object_or_404(versions, pk=deck.current_version_id)
         kind = "text" if request.accepted_renderer.format == "text" else "json"
         return Response(selectors.deck_export(deck=deck, version=version, as_=kind))
+
+    @extend_schema(
+        parameters=[
+            DECK_ID,
+            OpenApiParameter("v", int, description="version number (default: the current)"),
+        ],
+        responses={(200, "text/plain"): str},
+        summary="Export a deck as the text list",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="export/text",
+        renderer_classes=[PlainTextRenderer, JSONRenderer],
+    )
+    def export_text(self, request, pk=None):
+        """The deck's list as text (what ?format=text of the export gives), for clients
+        that take one media type an operation."""
+        deck = self.get_object()
+        number = request.query_params.get("v")
+        versions = DeckVersion.objects.filter(deck=deck)
+        if number:
+            version = get_object_or_404(versions, number=int(number) if number.isdigit() else 0)
+        else:
+            version = get_object_or_404(versions, pk=deck.current_version_id)
+        return Response(selectors.deck_export(deck=deck, version=version, as_="text"))
 
     @extend_schema(
         request=DeckImportSerializer,

@@ -10,7 +10,14 @@ class DeckFilter(django_filters.FilterSet):
     # not "format": DRF reads ?format= to choose the renderer
     fmt = django_filters.CharFilter(field_name="format", label="format slug")
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label="name contains")
-    legal = django_filters.BooleanFilter(field_name="legal")
+    legal = django_filters.ChoiceFilter(
+        choices=[("true", "true"), ("false", "false"), ("1", "1"), ("0", "0")],
+        method="filter_legal",
+        label="legal (true or false)",
+    )
+
+    def filter_legal(self, queryset, name, value):
+        return queryset.filter(legal=value in ("true", "1"))
 
     class Meta:
         model = Deck

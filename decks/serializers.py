@@ -6,6 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from cardsite.schema_fields import FormatField
 from catalogue.models import Card
 from validation import decklist
 from validation.registry import registry
@@ -103,7 +104,7 @@ class DeckSerializer(serializers.ModelSerializer):
             number = deck.current_version.number
         return number
 
-    @extend_schema_field(OpenApiTypes.URI)
+    @extend_schema_field({"type": "string", "format": "uri", "nullable": True})
     def get_share_url(self, deck) -> str | None:
         """Only the owner sees the share link of an unlisted deck."""
         request = self.context.get("request")
@@ -142,7 +143,7 @@ class VersionSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field({"type": "integer", "nullable": True})
     def get_based_on(self, version) -> int | None:
         return version.based_on.number if version.based_on_id else None
 
@@ -201,7 +202,7 @@ class DeckCreateSerializer(_ListInputMixin):
     """A new deck; with `list` or `sections` its version 1 is saved too."""
 
     game = serializers.ChoiceField(choices=[])
-    format = serializers.CharField(max_length=40)
+    format = FormatField(max_length=40)
     name = serializers.CharField(max_length=200)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PRIVATE)

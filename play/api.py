@@ -19,7 +19,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardsite.throttling import ScopedRateThrottle
+from cardsite.ratelimit import ScopedRateThrottle
 
 from . import services
 from .services import PlayInputError

@@ -9,11 +9,12 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardsite.throttling import ScopedRateThrottle
+from cardsite.ratelimit import ScopedRateThrottle
 from decks.models import DeckVersion
 
 from . import kinds, services
 from .models import SimulationRun
+from .schema import SimulationKindField
 
 
 class SimulationRunSerializer(serializers.ModelSerializer):
@@ -71,7 +72,7 @@ class SimulationRunDetailSerializer(SimulationRunSerializer):
 
 
 class StartSerializer(serializers.Serializer):
-    kind = serializers.CharField(
+    kind = SimulationKindField(
         required=False, help_text="A simulation kind of the deck's game (default: its first)."
     )
     version = serializers.IntegerField(
@@ -83,7 +84,7 @@ class StartSerializer(serializers.Serializer):
 
 
 class DecklessStartSerializer(serializers.Serializer):
-    kind = serializers.CharField()
+    kind = SimulationKindField()
     params = serializers.DictField(required=False, default=dict)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 
@@ -291,6 +292,10 @@ OddsSerializer = inline_serializer(
 )
 
 
+def _int(lo: int, hi: int) -> dict:
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
 class OddsView(APIView):
     """Exact P(at least k of a group of cards in hand) by turn (hypergeometric)."""
 
@@ -298,15 +303,19 @@ class OddsView(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("deck_size", int, required=True),
-            OpenApiParameter("group", int, required=True, description="cards in the group"),
-            OpenApiParameter("k", int, description="at least this many (default 1)"),
-            OpenApiParameter("turns", int, description="turns 1..turns (default 5)"),
-            OpenApiParameter("opening", int, description="opening hand size (default 7)"),
-            OpenApiParameter("on_the_play", int, description="1 on the play, 0 on the draw"),
-            OpenApiParameter("draws_per_turn", int, description="default 1"),
+            OpenApiParameter("deck_size", _int(1, 1000), required=True),
             OpenApiParameter(
-                "first_player_draws", int, description="1 if the first player draws on turn 1"
+                "group", _int(0, 1000), required=True, description="cards in the group"
+            ),
+            OpenApiParameter("k", _int(0, 1000), description="at least this many (default 1)"),
+            OpenApiParameter("turns", _int(0, 100), description="turns 1..turns (default 5)"),
+            OpenApiParameter("opening", _int(0, 1000), description="opening hand size (default 7)"),
+            OpenApiParameter("on_the_play", _int(0, 1), description="1 on the play, 0 on the draw"),
+            OpenApiParameter("draws_per_turn", _int(0, 20), description="default 1"),
+            OpenApiParameter(
+                "first_player_draws",
+                _int(0, 1),
+                description="1 if the first player draws on turn 1",
             ),
         ],
         responses={200: OddsSerializer, 400: ErrorsSerializer},

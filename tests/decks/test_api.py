@@ -7,6 +7,7 @@ import os
 import pytest
 
 from decks.models import Deck, DeckVersion
+from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
 from .conftest import MINI_LIST, MINI_LIST_2
 
@@ -62,7 +63,7 @@ def test_import_with_line_errors_is_a_400_and_creates_nothing(api, mini_catalogu
 
 def test_create_validates_game_and_format(api, mini_catalogue):
     response = post(api, "/api/decks/", {"game": "redline", "format": "nope", "name": "x"})
-    assert response.status_code == 400 and "format" in response.json()
+    assert response.status_code == 400 and "format" in field_errors(response.json())
     response = post(
         api,
         "/api/decks/",

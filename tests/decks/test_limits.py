@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from decks.models import Deck
+from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 from validation.decklist import (
     MAX_ENTRIES,
     MAX_LIST_LINES,
@@ -75,7 +76,7 @@ def test_api_refuses_a_list_of_too_many_lines_stating_the_limit(client, db):
         client, "/api/validate/", {"game": "redline", "format": "standard", "list": text}
     )
     assert response.status_code == 400
-    assert f"at most {MAX_LIST_LINES:,} lines" in response.json()["list"][0]
+    assert f"at most {MAX_LIST_LINES:,} lines" in field_errors(response.json())["list"]
 
 
 def test_api_refuses_a_list_of_too_many_bytes_stating_the_limit(client, db):
@@ -84,7 +85,7 @@ def test_api_refuses_a_list_of_too_many_bytes_stating_the_limit(client, db):
         client, "/api/validate/", {"game": "redline", "format": "standard", "list": text}
     )
     assert response.status_code == 400
-    assert "at most 50,000 bytes" in response.json()["list"][0]
+    assert "at most 50,000 bytes" in field_errors(response.json())["list"]
 
 
 def test_api_refuses_too_many_sections_and_entries_stating_the_limit(client, user, db):
@@ -95,7 +96,7 @@ def test_api_refuses_too_many_sections_and_entries_stating_the_limit(client, use
         {"game": "redline", "format": "standard", "sections": sections},
     )
     assert response.status_code == 400
-    assert f"at most {MAX_SECTIONS}" in response.json()["sections"][0]
+    assert f"at most {MAX_SECTIONS}" in field_errors(response.json())["sections"]
 
     entries = [{"card": "Tigercat", "count": 1}] * (MAX_ENTRIES + 1)
     client.force_login(user)
@@ -105,7 +106,7 @@ def test_api_refuses_too_many_sections_and_entries_stating_the_limit(client, use
         {"game": "redline", "format": "standard", "name": "Big", "sections": {"arsenal": entries}},
     )
     assert response.status_code == 400
-    assert f"at most {MAX_ENTRIES}" in response.json()["sections"][0]
+    assert f"at most {MAX_ENTRIES}" in field_errors(response.json())["sections"]
     assert not Deck.objects.exists()
 
 

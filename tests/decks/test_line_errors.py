@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from decks.models import Deck
+from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +53,7 @@ def test_api_line_error_says_line_and_suggestion_once(client, mini_catalogue):
 def test_api_unknown_section_says_line_and_suggestion_once(client, mini_catalogue):
     response = api_validate(client, game="redline", format="standard", list=SECTION_LIST)
     assert response.status_code == 400
-    errors = response.json()["errors"]
+    errors = line_errors(response.json())
     assert errors[0] == {"line": 3, "message": SECTION_MESSAGE, "suggestions": ["arsenal"]}
 
 

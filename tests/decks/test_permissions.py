@@ -41,7 +41,7 @@ def client_for(client, world, actor):
 # --- deck and version endpoints ------------------------------------------------------------
 # (id, method, url(deck), body, kind, success status)
 # kind: "read" — readable → success, else 404;
-#       "api-write" — owner → success, anonymous 403, everyone else 404;
+#       "api-write" — owner → success, anonymous 401 (WWW-Authenticate), everyone else 404;
 #       "page-write" — owner → success, anonymous 302 to sign in, everyone else 404;
 #       "page-clone" — signed in and readable → 302, anonymous 302 to sign in, else 404;
 #       "shared" — unlisted and public 200 for everyone, private 404 for everyone.
@@ -170,7 +170,7 @@ def expected(kind: str, actor: str, visibility: str, success: int) -> int:
     if kind == "shared":
         return success if visibility != "private" else 404
     if kind == "api-write":
-        return {"owner": success, "anonymous": 403}.get(actor, 404)
+        return {"owner": success, "anonymous": 401}.get(actor, 404)
     if kind == "page-write":
         return {"owner": success, "anonymous": 302}.get(actor, 404)
     if kind == "page-clone":
@@ -319,7 +319,7 @@ def test_collection_endpoint_permissions(
     kwargs = {"data": body, "content_type": "application/json"} if body is not None else {}
     response = getattr(client, method)(url(owned_entry), **kwargs)
     if actor == "anonymous":
-        want = 302 if name.startswith("page") else 403
+        want = 302 if name.startswith("page") else 401
     else:
         want = owner_status if actor == "owner" else others_status
     assert response.status_code == want, (name, actor, response.content[:300])

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from decks import services
 from decks.models import CollectionEntry, Deck
+from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
 from .conftest import sample_list
 
@@ -54,13 +55,13 @@ def test_api_validate_without_an_account_cannot_use_a_collection(client, sample_
         client, game="hex-skirmish", format="standard", list=ARMY, options={"collection": True}
     )
     assert response.status_code == 400
-    assert response.json() == {
-        "options": ["collection: sign in to check a list against your collection"]
+    assert field_errors(response.json()) == {
+        "options": "collection: sign in to check a list against your collection"
     }
     bad = api_validate(
         client, game="hex-skirmish", format="standard", list=ARMY, options={"collection": "yes"}
     )
-    assert bad.status_code == 400 and "options" in bad.json()
+    assert bad.status_code == 400 and "options" in field_errors(bad.json())
 
 
 def test_api_deck_restricted_to_the_collection_follows_it(client, one_march_short):

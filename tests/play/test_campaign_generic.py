@@ -15,6 +15,7 @@ from play import campaign_services as services
 from play.campaign_links import campaign_links
 from play.campaign_services import CampaignRefused
 from play.models import Campaign, CampaignSpend
+from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 from validation.capabilities import CampaignRules
 from validation.registry import FormatDef, GameDef, registry
 from validation.rules import Rule, option_limit, points
@@ -225,7 +226,7 @@ def test_the_toy_game_through_the_api(client, toy_game, user):
     client.force_login(user)
     # Two games have campaign rules now: the game must be named.
     unnamed = client.post("/api/play/campaigns/", {"name": "War"}, "application/json")
-    assert unnamed.status_code == 400 and unnamed.json()["field"] == "game"
+    assert unnamed.status_code == 400 and first_field(unnamed.json()) == "game"
     assert "tactical-assault, toy-war" in unnamed.json()["detail"]
     created = client.post("/api/play/campaigns/", {"name": "War", "game": SLUG}, "application/json")
     assert created.status_code == 201, created.content
@@ -274,7 +275,7 @@ def test_the_toy_game_through_the_api(client, toy_game, user):
         {"player": ids[0], "kind": "promotion", "count": 1},
         "application/json",
     )
-    assert old_kind.status_code == 400 and "kind" in old_kind.json()
+    assert old_kind.status_code == 400 and "kind" in field_errors(old_kind.json())
     standings = client.get(f"/api/play/campaigns/{cid}/standings/").json()["standings"]
     assert [(s["name"], s["awards"], s["deck_name"]) for s in standings] == [
         ("Ann", 1, "Ann's band"),
@@ -300,7 +301,7 @@ def test_a_game_without_campaign_rules_has_no_campaign_pages(client, user, sampl
     refused = client.post(
         "/api/play/campaigns/", {"name": "X", "game": "redline"}, "application/json"
     )
-    assert refused.status_code == 400 and refused.json()["field"] == "game"
+    assert refused.status_code == 400 and first_field(refused.json()) == "game"
     assert "'redline' has no campaigns" in refused.json()["detail"]
 
 

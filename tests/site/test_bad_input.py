@@ -61,7 +61,7 @@ def test_a_cancelled_statement_is_a_503_page_not_a_500(client, card_table_locked
 def test_a_cancelled_statement_is_a_503_api_error_not_a_500(client, card_table_locked):
     response = client.get("/api/cards/", {"game": "redline", "q": "tiger"})
     assert response.status_code == 503
-    assert response.json() == {"detail": TOO_SLOW}
+    assert response.json()["detail"] == TOO_SLOW
 
 
 # --- NUL characters -----------------------------------------------------------------------
@@ -85,12 +85,12 @@ def test_nul_in_a_form_field_is_a_400_naming_the_field(client, db):
     assert "NUL" in response.content.decode()
 
 
-def test_nul_in_an_api_form_body_is_a_400_naming_the_field(client, db):
+def test_an_api_form_body_with_nul_is_refused_as_a_form(client, db):
+    # The API reads JSON alone: a form body is a 415 before any field is read.
     response = client.post(
         "/api/validate/", {"game": "redline", "format": "standard", "list": "1 A\x00"}
     )
-    assert response.status_code == 400
-    assert "form field 'list'" in response.json()["detail"]
+    assert response.status_code == 415
 
 
 # --- JSON nested too deep -----------------------------------------------------------------

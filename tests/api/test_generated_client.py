@@ -1,0 +1,169 @@
+"""The contract: a client generated from /api/schema/ by openapi-python-client (no warnings)
+drives a whole workflow against a live site, unpatched: list games; search cards; fetch a
+card; validate lists (an unknown card, a rule problem); create a deck with sections; rename
+it; add a version; start a goldfish with parameters and poll it to the end; export text and
+JSON; read the bulk index and one file."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.simulations.conftest import sample_list
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+VENV_BIN = Path(sys.executable).parent
+
+
+@pytest.fixture
+def generated(live_server, tmp_path, monkeypatch):
+    """The client package, generated now from the live site's schema."""
+    import httpx
+
+    schema = httpx.get(
+        f"{live_server.url}/api/schema/",
+        headers={"Accept": "application/vnd.oai.openapi+json"},
+        timeout=60,
+    )
+    assert schema.status_code == 200
+    path = tmp_path / "openapi.json"
+    path.write_text(schema.text)
+    env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(
+        [str(VENV_BIN / "openapi-python-client"), "generate", "--path", str(path)]
+        + ["--meta", "none", "--output-path", str(tmp_path / "cardsite_api_client")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "warning" not in output.lower(), output
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in list(sys.modules):
+        if name.startswith("cardsite_api_client"):
+            del sys.modules[name]
+    return importlib.import_module("cardsite_api_client")
+
+
+def test_every_generated_module_imports(generated):
+    import pkgutil
+
+    api = importlib.import_module("cardsite_api_client.api")
+    names = [m.name for m in pkgutil.walk_packages(api.__path__, "cardsite_api_client.api.")]
+    assert len(names) > 40
+    for name in names:
+        importlib.import_module(name)
+
+
+def test_a_tool_authors_workflow_through_the_generated_client(
+    generated, live_server, live_catalogue, user, celery_worker_process
+):
+    from cardsite.tokens import create_token
+
+    _token, secret = create_token(user, name="contract", scope="write", expiry_days=None)
+    c = generated.AuthenticatedClient(base_url=live_server.url, token=secret, timeout=60)
+    api = importlib.import_module("cardsite_api_client.api")
+    models = importlib.import_module("cardsite_api_client.models")
+    mod = lambda group, name: importlib.import_module(f"{api.__name__}.{group}.{name}")  # noqa: E731
+
+    games = mod("games", "games_list").sync(client=c)
+    assert "redline" in [g.slug for g in games]
+
+    found = mod("cards", "cards_list").sync(client=c, game="redline", q="Tigercat")
+    assert found.count >= 1
+    card = mod("cards", "cards_retrieve").sync(client=c, id=found.results[0].id)
+    assert card.name == "Tigercat"
+
+    validate = mod("validate", "validate_create")
+    unknown = validate.sync_detailed(
+        client=c,
+        body=models.ValidateRequestRequest(
+            game=models.GameEnum.REDLINE,
+            format_=models.FormatEnum.STANDARD,
+            list_="General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercatt\n",
+        ),
+    )
+    assert unknown.status_code == 400
+    assert isinstance(unknown.parsed, models.Problem)
+    entry = unknown.parsed.errors[0]
+    assert entry.line == 4 and entry.code == "unknown_card" and "Tigercat" in entry.suggestions
+    ruled = validate.sync(
+        client=c,
+        body=models.ValidateRequestRequest(
+            game=models.GameEnum.REDLINE,
+            format_=models.FormatEnum.STANDARD,
+            list_="General:\n1 General Jeffrey Moore\nArsenal:\n5 Tigercat\n",
+        ),
+    )
+    assert isinstance(ruled, models.ValidationReport) and ruled.legal is False
+    assert "arsenal.copies" in [v.code for v in ruled.errors]
+
+    text = sample_list("redline", "standard")
+    sections = models.DeckCreateRequestSections.from_dict(
+        {
+            "general": [{"card": "General Jeffrey Moore", "count": 1}],
+            "arsenal": [{"card": "Tigercat", "count": 4}],
+        }
+    )
+    deck = mod("decks", "decks_create").sync(
+        client=c,
+        body=models.DeckCreateRequest(
+            game=models.GameEnum.REDLINE,
+            format_=models.FormatEnum.STANDARD,
+            name="Contract",
+            sections=sections,
+        ),
+    )
+    assert isinstance(deck, models.DeckDetail), deck
+    renamed = mod("decks", "decks_partial_update").sync(
+        client=c, id=deck.id, body=models.PatchedDeckUpdateRequest(name="Contract, renamed")
+    )
+    assert renamed.name == "Contract, renamed"
+    version = mod("decks", "decks_versions_create").sync(
+        client=c,
+        id=deck.id,
+        body=models.VersionCreateRequest(based_on=deck.current_version, list_=text),
+    )
+    assert isinstance(version, models.Version), version
+    assert version.number == 2
+
+    run = mod("decks", "decks_simulations_create").sync(
+        client=c,
+        deck_pk=deck.id,
+        body=models.StartRequest(
+            kind=models.SimulationKindEnum.REDLINE_GOLDFISH,
+            params=models.StartRequestParams.from_dict({"games": 2000, "turns": 8}),
+            seed=7,
+        ),
+    )
+    assert isinstance(run, models.SimulationRun), run
+    retrieve = mod("simulations", "simulations_retrieve")
+    deadline = time.monotonic() + 120
+    while True:
+        state = retrieve.sync(client=c, id=run.id)
+        if str(state.status.value) in ("done", "failed") or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert state.status.value == "done", state.error
+
+    exported = mod("decks", "decks_export_text_retrieve").sync(client=c, id=deck.id)
+    assert "Tigercat" in exported
+    as_json = mod("decks", "decks_export_retrieve").sync(client=c, id=deck.id)
+    assert as_json.to_dict()
+
+    index = mod("bulk", "bulk_retrieve").sync(client=c)
+    item = next(i for i in index.data if i.game == "redline")
+    bulk = mod("games", "games_bulk_retrieve").sync(client=c, slug=item.game)
+    assert bulk.game == "redline" and bulk.cards
+    assert json.dumps(bulk.to_dict())

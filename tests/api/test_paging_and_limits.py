@@ -1,0 +1,89 @@
+"""Paging (page_size, capped; a page past the end a 404 problem) and the rate-limit headers
+of the throttled routes."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.throttling import ScopedRateThrottle
+
+from cardsite.paging import MAX_PAGE_SIZE
+
+pytestmark = pytest.mark.django_db
+
+
+def test_page_size_sets_the_page_and_is_capped(client, sample_catalogue):
+    two = client.get("/api/cards/", {"game": "redline", "page_size": 2}).json()
+    assert len(two["results"]) == 2 and "page_size=2" in two["next"]
+    most = client.get("/api/cards/", {"page_size": MAX_PAGE_SIZE}).json()
+    assert len(most["results"]) == min(most["count"], MAX_PAGE_SIZE)
+    for bad in (MAX_PAGE_SIZE + 1, 0, "x"):
+        refused = client.get("/api/cards/", {"page_size": bad})
+        assert refused.status_code == 400
+        assert refused.json()["errors"][0]["field"] == "page_size"
+    expansions = client.get("/api/expansions/", {"page_size": 1}).json()
+    assert len(expansions["results"]) == 1
+
+
+@pytest.mark.parametrize("page", ["999", "0", "x"])
+def test_a_page_past_the_end_is_a_404_problem(client, sample_catalogue, page):
+    response = client.get("/api/cards/", {"game": "redline", "page": page})
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["type"] == "urn:cardsite:problem:not-found"
+
+
+def test_the_schema_documents_page_and_page_size(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    params = {p["name"]: p for p in schema["paths"]["/api/cards/"]["get"]["parameters"]}
+    assert params["page_size"]["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": MAX_PAGE_SIZE,
+    }
+    assert params["page"]["schema"]["minimum"] == 1
+
+
+def post_validate(client):
+    return client.post(
+        "/api/validate/",
+        {"game": "redline", "format": "nope", "list": "x"},
+        content_type="application/json",
+    )
+
+
+def test_a_throttled_route_says_its_limit_what_is_left_and_when_it_resets(client, sample_catalogue):
+    ScopedRateThrottle.THROTTLE_RATES = {**ScopedRateThrottle.THROTTLE_RATES, "validate": "3/min"}
+    seen = []
+    for _ in range(4):
+        response = post_validate(client)
+        seen.append(
+            (
+                response.status_code,
+                response["RateLimit-Limit"],
+                response["RateLimit-Remaining"],
+            )
+        )
+        assert 0 < int(response["RateLimit-Reset"]) <= 60
+    assert seen == [(400, "3", "2"), (400, "3", "1"), (400, "3", "0"), (429, "3", "0")]
+    assert int(response["Retry-After"]) > 0
+
+
+def test_the_bulk_download_sends_its_rate_limit_too(client, sample_catalogue):
+    response = client.get("/api/games/redline/bulk/")
+    assert response["RateLimit-Limit"] and response["RateLimit-Remaining"]
+
+
+def test_an_unthrottled_route_sends_no_rate_limit_headers(client, sample_catalogue):
+    assert "RateLimit-Limit" not in client.get("/api/games/")
+
+
+def test_filters_refuse_what_they_cannot_read(client, sample_catalogue):
+    assert client.get("/api/cards/", {"cost__lte": "0.5"}).status_code == 400
+    assert client.get("/api/decks/", {"legal": "null"}).status_code == 400
+    assert client.get("/api/decks/", {"public": "null"}).status_code == 400
+
+
+def test_the_versions_list_advertises_no_filter_it_ignores(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    params = {p["name"] for p in schema["paths"]["/api/decks/{id}/versions/"]["get"]["parameters"]}
+    assert not params & {"game", "fmt", "legal", "q"}
