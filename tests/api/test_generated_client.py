@@ -85,29 +85,20 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     card = mod("cards", "cards_retrieve").sync(client=c, id=found.results[0].id)
     assert card.name == "Tigercat"
 
-    validate = mod("validate", "validate_create")
-    unknown = validate.sync_detailed(
+    # One list with an unknown card and a rule problem: both answered at once.
+    checked = mod("validate", "validate_create").sync(
         client=c,
         body=models.ValidateRequestRequest(
             game=models.GameEnum.REDLINE,
             format_=models.FormatEnum.STANDARD,
-            list_="General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercatt\n",
+            list_="General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercatt\n5 Tigercat\n",
         ),
     )
-    assert unknown.status_code == 400
-    assert isinstance(unknown.parsed, models.Problem)
-    entry = unknown.parsed.errors[0]
-    assert entry.line == 4 and entry.code == "unknown_card" and "Tigercat" in entry.suggestions
-    ruled = validate.sync(
-        client=c,
-        body=models.ValidateRequestRequest(
-            game=models.GameEnum.REDLINE,
-            format_=models.FormatEnum.STANDARD,
-            list_="General:\n1 General Jeffrey Moore\nArsenal:\n5 Tigercat\n",
-        ),
-    )
-    assert isinstance(ruled, models.ValidationReport) and ruled.legal is False
-    assert "arsenal.copies" in [v.code for v in ruled.errors]
+    assert isinstance(checked, models.ValidationReport) and checked.legal is False
+    (unknown,) = checked.unknown
+    assert unknown.line == 4 and unknown.name == "Tigercatt" and "Tigercat" in unknown.suggestions
+    assert "arsenal.copies" in [v.code for v in checked.errors]
+    assert [v.lines for v in checked.errors if v.code == "arsenal.copies"] == [[5]]
 
     text = sample_list("redline", "standard")
     sections = models.DeckCreateRequestSections.from_dict(

@@ -55,14 +55,17 @@ def test_a_serializer_error_names_the_field_with_its_code(client, sample_catalog
     assert "format" in body["detail"]
 
 
-def test_line_errors_keep_line_message_and_suggestions(client, sample_catalogue):
+def test_line_errors_keep_line_message_and_suggestions(client, sample_catalogue, user):
+    # Saving a list refuses unknown names (the validate API answers them beside its verdict).
+    client.force_login(user)
     body = assert_problem(
         post(
             client,
-            "/api/validate/",
+            "/api/decks/import/",
             {
                 "game": "redline",
                 "format": "standard",
+                "name": "Typos",
                 "list": "General:\n4 x\nArsenal:\n4 Tigercatt",
             },
         ),
