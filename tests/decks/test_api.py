@@ -50,10 +50,10 @@ def test_import_with_line_errors_is_a_400_and_creates_nothing(api, mini_catalogu
     assert response.status_code == 400
     errors = response.json()["errors"]
     # the lines not read first; then the rule problems of the lines that were read
-    unread = [e for e in errors if "code" not in e]
+    unread = [e for e in errors if "severity" not in e]
     assert [e["line"] for e in unread] == [3, 5]
     assert unread[1]["suggestions"] == ["Tigercat"]
-    problems = [e for e in errors if "code" in e]
+    problems = [e for e in errors if "severity" in e]
     assert errors == unread + problems
     assert ("arsenal.size", "0 cards in the arsenal; exactly 60") in {
         (e["code"], e["message"]) for e in problems

@@ -125,7 +125,7 @@ def test_import_refuses_unknown_names_and_says_the_rule_problems_too(
     assert response.status_code == 400
     errors = response.json()["errors"]
     assert errors[0]["line"] == 8 and errors[0]["suggestions"][0] == "Tigercat"
-    assert "code" not in errors[0]
+    assert errors[0]["code"] == "unknown_card" and "severity" not in errors[0]
     problems = {(e["code"], e["line"], e["message"]) for e in errors[1:]}
     assert ("arsenal.copies", 10, "Line 10: 5 copies of Longbow; at most 4") in problems
     assert ("arsenal.size", 0, "57 cards in the arsenal; exactly 60") in problems

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from play import services
+from tests.problems import first_field
 from validation.registry import registry
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_a_friendly_ship_does_not_block_an_enemy_ship_does(sample_catalogue):
 def test_a_box_cannot_hold_a_friend_and_an_enemy(client, sample_catalogue):
     r = client.get(VF_URL, {"seed": 3, "ships": "1,1", "friends": "1,1"})
     assert r.status_code == 400
-    assert r.json()["field"] == "friends" and "1,1" in r.json()["detail"]
+    assert first_field(r.json()) == "friends" and "1,1" in r.json()["detail"]
 
 
 def test_the_page_asks_for_enemy_and_friendly_ships(client, sample_catalogue):

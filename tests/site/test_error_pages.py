@@ -90,12 +90,13 @@ def test_403_and_503_pages_are_the_sites(rf, user):
 def test_the_api_answers_its_errors_in_json():
     client = Client(raise_request_exception=False)
     response = client.get("/api/no-such-route/")
-    assert response.status_code == 404 and response.json() == {"detail": "Not found."}
+    assert response.status_code == 404 and response.json()["status"] == 404
+    assert response["Content-Type"].startswith("application/problem+json")
     with connection.execute_wrapper(_fail_every_query):
         response = client.get("/api/games/")
     assert response.status_code == 500
-    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Type"].startswith("application/problem+json")
     with connection.execute_wrapper(_refuse_every_query):
         response = client.get("/api/games/")
     assert response.status_code == 503
-    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Type"].startswith("application/problem+json")
