@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,6 +22,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import Prefetch
 from django.db.models.signals import post_delete, post_save
+
+logger = logging.getLogger(__name__)
 
 CONTENT_TYPE = "application/json"
 #: Kept at most this long even without a change (a safety net; a change replaces it at once).
@@ -42,13 +45,26 @@ class BulkFile:
 GENERATION_KEY = "bulk-generation"
 
 
+def _cached(method: str, *args, default=None):
+    """A call of the shared cache that never fails the download: with the cache unreachable
+    the file is built for this request alone (and a warning logged)."""
+    try:
+        return getattr(cache, method)(*args)
+    except Exception as exc:  # noqa: BLE001 - any cache failure: serve without it
+        logger.warning(
+            "bulk file cache unavailable; built without it",
+            extra={"operation": method, "error": f"{exc.__class__.__name__}: {exc}"},
+        )
+        return default
+
+
 def generation() -> str:
     key = GENERATION_KEY
-    value = cache.get(key)
+    value = _cached("get", key)
     if value is None:
         value = uuid.uuid4().hex
-        if not cache.add(key, value, TIMEOUT):
-            value = cache.get(key) or value
+        if not _cached("add", key, value, TIMEOUT, default=True):
+            value = _cached("get", key) or value
     return value
 
 
@@ -58,7 +74,7 @@ def changed() -> None:
 
 
 def _bump() -> None:
-    cache.set(GENERATION_KEY, uuid.uuid4().hex, TIMEOUT)
+    _cached("set", GENERATION_KEY, uuid.uuid4().hex, TIMEOUT)
 
 
 def _build(slug: str) -> BulkFile:
@@ -84,22 +100,22 @@ def _build(slug: str) -> BulkFile:
     body = json.dumps(document, cls=DjangoJSONEncoder, ensure_ascii=False).encode()
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     updated_at = datetime.now(UTC).replace(microsecond=0)
-    last = cache.get(f"bulk-last:{slug}")
+    last = _cached("get", f"bulk-last:{slug}")
     if last is not None and last[0] == etag:
         updated_at = last[1]
     else:
-        cache.set(f"bulk-last:{slug}", (etag, updated_at), None)
+        _cached("set", f"bulk-last:{slug}", (etag, updated_at), None)
     return BulkFile(game=slug, body=body, etag=etag, updated_at=updated_at)
 
 
 def bulk_file(slug: str) -> BulkFile:
     """The game's bulk file: from the cache, else built (and kept) now."""
     key = f"bulk-file:{slug}:{generation()}"
-    found = cache.get(key)
+    found = _cached("get", key)
     if isinstance(found, BulkFile):
         return found
     built = _build(slug)
-    cache.set(key, built, TIMEOUT)
+    _cached("set", key, built, TIMEOUT)
     return built
 
 

@@ -184,6 +184,7 @@ class Site:
             "AXES_ENABLED": "0",
             "THROTTLE_VALIDATE": "10000/min",
             "THROTTLE_DECK_WRITE": "10000/min",
+            "THROTTLE_SEARCH": "10000/min",
             # test_cache_outage_lets_a_throttled_client_through's route; no other test uses it
             "THROTTLE_BULK": "3/hour",
         }
