@@ -22,7 +22,7 @@ import logging
 import sys
 import time
 
-from django.db import InterfaceError, OperationalError, connections
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
@@ -112,7 +112,9 @@ class DatabaseOutageMiddleware:
                 ):
                     response = response.render()
             except Exception as again:
-                if not is_database_unavailable(again):
+                # Any database error of the retry (a connection the outage left closed says
+                # "cannot operate on a closed database"): still unavailable.
+                if not (is_database_unavailable(again) or isinstance(again, DatabaseError)):
                     raise
                 drop_broken_connections()
                 _log(request, again, "503 after one retry")

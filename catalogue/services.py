@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from cardsite import hooks
@@ -161,8 +161,9 @@ def cards_near_names(*, game_slug: str, names: Sequence[str]) -> dict[str, list[
     On PostgreSQL one query for all the names: per name, the cards whose name begins with it
     (`ILIKE 'name%'`) and the cards trigram-similar to it (`%`, ordered by the trigram
     distance `<->`), each with a LIMIT and each served by the trigram index `card_name_trgm`
-    (an OR of the two would not be). On SQLite one query per name: the cards whose name starts
-    with its first PREFIX_LETTERS letters (any case), the names it begins first, LIMITed."""
+    (an OR of the two would not be). On SQLite one query for all the names: the cards whose
+    name starts with one of the names' first PREFIX_LETTERS letters (any case), LIMITed; per
+    name, those it begins first."""
     from django.db import connection
 
     names = [n for n in dict.fromkeys(names) if n]
@@ -170,15 +171,21 @@ def cards_near_names(*, game_slug: str, names: Sequence[str]) -> dict[str, list[
     if not names:
         return out
     if connection.vendor != "postgresql":
-        for name in names:
-            head = name.strip()[:PREFIX_LETTERS]
-            qs = (
-                Card.objects.filter(game__slug=game_slug, name__istartswith=head)
-                .only(*Card.FACT_FIELDS)
-                .order_by("name")[: SUGGESTION_CANDIDATES * 4]
-            )
-            found = [c.facts() for c in qs]
+        # One query for every name: the cards starting with any name's first letters, in
+        # name order, at most SUGGESTION_CANDIDATES * 4 a name in all.
+        heads = {name: name.strip()[:PREFIX_LETTERS].lower() for name in names}
+        starts = Q()
+        for head in set(heads.values()):
+            starts |= Q(name__istartswith=head)
+        rows = [
+            c.facts()
+            for c in Card.objects.filter(starts, game__slug=game_slug)
+            .only(*Card.FACT_FIELDS)
+            .order_by("name")[: SUGGESTION_CANDIDATES * 4 * len(set(heads.values()))]
+        ]
+        for name, head in heads.items():
             key = name.strip().lower()
+            found = [c for c in rows if c.name.lower().startswith(head)]
             found.sort(key=lambda c: (not c.name.lower().startswith(key), len(c.name), c.name))
             out[name] = found[: SUGGESTION_CANDIDATES * 2]
         return out
