@@ -1,0 +1,64 @@
+"""Deck services, one module per job:
+
+- `lists`: reading a list (text or JSON sections) against the catalogue and checking it with
+  the rules core (`list_check`, `deck_from_list`);
+- `versions`: decks and their versions (create, save, autosave, seal, update, share links,
+  delete, clone);
+- `rechecks`: re-checking saved decks against today's catalogue;
+- `collection`: a player's collection and importing it;
+- `options`: the deck options the rules core sees (the collection restriction);
+- `errors`: what the services raise.
+
+Services are named by verb and take keyword arguments; views and API classes parse input,
+call one service and render. Permission scoping is the caller's job and is done in the
+query (`Deck.objects.visible_to(user)` / `.owned_by(user)`): a service trusts the objects
+it is handed. The names below are the package's public interface.
+"""
+
+from .collection import collection_import, collection_set
+from .errors import DeckInvalid, ListInvalid, VersionConflict
+from .lists import CheckedList, deck_from_list, list_check
+from .options import COLLECTION_OPTION, clean_collection_option, collection_counts, rules_options
+from .rechecks import deck_revalidate, revalidate_game_decks, version_check
+from .versions import (
+    WORKING_WINDOW_SECONDS,
+    _entries,
+    deck_autosave,
+    deck_clone,
+    deck_create,
+    deck_delete,
+    deck_new_share_link,
+    deck_save_version,
+    deck_seal_version,
+    deck_update,
+    entries_as_sections,
+)
+
+__all__ = [
+    "COLLECTION_OPTION",
+    "WORKING_WINDOW_SECONDS",
+    "CheckedList",
+    "DeckInvalid",
+    "ListInvalid",
+    "VersionConflict",
+    "_entries",
+    "clean_collection_option",
+    "collection_counts",
+    "collection_import",
+    "collection_set",
+    "deck_autosave",
+    "deck_clone",
+    "deck_create",
+    "deck_delete",
+    "deck_from_list",
+    "deck_new_share_link",
+    "deck_revalidate",
+    "deck_save_version",
+    "deck_seal_version",
+    "deck_update",
+    "entries_as_sections",
+    "list_check",
+    "revalidate_game_decks",
+    "rules_options",
+    "version_check",
+]

@@ -1,0 +1,209 @@
+"""Checking a list against the rules core: reading lines and JSON sections, resolving names
+against the catalogue (with suggestions), and validating with the owner's options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalogue.services import (
+    GamePool,
+    card_facts_by_names,
+    cards_near_names,
+    expansion_card_names,
+)
+from validation import decklist
+from validation.registry import registry
+from validation.runner import Report, validate
+from validation.types import Deck
+
+from .errors import ListInvalid
+from .options import clean_collection_option, rules_options
+
+
+@dataclass
+class CheckedList:
+    """A list checked as written: the `deck` of the lines read, the rules' `report` on it
+    (as stored with a deck), the card lines not read (`unread`: unknown names, with
+    suggestions) and which lines hold each card (`where`), so that a rule problem about a
+    card names its lines."""
+
+    deck: Deck
+    report: Report
+    lines: list[Any] = field(default_factory=list)
+    unread: list[decklist.LineError] = field(default_factory=list)
+    where: Mapping[tuple[str, str], Any] = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        """Legal: no rule error and every card line read."""
+        return self.report.legal and not self.unread
+
+    def located(self) -> Report:
+        """The report as shown for the list as written: not legal while a line is unknown,
+        every violation about a card naming its lines ("Line 4: …")."""
+        return Report(
+            legal=self.legal,
+            errors=[decklist.locate(v, self.where) for v in self.report.errors],
+            warnings=[decklist.locate(v, self.where) for v in self.report.warnings],
+            totals=self.report.totals,
+        )
+
+    def answer(self) -> dict[str, Any]:
+        """The validate API's answer: the located report and the `unknown` lines."""
+        body = self.located().as_dict()
+        body["unknown"] = [e.as_unread() for e in self.unread]
+        return body
+
+    def problem_items(self) -> list[dict[str, Any]]:
+        """Every rule problem (errors, then warnings) as an item of a list of line errors."""
+        report = self.located()
+        return [
+            {
+                "line": v.lines[0] if v.lines else 0,
+                "message": v.message,
+                "suggestions": [],
+                "code": v.code,
+                "severity": v.severity,
+            }
+            for v in report.errors + report.warnings
+        ]
+
+
+def _line_errors(errors) -> list[dict[str, Any]]:
+    return [
+        {"line": e.line, "message": e.message, "suggestions": list(e.suggestions)} for e in errors
+    ]
+
+
+def _read(game_slug: str, parsed: decklist.ParseResult) -> decklist.Resolved:
+    """Resolve parsed lines against the catalogue: the deck of the lines read and an error
+    for each card line that was not (unknown names, expansion codes that are unknown or do
+    not hold the card)."""
+    # A card whose own name ends in brackets ("Bunker (Large)") is read as a name and a code.
+    bracketed = [f"{line.name} ({line.set_code})" for line in parsed.lines if line.set_code]
+    cards = card_facts_by_names(
+        game_slug=game_slug, names=[line.name for line in parsed.lines] + bracketed
+    )
+    inexact = list(
+        dict.fromkeys(
+            line.name
+            for line in parsed.lines
+            if line.name.lower() not in cards
+            and f"{line.name} ({line.set_code})".lower() not in cards
+        )
+    )
+    # A name not found as written: its nearest cards by the name index (one more query,
+    # SUGGESTION_CANDIDATES rows a name, never the whole game), for the first MAX_SUGGESTED
+    # such names. The list reader matches spacing and punctuation among them (and only
+    # that: a name that is the beginning of a card's is unknown), and the "did you mean"
+    # suggestions are the closest of them.
+    near = cards_near_names(game_slug=game_slug, names=inexact[: decklist.MAX_SUGGESTED])
+    if near:
+        cards = dict(cards)
+        for found in near.values():
+            for facts in found:
+                cards.setdefault(facts.name.lower(), facts)
+    # Expansion codes written after names are checked with two more queries (the game's
+    # codes, the printings of the list's cards), only when a line names one.
+    expansions = (
+        expansion_card_names(
+            game_slug=game_slug,
+            names=[line.name for line in parsed.lines]
+            + bracketed
+            + [facts.name for found in near.values() for facts in found],
+        )
+        if any(line.set_code for line in parsed.lines)
+        else None
+    )
+    return decklist.read_lines(
+        parsed.lines,
+        cards,
+        expansions=expansions,
+        game_name=registry.get(game_slug).name,
+        suggest=lambda names: {
+            name: decklist.closest_names(name, [c.name for c in near.get(name, ())])
+            for name in names
+        },
+    )
+
+
+def _resolve(game_slug: str, parsed: decklist.ParseResult) -> tuple[Deck, list[Any]]:
+    """`_read`, raising ListInvalid with every error (parse errors and the lines not read
+    together, by line)."""
+    read = _read(game_slug, parsed)
+    errors = sorted([*parsed.errors, *read.unread], key=lambda e: e.line)
+    if errors:
+        raise ListInvalid(_line_errors(errors))
+    return read.deck, parsed.lines
+
+
+def _parse(
+    game_slug: str, text: str | None, sections: Mapping[str, Any] | None
+) -> decklist.ParseResult:
+    game = registry.get(game_slug)
+    if text is not None:
+        return decklist.parse(text, game)
+    return decklist.parse_sections(sections or {}, game)
+
+
+def deck_from_list(
+    *,
+    game_slug: str,
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> tuple[Deck, list[Any]]:
+    """Read a list (text or sections) into a Deck of catalogue facts.
+
+    One query fetches every named card; a second, only when a name is not exact, fetches
+    the nearest cards of the first unknown names from the name index (matched for spacing
+    and punctuation, and the suggestions). Raises ListInvalid with every line error.
+    """
+    deck, lines = _resolve(game_slug, _parse(game_slug, text, sections))
+    deck.options = dict(options or {})
+    return deck, lines
+
+
+#: The deck option "restrict to my collection": `true` checks the deck against its owner's
+
+
+def list_check(
+    *,
+    game_slug: str,
+    format: str,
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    owner=None,
+    report_unknown: bool = False,
+) -> CheckedList:
+    """Read and validate a list: every violation, every warning and the totals. `owner` is
+    whose collection `options={"collection": true}` means (DeckInvalid without one).
+
+    A list that does not parse raises ListInvalid with every line error. Card lines whose
+    card is unknown do not stop the check: the lines read are validated all the same. With
+    `report_unknown` (a check: the validate API, the check page) the answer holds both, and
+    is not legal; otherwise (a save) ListInvalid is raised, carrying the check too."""
+    options = clean_collection_option(options, owner=owner)
+    parsed = _parse(game_slug, text, sections)
+    read = _read(game_slug, parsed)
+    if parsed.errors:
+        errors = sorted([*parsed.errors, *read.unread], key=lambda e: e.line)
+        raise ListInvalid(_line_errors(errors))
+    deck = read.deck
+    stored = dict(options or {})
+    deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
+    # The game's whole pool is loaded only if a rule asks for it (a map dealt from its cards).
+    report = validate(game_slug, format, deck, cards=GamePool(game_slug=game_slug))
+    deck.options = stored
+    checked = CheckedList(
+        deck=deck, report=report, lines=parsed.lines, unread=read.unread, where=read.where
+    )
+    if read.unread and not report_unknown:
+        raise ListInvalid(_line_errors(read.unread), checked)
+    return checked
+
+
+# --- Decks and versions -------------------------------------------------------------------

@@ -1,0 +1,121 @@
+"""Re-checking saved decks against today's catalogue: one version, one deck, or every deck
+of a game (after an import or an admin edit)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils import timezone
+
+from catalogue.services import (
+    GamePool,
+    card_facts_by_names,
+)
+from decks.models import Deck as DeckModel
+from decks.models import DeckVersion
+from validation.runner import validate
+from validation.types import Deck, Entry
+
+from .options import COLLECTION_OPTION, rules_options
+from .versions import _apply_report
+
+
+def _unreadable_report(errors: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "legal": False,
+        "errors": [
+            {
+                "code": "deck.card",
+                "severity": "error",
+                "message": e["message"],
+                "section": e.get("section", ""),
+                "cards": e.get("cards", []),
+            }
+            for e in errors
+        ],
+        "warnings": [],
+        "totals": {},
+    }
+
+
+def version_check(*, deck, version, pool: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Validate a stored version against today's catalogue; the report as a dict. A card
+    that has left the catalogue makes the deck illegal (code `deck.card`)."""
+    slug = deck.game.slug
+    if pool is None:
+        pool = card_facts_by_names(game_slug=slug, names=[e["card"] for e in version.entries])
+    sections: dict[str, list[Entry]] = {}
+    missing = []
+    for e in version.entries:
+        facts = pool.get(e["card"].lower())
+        if facts is None:
+            missing.append(
+                {
+                    "message": f"{e['card']} is no longer in the {deck.game.name} catalogue",
+                    "section": e["section"],
+                    "cards": [e["card"]],
+                }
+            )
+            continue
+        hex_ = e.get("hex")
+        sections.setdefault(e["section"], []).append(
+            Entry(facts, e["count"], (hex_[0], hex_[1]) if hex_ else None)
+        )
+    if missing:
+        return _unreadable_report(missing)
+    rules_deck = Deck(sections=sections)
+    options = dict(version.options)
+    owner = deck.owner if options.get(COLLECTION_OPTION) is True else None
+    rules_deck.options = rules_options(options, owner=owner, game_slug=slug, deck=rules_deck)
+    try:
+        report = validate(
+            slug,
+            deck.format,
+            rules_deck,
+            cards=pool if isinstance(pool, GamePool) else GamePool(game_slug=slug),
+        )
+    except (KeyError, ValueError) as exc:  # game or format gone from the rules core
+        return _unreadable_report([{"message": str(exc)}])
+    return report.as_dict()
+
+
+def deck_revalidate(*, deck, pool: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """Re-run the rules core on the deck's current version and store the verdict (legal,
+    counts, report). Returns the report, or None for a deck without a version. Idempotent;
+    a save that lands meanwhile wins (the update is conditional on the version)."""
+
+    version = deck.current_version
+    if version is None:
+        return None
+    if not isinstance(version, DeckVersion):  # pragma: no cover - defensive
+        version = DeckVersion.objects.get(pk=deck.current_version_id)
+    report = version_check(deck=deck, version=version, pool=pool)
+    _apply_report(deck, report)
+    DeckModel.objects.filter(pk=deck.pk, current_version_id=version.pk).update(
+        legal=deck.legal,
+        violations_count=deck.violations_count,
+        warnings_count=deck.warnings_count,
+        report=report,
+        validated_at=deck.validated_at or timezone.now(),
+    )
+    return report
+
+
+def revalidate_game_decks(*, game_slug: str) -> int:
+    """Re-validate every saved deck of a game against its current catalogue (after an
+    import or an admin edit). The game's pool is loaded once. Returns the number of decks."""
+    pool = GamePool(game_slug=game_slug)
+    n = 0
+    decks = (
+        DeckModel.objects.filter(game__slug=game_slug, current_version__isnull=False)
+        .select_related("game", "owner", "current_version")
+        .order_by("pk")
+    )
+    for deck in decks.iterator(chunk_size=200):
+        deck_revalidate(deck=deck, pool=pool)
+        n += 1
+    return n
+
+
+# --- Collections --------------------------------------------------------------------------

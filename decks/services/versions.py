@@ -1,0 +1,395 @@
+"""Decks and their versions: create, save a version (with optimistic concurrency), autosave
+the working version, seal, update, share links, delete and clone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from catalogue.models import Game
+from decks.models import Deck as DeckModel
+from decks.models import DeckVersion, RetiredShareToken, Visibility, new_share_token
+from validation import decklist
+from validation.registry import registry
+from validation.types import Deck
+
+from .errors import DeckInvalid, VersionConflict
+from .lists import CheckedList, list_check
+from .options import COLLECTION_OPTION
+
+
+def _entries(deck: Deck) -> list[dict[str, Any]]:
+    """A resolved Deck as stored JSON entries, with canonical card names."""
+    out: list[dict[str, Any]] = []
+    for section, items in deck.sections.items():
+        for e in items:
+            row: dict[str, Any] = {"section": section, "card": e.card.name, "count": e.count}
+            if e.placement is not None:
+                row["hex"] = [e.placement[0], e.placement[1]]
+            out.append(row)
+    return out
+
+
+def entries_as_sections(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Stored entries in the JSON list form {"section": [{"card", "count", "hex"?}]}."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for e in entries:
+        item = {"card": e["card"], "count": e["count"]}
+        if e.get("hex") is not None:
+            item["hex"] = list(e["hex"])
+        out.setdefault(e["section"], []).append(item)
+    return out
+
+
+def _check_meta(*, game_slug: str, format: str, visibility: str | None = None):
+
+    errors: dict[str, list[str]] = {}
+    game = Game.objects.filter(slug=game_slug).first() if game_slug in registry else None
+    if game is None:
+        errors["game"] = [f"unknown game {game_slug!r}; use one of {', '.join(registry.slugs())}"]
+    else:
+        try:
+            game.definition.format(format)
+        except ValueError as exc:
+            errors["format"] = [str(exc)]
+    if visibility is not None and visibility not in Visibility.values:
+        errors["visibility"] = [f"use one of {', '.join(Visibility.values)}"]
+    if errors:
+        raise DeckInvalid(errors)
+    return game
+
+
+def _apply_report(deck, report: dict[str, Any]) -> None:
+
+    deck.legal = bool(report.get("legal"))
+    deck.violations_count = len(report.get("errors", []))
+    deck.warnings_count = len(report.get("warnings", []))
+    deck.report = report
+    deck.validated_at = timezone.now()
+
+
+def deck_create(
+    *,
+    owner,
+    game_slug: str,
+    format: str,
+    name: str,
+    description: str = "",
+    visibility: str = "private",
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+):
+    """Create a deck; with a list (text or sections) it also saves version 1. All or
+    nothing: a list with line errors raises ListInvalid and creates no deck."""
+
+    game = _check_meta(game_slug=game_slug, format=format, visibility=visibility)
+    checked = None
+    if text is not None or sections is not None:
+        checked = list_check(
+            game_slug=game_slug,
+            format=format,
+            text=text,
+            sections=sections,
+            options=options,
+            owner=owner,
+        )
+    with transaction.atomic():
+        deck = DeckModel.objects.create(
+            owner=owner,
+            game=game,
+            format=format,
+            name=name,
+            description=description,
+            visibility=visibility,
+        )
+        if checked is not None:
+            _write_version(deck=deck, author=owner, checked=checked, number=1, based_on=None)
+    return deck
+
+
+def _write_version(
+    *, deck, author, checked: CheckedList, number: int, based_on, sealed: bool = True
+):
+    """Insert version `number` of `deck` from a checked list and make it current (the
+    version it was based on is sealed: only the current version may be a working one)."""
+
+    game = registry.get(deck.game.slug)
+    report = checked.report.as_dict()
+    if based_on is not None and not based_on.sealed:
+        DeckVersion.objects.filter(pk=based_on.pk).update(sealed=True)
+    version = DeckVersion.objects.create(
+        sealed=sealed,
+        updated_at=timezone.now(),
+        deck=deck,
+        number=number,
+        based_on=based_on,
+        author=author,
+        list_text=decklist.export(checked.deck, game),
+        entries=_entries(checked.deck),
+        options=dict(checked.deck.options),
+        report=report,
+    )
+    deck.current_version = version
+    _apply_report(deck, report)
+    deck.save()
+    return version
+
+
+def deck_save_version(
+    *,
+    deck,
+    author,
+    text: str | None = None,
+    sections: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    based_on: Any = None,
+):
+    """Save a new version of `deck` from a list (text or sections) and make it current.
+
+    `based_on` names the version the author started from: a DeckVersion of this deck, its
+    number, or None for a deck without versions. When the deck's current version is another
+    one (someone saved in between), VersionConflict is raised and nothing is written; a list
+    with line errors raises ListInvalid. Existing versions are never edited.
+    """
+
+    if isinstance(based_on, DeckVersion):
+        if based_on.deck_id != deck.pk:
+            raise ValueError("based_on must be a version of the same deck")
+        base_number: int | None = based_on.number
+    else:
+        base_number = int(based_on) if based_on is not None else None
+    checked = list_check(
+        game_slug=deck.game.slug,
+        format=deck.format,
+        text=text,
+        sections=sections,
+        options=options,
+        # the deck's owner is read only for a deck restricted to its owner's collection
+        owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
+    )
+    try:
+        with transaction.atomic():
+            locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
+            current = (
+                DeckVersion.objects.filter(pk=locked.current_version_id)
+                .only("id", "number", "sealed")
+                .first()
+            )
+            current_number = current.number if current else None
+            if base_number != current_number:
+                raise VersionConflict(current_number)
+            locked.game = deck.game
+            version = _write_version(
+                deck=locked,
+                author=author,
+                checked=checked,
+                number=(current_number or 0) + 1,
+                based_on=current,
+            )
+    except IntegrityError as exc:
+        # Two saves from the same base raced past the check (SQLite has no row locks):
+        # the unique (deck, number) constraint refused the second.
+        latest = DeckVersion.objects.filter(deck=deck).order_by("-number").first()
+        raise VersionConflict(latest.number if latest else None) from exc
+    _copy_deck_state(deck, locked)
+    return version
+
+
+#: Builder edits by the same author within this time of the last one rewrite the working
+#: version instead of adding one.
+WORKING_WINDOW_SECONDS = 5 * 60
+
+
+def deck_autosave(
+    *,
+    deck,
+    author,
+    sections: Mapping[str, Any],
+    options: Mapping[str, Any] | None = None,
+    based_on: int | None,
+    revision: int | None,
+):
+    """The builder's autosave: rewrite the current working version in place when it is
+    unsealed, by `author`, last written less than WORKING_WINDOW_SECONDS ago and still at
+    `revision` (the revision the page holds); otherwise write a new working version.
+
+    A page whose base or revision is stale (another tab saved since) gets VersionConflict and
+    nothing is written. `revision=None` (a client that does not track revisions) always
+    writes a new version."""
+
+    checked = list_check(
+        game_slug=deck.game.slug,
+        format=deck.format,
+        sections=sections,
+        options=options,
+        # the deck's owner is read only for a deck restricted to its owner's collection
+        owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
+    )
+    now = timezone.now()
+    with transaction.atomic():
+        locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
+        current = DeckVersion.objects.filter(pk=locked.current_version_id).first()
+        current_number = current.number if current else None
+        if based_on != current_number:
+            raise VersionConflict(current_number)
+        working = current is not None and not current.sealed
+        if working and revision is not None and revision != current.revision:
+            raise VersionConflict(current_number)
+        fresh = (
+            working
+            and revision is not None
+            and current.author_id == getattr(author, "pk", None)
+            and (current.updated_at or current.created_at)
+            >= now - timedelta(seconds=WORKING_WINDOW_SECONDS)
+        )
+        if not fresh:
+            locked.game = deck.game
+            version = _write_version(
+                deck=locked,
+                author=author,
+                checked=checked,
+                number=(current_number or 0) + 1,
+                based_on=current,
+                sealed=False,
+            )
+        else:
+            game = registry.get(deck.game.slug)
+            report = checked.report.as_dict()
+            DeckVersion.objects.filter(pk=current.pk).update(
+                list_text=decklist.export(checked.deck, game),
+                entries=_entries(checked.deck),
+                options=dict(checked.deck.options),
+                report=report,
+                revision=current.revision + 1,
+                updated_at=now,
+            )
+            version = DeckVersion.objects.get(pk=current.pk)
+            locked.current_version = version
+            _apply_report(locked, report)
+            locked.save()
+    _copy_deck_state(deck, locked)
+    return version
+
+
+def deck_seal_version(*, deck, note: str = ""):
+    """Seal the deck's current version ("Save version" in the builder, or leaving it), with
+    an optional note; a note may be added to a sealed version. Returns the version, or None
+    for a deck without versions."""
+    version = DeckVersion.objects.filter(pk=deck.current_version_id).first()
+    if version is None:
+        return None
+    note = " ".join(str(note or "").split())[:200]
+    fields = {"sealed": True}
+    if note:
+        fields["note"] = note
+    DeckVersion.objects.filter(pk=version.pk).update(**fields)
+    version.refresh_from_db()
+    return version
+
+
+def _copy_deck_state(deck, locked) -> None:
+    """The caller's deck object takes what the save wrote on the locked copy."""
+    for attr in (
+        "current_version",
+        "current_version_id",
+        "legal",
+        "violations_count",
+        "warnings_count",
+        "report",
+        "validated_at",
+        "updated_at",
+    ):
+        setattr(deck, attr, getattr(locked, attr))
+
+
+def deck_update(
+    *,
+    deck,
+    name: str | None = None,
+    description: str | None = None,
+    visibility: str | None = None,
+):
+    """Change a deck's name, description or visibility (its list changes only by versions)."""
+    if visibility is not None and visibility not in Visibility.values:
+        raise DeckInvalid({"visibility": [f"use one of {', '.join(Visibility.values)}"]})
+    fields = []
+    leaves_unlisted = False
+    if visibility is not None and visibility != Visibility.UNLISTED and deck.pk:
+        # As stored: a model form may already have set the new value on the instance.
+        stored = type(deck).objects.filter(pk=deck.pk).values_list("visibility", flat=True)
+        leaves_unlisted = stored.first() == Visibility.UNLISTED
+    for attr, value in (("name", name), ("description", description), ("visibility", visibility)):
+        if value is not None:
+            setattr(deck, attr, value)
+            fields.append(attr)
+    if leaves_unlisted:
+        # Whoever had the link loses it: going back to unlisted hands out a new one.
+        _retire_share_token(deck, RetiredShareToken.Reason.WITHDRAWN)
+        deck.share_token = new_share_token()
+        fields.append("share_token")
+    if fields:
+        deck.save(update_fields=[*fields, "updated_at"])
+    return deck
+
+
+def deck_new_share_link(*, deck):
+    """Replace the deck's share link: the old one stops working at once (and says so)."""
+    _retire_share_token(deck, RetiredShareToken.Reason.REPLACED)
+    deck.share_token = new_share_token()
+    deck.save(update_fields=["share_token", "updated_at"])
+    return deck
+
+
+def _retire_share_token(deck, reason: str) -> None:
+    """Remember the deck's current share token as retired (for the page its link shows)."""
+    if deck.pk and deck.share_token:
+        RetiredShareToken.objects.update_or_create(
+            token=deck.share_token, defaults={"deck": deck, "reason": reason}
+        )
+
+
+def deck_delete(*, deck) -> None:
+    """Delete a deck and all its versions."""
+    with transaction.atomic():
+        # current_version points into the versions: clear it first so the cascade is clean.
+        type(deck).objects.filter(pk=deck.pk).update(current_version=None)
+        deck.delete()
+
+
+def deck_clone(*, deck, owner, name: str | None = None):
+    """A private copy of `deck` for `owner`, whose version 1 is the source's current
+    version (list, options and the cached verdict copied as they are)."""
+
+    source = deck.current_version
+    with transaction.atomic():
+        clone = DeckModel.objects.create(
+            owner=owner,
+            game=deck.game,
+            format=deck.format,
+            name=name or f"{deck.name} (copy)"[:200],
+            description=deck.description,
+            cloned_from=deck,
+            legal=deck.legal,
+            violations_count=deck.violations_count,
+            warnings_count=deck.warnings_count,
+            report=deck.report,
+            validated_at=deck.validated_at,
+        )
+        if source is not None:
+            version = DeckVersion.objects.create(
+                deck=clone,
+                number=1,
+                author=owner,
+                list_text=source.list_text,
+                entries=source.entries,
+                options=source.options,
+                report=source.report,
+            )
+            clone.current_version = version
+            clone.save(update_fields=["current_version", "updated_at"])
+    return clone
