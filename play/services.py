@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from simulations.pipeline import clean_goldfish_params, deck_inputs, play_inline
+from simulations.services import SimulationError, simulation_start
 from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult
 from validation.params import (
     MAX_RAW,
@@ -237,15 +239,29 @@ class ToolAnswer:
     ignored: list[str] = field(default_factory=list)
 
 
-def _start_run(*, game_slug: str, tool: Tool, clean: Mapping[str, Any], cards, owner) -> Any:
-    from simulations.services import SimulationError, simulation_start
-
-    background = tool.background
+def _require_sign_in(owner, inline_max: int) -> None:
     if owner is None or not getattr(owner, "is_authenticated", False):
         raise SignInRequired(
-            f"runs of more than {tool.inline_max:,} games run on a worker: sign in to start one",
+            f"runs of more than {inline_max:,} games run on a worker: sign in to start one",
             "games",
         )
+
+
+def _on_worker(*, owner, inline_max: int, **start) -> Any:
+    """Start a run on a worker for a signed-in `owner` (`simulation_start` with `start`);
+    SignInRequired without one, PlayInputError when the run cannot start."""
+    _require_sign_in(owner, inline_max)
+    try:
+        return simulation_start(owner=owner, **start)
+    except SimulationError as exc:
+        raise PlayInputError(
+            {("" if k == "__all__" else k): v for k, v in exc.errors.items()}
+        ) from exc
+
+
+def _start_run(*, game_slug: str, tool: Tool, clean: Mapping[str, Any], cards, owner) -> Any:
+    background = tool.background
+    _require_sign_in(owner, tool.inline_max)
     try:
         inputs = (
             background.inputs_from_params(clean, cards)
@@ -255,14 +271,14 @@ def _start_run(*, game_slug: str, tool: Tool, clean: Mapping[str, Any], cards, o
     except ToolInputError as exc:
         raise PlayInputError(exc.message, exc.field) from exc
     params = {p.name: clean[p.name] for p in background.params if p.name in clean}
-    try:
-        return simulation_start(
-            owner=owner, kind=background.slug, params=params, inputs=inputs, seed=clean.get("seed")
-        )
-    except SimulationError as exc:
-        raise PlayInputError(
-            {("" if k == "__all__" else k): v for k, v in exc.errors.items()}
-        ) from exc
+    return _on_worker(
+        owner=owner,
+        inline_max=tool.inline_max,
+        kind=background.slug,
+        params=params,
+        inputs=inputs,
+        seed=clean.get("seed"),
+    )
 
 
 def tool_answer(
@@ -462,8 +478,6 @@ def goldfish_play(
     """Play the goldfish of one of `decks` (the one `raw["deck"]` names): up to its
     `inline_max` games now, more as a run on a worker for a signed-in `owner`. Raises
     PlayInputError (SignInRequired)."""
-    from decks.selectors import version_entries
-
     values = dict(raw)
     errors: dict[str, str] = {}
     deck = None
@@ -472,12 +486,11 @@ def goldfish_play(
     except PlayInputError as exc:
         errors.update(exc.errors)
     try:
-        clean = clean_params(goldfish_specs(goldfish), values, label=goldfish.label)
+        clean = clean_goldfish_params(
+            goldfish, values, specs=goldfish_specs(goldfish), check=not errors
+        )
     except ParamsInvalid as exc:
         errors.update(exc.errors)
-        clean = {}
-    if not errors:
-        errors.update(goldfish.check_params(clean))
     if errors:
         raise PlayInputError(errors)
     seed = clean.pop("seed")
@@ -485,30 +498,20 @@ def goldfish_play(
     version = deck.current_version
     version.deck = deck
     if int(clean.get("games") or 0) > goldfish.inline_max:
-        if owner is None or not getattr(owner, "is_authenticated", False):
-            raise SignInRequired(
-                f"runs of more than {goldfish.inline_max:,} games run on a worker: sign in to "
-                "start one",
-                "games",
-            )
-        from simulations.services import SimulationError, simulation_start
-
-        try:
-            run = simulation_start(
-                owner=owner, kind=goldfish.slug, params=clean, deck_version=version, seed=seed
-            )
-        except SimulationError as exc:
-            raise PlayInputError(
-                {("" if k == "__all__" else k): v for k, v in exc.errors.items()}
-            ) from exc
+        run = _on_worker(
+            owner=owner,
+            inline_max=goldfish.inline_max,
+            kind=goldfish.slug,
+            params=clean,
+            deck_version=version,
+            seed=seed,
+        )
         return GoldfishAnswer(deck=deck, params=clean, seed=seed, run=run)
     try:
-        inputs = goldfish.prepare(version_entries(version=version, sections=goldfish.sections))
-        stats = goldfish.merge([goldfish.run_chunk(inputs, clean, seed, 0, 1)])
+        played = play_inline(goldfish, deck_inputs(goldfish, version), clean, seed)
     except (ValueError, LookupError) as exc:  # an InputsError among them
         raise PlayInputError(f"this deck cannot be played: {exc}", "deck") from exc
-    summary = goldfish.summarise(stats, inputs)
-    return GoldfishAnswer(deck=deck, params=clean, seed=seed, summary=summary)
+    return GoldfishAnswer(deck=deck, params=clean, seed=seed, summary=played["summary"])
 
 
 @dataclass

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from cardsite.throttling import page_throttle
+from simulations import pipeline
 from simulations.charts import render as render_chart
 
 from . import services
@@ -178,8 +179,9 @@ def goldfish(request, game: str):
         "answer": answer,
     }
     if answer is not None and answer.summary is not None:
-        context["figures"] = goldfish_def.key_figures(answer.summary)
-        context["charts"] = [render_chart(c) for c in goldfish_def.charts(answer.summary)]
+        shown = pipeline.shown(goldfish_def, answer.summary)
+        context["figures"] = shown["figures"]
+        context["charts"] = [c["svg"] for c in shown["charts"]]
     if answer is not None and answer.run is not None:
         context["run_url"] = answer.run.get_absolute_url()
     template = "play/_goldfish_result.html" if request.htmx else "play/goldfish.html"

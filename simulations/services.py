@@ -42,10 +42,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from validation import params as validation_params
-from validation.params import clean_params
 from validation.sim import odds
 
-from . import kinds
+from . import kinds, pipeline
 from .models import SimulationRun, Status
 
 logger = logging.getLogger(__name__)
@@ -133,23 +132,15 @@ def params_validate(
     kind: kinds.SimulationKind, raw: Mapping[str, Any] | None, *, allow_unknown: bool = False
 ) -> dict[str, Any]:
     """Clean parameters: every spec's value parsed and bounded, defaults filled in, then the
-    goldfish's own checks across fields.
+    goldfish's own checks across fields (`pipeline.clean_goldfish_params`).
 
     Raises ParamsInvalid with one message per bad field (every error at once)."""
     try:
-        clean = clean_params(
-            kind.params,
-            raw,
-            card_choices=card_choices(kind),
-            allow_unknown=allow_unknown,
-            label=kind.label,
+        return pipeline.clean_goldfish_params(
+            kind.goldfish, raw, card_choices=card_choices(kind), allow_unknown=allow_unknown
         )
     except validation_params.ParamsInvalid as exc:
         raise ParamsInvalid(exc.errors) from None
-    errors = kind.goldfish.check_params(clean)
-    if errors:
-        raise ParamsInvalid(errors)
-    return clean
 
 
 def _seed(seed: Any) -> int:
@@ -179,20 +170,14 @@ def _kind(kind: kinds.SimulationKind | str) -> kinds.SimulationKind:
 def build_inputs(
     kind: kinds.SimulationKind, *, params: Mapping[str, Any], deck_version=None
 ) -> dict[str, Any]:
-    """The plain inputs of a run, read from the catalogue once: a deck goldfish's from the
-    sections it reads of `deck_version` (one query), a deckless one's from its parameters
-    and the catalogue's cards of the kinds it reads (one query). InputsError (a ValueError)
-    when they cannot be played."""
-    from catalogue.services import cards_by_kind
-    from decks.selectors import version_entries
-
-    goldfish = kind.goldfish
-    if goldfish.prepare is not None:
-        return goldfish.prepare(version_entries(version=deck_version, sections=goldfish.sections))
-    if goldfish.inputs_from_params is not None:
-        cards = cards_by_kind(game_slug=kind.game_slug, kinds=goldfish.reads)
-        return goldfish.inputs_from_params(params, cards)
-    raise SimulationError({"inputs": f"{kind.label} needs its inputs"})
+    """The plain inputs of a run (`pipeline.build_inputs`), read from the catalogue once.
+    InputsError (a ValueError) when they cannot be played."""
+    try:
+        return pipeline.build_inputs(
+            kind.goldfish, game_slug=kind.game_slug, params=params, deck_version=deck_version
+        )
+    except pipeline.InputsMissing as exc:
+        raise SimulationError({"inputs": str(exc)}) from None
 
 
 def deck_to_simulate(*, user, deck_pk: int, share_token: str | None = None):
@@ -430,8 +415,7 @@ class _Heartbeat:
 
 def _finalise(run: SimulationRun, kind: kinds.SimulationKind, now: datetime) -> None:
     parts = [run.chunk_results[str(i)] for i in range(run.n_chunks)]
-    merged = kind.goldfish.merge(parts)
-    run.results = {"stats": merged, "summary": kind.goldfish.summarise(merged, run.inputs)}
+    run.results = pipeline.results(kind.goldfish, parts, run.inputs)
     run.status = Status.DONE
     run.finished_at = now
     chunk_seconds = [c["seconds"] for c in run.timings.get("chunks", {}).values()]
@@ -574,21 +558,22 @@ def param_rows(kind, params: dict[str, Any]) -> list[tuple[str, str]]:
 
 def run_view(run: SimulationRun) -> dict[str, Any]:
     """What the pages show of a run: its kind, key figures and rendered charts."""
-    from . import charts
-
     try:
         kind = kinds.get(run.kind)
     except kinds.UnknownKind:
         kind = None
     summary = (run.results or {}).get("summary")
-    specs = kind.goldfish.charts(summary) if kind and summary else []
+    page = (
+        pipeline.shown(kind.goldfish, summary, prefix=f"run{run.pk}-")
+        if kind
+        else {"figures": [], "charts": []}
+    )
     return {
         "run": run,
         "kind": kind,
         "param_rows": param_rows(kind, run.params or {}),
         "summary": summary,
-        "figures": kind.goldfish.key_figures(summary) if kind and summary else [],
-        "charts": [{"spec": s, "svg": charts.render(s, prefix=f"run{run.pk}-")} for s in specs],
+        **page,
     }
 
 
