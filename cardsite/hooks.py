@@ -5,6 +5,13 @@ Hooks in use:
 - `game_tools`: functions `fn(game_slug) -> [{"label", "url"}]`, buttons on a game's page.
 - `catalogue_changed`: functions `fn(*, game_slug)`, called after an import or an admin edit
   changed a game's cards (the decks app re-validates that game's saved decks).
+- `card_counts`: functions `fn() -> {game_slug: cards}`, the home page's counts (the
+  catalogue's).
+- `profile_context`: functions `fn(user) -> {name: value}`, added to the profile page's
+  context (the decks app's list of the user's decks).
+
+The project package imports no app (an import-linter contract): an app that adds to its
+pages registers a hook in its `ready()`.
 """
 
 from __future__ import annotations
@@ -29,3 +36,19 @@ def get_hooks(name: str) -> list[Callable[..., Any]]:
 def game_tools(game_slug: str) -> list[dict[str, str]]:
     """Every tool any app offers for a game."""
     return [tool for fn in get_hooks("game_tools") for tool in fn(game_slug)]
+
+
+def card_counts() -> dict[str, int]:
+    """Cards per game, from every app that counts them."""
+    counts: dict[str, int] = {}
+    for fn in get_hooks("card_counts"):
+        counts.update(fn())
+    return counts
+
+
+def profile_context(user) -> dict[str, Any]:
+    """What the apps add to `user`'s profile page."""
+    context: dict[str, Any] = {}
+    for fn in get_hooks("profile_context"):
+        context.update(fn(user))
+    return context

@@ -10,9 +10,9 @@ from django.http import Http404, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from catalogue.services import game_card_counts
 from validation.registry import registry
 
+from . import hooks
 from .forms import ApiTokenForm, SignUpForm
 from .models import ApiToken, WorkerPing
 from .tasks import answer_ping
@@ -20,7 +20,7 @@ from .tokens import create_token
 
 
 def home(request):
-    counts = game_card_counts()
+    counts = hooks.card_counts()
     games = [(game, counts.get(game.slug, 0)) for game in registry.all()]
     return render(request, "home.html", {"games": games})
 
@@ -42,10 +42,8 @@ def signup(request):
 
 
 def _profile_context(request, **extra) -> dict:
-    from decks.selectors import deck_list_for_owner
-
     return {
-        "decks": deck_list_for_owner(owner=request.user),
+        **hooks.profile_context(request.user),
         "tokens": ApiToken.objects.filter(user=request.user),
         "token_form": extra.pop("token_form", None) or ApiTokenForm(),
         **extra,

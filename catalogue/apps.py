@@ -31,3 +31,8 @@ class CatalogueConfig(AppConfig):
         from . import bulk
 
         bulk.connect()
+        from cardsite import hooks
+
+        from .services import game_card_counts
+
+        hooks.register("card_counts", game_card_counts)
