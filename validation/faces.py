@@ -55,6 +55,8 @@ def is_empty(attr: Attr, value: Any) -> bool:
 def default_face(schema: KindSchema | None, card: CardFacts) -> FaceSpec:
     """A face from the kind's schema, in schema order: true flags become badges (by their
     label), every other non-empty attribute a stat."""
+    stats: list[tuple[str, str]]
+    badges: list[str]
     if schema is None:
         stats = [
             (key.replace("_", " ").capitalize(), humanise(value))
@@ -67,8 +69,8 @@ def default_face(schema: KindSchema | None, card: CardFacts) -> FaceSpec:
             if value is True
         ]
         return FaceSpec(stats=tuple(stats), badges=tuple(badges))
-    stats: list[tuple[str, str]] = []
-    badges: list[str] = []
+    stats = []
+    badges = []
     for attr in schema.attrs:
         value = card.attributes.get(attr.key)
         if attr.type == "bool":

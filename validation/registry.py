@@ -196,12 +196,13 @@ class GameDef:
         fmt = self.formats.get(campaign.format)
         if fmt is None:
             raise ValueError(f"{self.name}: the campaign's format {campaign.format!r} is unknown")
-        if campaign.section not in fmt.section_names:
+        section = fmt.section(campaign.section)
+        if section is None:
             raise ValueError(
                 f"{self.name}: the campaign's section {campaign.section!r} is not a section "
                 f"of the {fmt.name} format ({', '.join(fmt.section_names)})"
             )
-        held = fmt.section(campaign.section).kinds
+        held = section.kinds
         stray = [k for k in campaign.kinds if held and k not in held]
         if stray:
             raise ValueError(

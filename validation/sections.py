@@ -144,12 +144,12 @@ class SectionSpec:
             "strays": not has_kind_rule,
         }
         cards = self.noun[1]
-        if low == high:
+        if low is not None and low == high:
             described = f"the {label} holds exactly {low} {cards}"
             return ExactSize(self.name, low, description=self.description or described, **sized)
         if high is None:
             described = f"the {label} holds at least {low} {cards}"
-            return MinSize(self.name, low, description=self.description or described, **sized)
+            return MinSize(self.name, low or 0, description=self.description or described, **sized)
         described = f"the {label} holds {self.target()} {cards}"
         return SizeBand(
             self.name, low or 0, high, description=self.description or described, **sized

@@ -243,7 +243,9 @@ def summarise_turn_hist(hist: list[int], games: int) -> dict[str, Any]:
         "cumulative": [_ratio(c, games) for c in cumulative],
         "p_never": _ratio(hist[-1], games),
         "mean_turn": mean,
-        "sd_turn": math.sqrt(max(sq - mean * mean, 0.0)) if mean is not None else None,
+        "sd_turn": math.sqrt(max(sq - mean * mean, 0.0))
+        if mean is not None and sq is not None
+        else None,
     }
 
 

@@ -27,7 +27,7 @@ def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
     }
 
 
-GAME = GameDef(
+GAME: GameDef = GameDef(
     slug="hex-skirmish",
     name="Hex Skirmish",
     description="Two armies of hexagonal units and command cards clash on an 8 × 16 hex "

@@ -153,7 +153,7 @@ def _simulate_block(
     ``rng`` only shuffles the decks, once, before the opening hands."""
     T = params.turns
     b = _deal(names, costs, counts, opening, G, rng, play_order)
-    c = {key: np.zeros(T, dtype=np.int64) for key in _PER_TURN}
+    c: dict[str, Any] = {key: np.zeros(T, dtype=np.int64) for key in _PER_TURN}
     for t in range(1, T + 1):
         i = t - 1
         played_now = np.zeros(G, dtype=np.int16)

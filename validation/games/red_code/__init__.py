@@ -25,7 +25,7 @@ def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
     return {"blue": blue, "red": red, "players": blue + red, "orders": orders}
 
 
-GAME = GameDef(
+GAME: GameDef = GameDef(
     slug="red-code",
     name="Red Code",
     description="WWII ships of the blue and red sides manoeuvre on a map of cards, spending "

@@ -292,6 +292,7 @@ def _trace_back(layers: list[dict[State, _Node]], final: State) -> list[tuple[St
     state = final
     for t in range(len(layers) - 1, 0, -1):
         _, _, _, prev, edge = layers[t][state]
+        assert prev is not None  # only the first layer's state has no predecessor
         path.append((prev, edge))
         state = prev
     path.reverse()
@@ -489,11 +490,11 @@ def visual_field(
                 blocked.append({"direction": direction, "box": [x, y], "by": "island"})
                 break
             at.setdefault(d, []).append([x, y])
-            name = occupant.get((x, y))
-            if name is not None:
-                in_view[name] = d
-                if name not in see_through:
-                    blocked.append({"direction": direction, "box": [x, y], "by": name})
+            seen = occupant.get((x, y))
+            if seen is not None:
+                in_view[seen] = d
+                if seen not in see_through:
+                    blocked.append({"direction": direction, "box": [x, y], "by": seen})
                     break
     for boxes in at.values():
         boxes.sort()

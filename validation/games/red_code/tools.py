@@ -294,9 +294,9 @@ def visual_field_for(
                 )
     shared = sorted(set(others) & set(allies))
     if shared:
-        boxes = "; ".join(f"{bx},{by}" for bx, by in shared)
+        listed = "; ".join(f"{bx},{by}" for bx, by in shared)
         raise ToolInputError(
-            f"friends: {boxes} also holds an enemy ship; only one ship can occupy a box",
+            f"friends: {listed} also holds an enemy ship; only one ship can occupy a box",
             "friends",
         )
     result: dict[str, Any] = {

@@ -10,7 +10,7 @@ from validation.games.red_mittens.simulation import GOLDFISH
 from validation.games.red_mittens.trace import RULEBOOK
 from validation.registry import GameDef
 
-GAME = GameDef(
+GAME: GameDef = GameDef(
     slug="red-mittens",
     name="Red Mittens",
     description="Units, items and fields from three core decks battle under day and night "

@@ -37,7 +37,7 @@ def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
     return out
 
 
-GAME = GameDef(
+GAME: GameDef = GameDef(
     slug="redline",
     name="REDLINE: Tactical Card Combat",
     description="Lead a squad of efreets from your arsenal to capture the missions of the "

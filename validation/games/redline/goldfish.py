@@ -501,7 +501,7 @@ def _deploy_resource(b: _Block, bonus_res: np.ndarray) -> int:
         b.res_in_play += can * np.int16(b.s.groups[g].provides)
         done |= can
     b.pool = b.res_in_play + bonus_res
-    return np.count_nonzero(done)
+    return int(np.count_nonzero(done))
 
 
 def _deploy_efreets(b: _Block, t: int) -> None:

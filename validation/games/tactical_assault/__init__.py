@@ -60,7 +60,7 @@ def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
     }
 
 
-GAME = GameDef(
+GAME: GameDef = GameDef(
     slug="tactical-assault",
     name="Tactical Assault: Combat Cards",
     description="A miniatures battle game whose fire, movement and close combat are resolved "
