@@ -323,16 +323,7 @@ class OddsView(APIView):
     def get(self, request):
         q = request.query_params
         try:
-            result = services.odds_at_least(
-                deck_size=q.get("deck_size"),
-                group=q.get("group"),
-                k=q.get("k"),
-                turns=q.get("turns"),
-                opening=q.get("opening"),
-                on_the_play=q.get("on_the_play"),
-                draws_per_turn=q.get("draws_per_turn"),
-                first_player_draws=q.get("first_player_draws"),
-            )
+            result = services.odds_from_query(q)
         except services.OddsInvalid as exc:
             return _error(exc)
         return Response(result)

@@ -329,12 +329,18 @@ def _grouped_bars(p: _Plot, bars: list[dict[str, Any]], colour: dict[str, str]) 
                 continue
             x0 = p.left + p.band * i + p.band * 0.1 + bw * j
             y0 = p.y(v)
-            out.append(
-                f'<rect class="bar" x="{x0:.1f}" y="{y0:.1f}" width="{max(bw - 1, 1):.1f}" '
-                f'height="{max(p.top + p.ph - y0, 0):.1f}" fill="{colour[s["name"]]}">'
-                f"<title>{p.tip(s['name'], i, v)}</title></rect>"
-            )
+            height = max(p.top + p.ph - y0, 0)
+            tip = p.tip(s["name"], i, v)
+            out.append(_bar(x0, y0, max(bw - 1, 1), height, colour[s["name"]], tip))
     return out
+
+
+def _bar(x: float, y: float, width: float, height: float, fill: str, tip: str) -> str:
+    """One bar, its tooltip inside."""
+    return (
+        f'<rect class="bar" x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" '
+        f'fill="{fill}"><title>{tip}</title></rect>'
+    )
 
 
 def _stacked_bars(p: _Plot, stacked: list[dict[str, Any]], colour: dict[str, str]) -> list[str]:
@@ -347,11 +353,9 @@ def _stacked_bars(p: _Plot, stacked: list[dict[str, Any]], colour: dict[str, str
                 continue
             y1, y0 = p.y(base[i]), p.y(base[i] + v)
             base[i] += v
-            out.append(
-                f'<rect class="bar" x="{p.left + p.band * i + p.band * 0.1:.1f}" y="{y0:.1f}" '
-                f'width="{p.band * 0.8:.1f}" height="{max(y1 - y0, 0):.1f}" '
-                f'fill="{colour[s["name"]]}"><title>{p.tip(s["name"], i, v)}</title></rect>'
-            )
+            x0 = p.left + p.band * i + p.band * 0.1
+            tip = p.tip(s["name"], i, v)
+            out.append(_bar(x0, y0, p.band * 0.8, max(y1 - y0, 0), colour[s["name"]], tip))
     return out
 
 

@@ -50,8 +50,6 @@ from .models import SimulationRun, Status
 logger = logging.getLogger(__name__)
 
 MAX_SEED = 2**63 - 1
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
 
 
 def _setting(name: str, default: Any) -> Any:
@@ -600,15 +598,11 @@ def _int_arg(errors: dict[str, str], name: str, raw: Any, lo: int, hi: int, defa
 def _bool_arg(errors: dict[str, str], name: str, raw: Any, default: bool) -> bool:
     if raw is None or raw == "":
         return default
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    errors[name] = f"{name} must be 1 or 0, not {raw!r}"
-    return default
+    value = validation_params.yes_no(raw)
+    if value is None:
+        errors[name] = f"{name} must be 1 or 0, not {raw!r}"
+        return default
+    return value
 
 
 def odds_at_least(
@@ -658,6 +652,26 @@ def odds_at_least(
         "opening_hand": {"cards_seen": seen0, "p": odds.p_at_least(kk, g, n, seen0)},
         "by_turn": rows,
     }
+
+
+#: The arguments of `odds_at_least`, as the API and the deck panel's form name them.
+ODDS_ARGS = (
+    "deck_size",
+    "group",
+    "k",
+    "turns",
+    "opening",
+    "on_the_play",
+    "draws_per_turn",
+    "first_player_draws",
+)
+
+
+def odds_from_query(query: Mapping[str, Any], **given: Any) -> dict[str, Any]:
+    """`odds_at_least` with its arguments read from a query (`given` ones instead, where
+    named). Raises OddsInvalid."""
+    args = {name: query.get(name) for name in ODDS_ARGS}
+    return odds_at_least(**{**args, **given})
 
 
 def odds_rules(game_slug: str):

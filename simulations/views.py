@@ -289,18 +289,8 @@ def compare(request):
 def odds_view(request):
     """The exact odds table of the deck panel (htmx GET)."""
     q = request.GET
-    group = q.get("custom_group") or q.get("group")
     try:
-        result = services.odds_at_least(
-            deck_size=q.get("deck_size"),
-            group=group,
-            k=q.get("k"),
-            turns=q.get("turns"),
-            opening=q.get("opening"),
-            on_the_play=q.get("on_the_play"),
-            draws_per_turn=q.get("draws_per_turn"),
-            first_player_draws=q.get("first_player_draws"),
-        )
+        result = services.odds_from_query(q, group=q.get("custom_group") or q.get("group"))
     except services.OddsInvalid as exc:
         return render(request, _odds_template(request), {"errors": exc.errors}, status=200)
     return render(request, _odds_template(request), {"odds": result})

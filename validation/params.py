@@ -26,6 +26,19 @@ MAX_TEXT = 200
 MAX_RAW = 400
 
 
+def yes_no(raw: Any) -> bool | None:
+    """`raw` read as yes or no (a bool, or 1/0, true/false, yes/no, on/off in any case; an
+    empty text is no), or None when it is neither."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    return None
+
+
 class ParamsInvalid(ValueError):
     """Parameters that cannot be used; `errors` maps each bad field to its message."""
 
@@ -103,14 +116,10 @@ class ParamSpec:
         if self.type == "int":
             return self._parse_int(raw)
         if self.type == "bool":
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in _TRUE:
-                return True
-            if text in _FALSE:
-                return False
-            raise ValueError(f"{self.label} must be yes or no, not {raw!r}")
+            answer = yes_no(raw)
+            if answer is None:
+                raise ValueError(f"{self.label} must be yes or no, not {raw!r}")
+            return answer
         if self.type == "choice":
             choices = self.choice_list(card_choices)
             text = str(raw).strip()
