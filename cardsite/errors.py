@@ -55,14 +55,19 @@ def too_slow_response(request) -> HttpResponse:
     return HttpResponse(body, status=503)
 
 
-class SlowQueryMiddleware:
-    """A view whose statement PostgreSQL cancelled answers 503, not 500."""
+class ExceptionMiddleware:
+    """A middleware that only answers a view's exception: a subclass defines
+    `process_exception(request, exception)` (a response, or None to let it through)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         return self.get_response(request)
+
+
+class SlowQueryMiddleware(ExceptionMiddleware):
+    """A view whose statement PostgreSQL cancelled answers 503, not 500."""
 
     def process_exception(self, request, exception):
         if isinstance(exception, OperationalError) and is_statement_timeout(exception):

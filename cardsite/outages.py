@@ -26,7 +26,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
-from .errors import is_statement_timeout
+from .errors import ExceptionMiddleware, is_statement_timeout
 
 logger = logging.getLogger(__name__)
 
@@ -89,14 +89,8 @@ def _log(request, exc, outcome: str) -> None:
     )
 
 
-class DatabaseOutageMiddleware:
+class DatabaseOutageMiddleware(ExceptionMiddleware):
     """A view that lost the database: a GET/HEAD is run once more, else 503 (module doc)."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        return self.get_response(request)
 
     def process_exception(self, request, exception):
         if not is_database_unavailable(exception):

@@ -206,26 +206,24 @@ if _db["ENGINE"].endswith("postgresql"):
             )
         _options = _db.setdefault("OPTIONS", {})
         _options["options"] = f"{_options.get('options', '')} -c random_page_cost={_cost}".strip()
+
     # The longest a single statement may run, in milliseconds (0: no limit). A statement
     # cancelled by it answers 503 "took too long" (cardsite.errors), never a 500: one costly
     # search cannot hold a connection and a core for a minute. Long maintenance (migrate on
     # a big catalogue) may run with DB_STATEMENT_TIMEOUT_MS=0.
-    _timeout_raw = (os.environ.get("DB_STATEMENT_TIMEOUT_MS") or "5000").strip()
-    if not _timeout_raw.isdigit() or len(_timeout_raw) > 9:
-        raise ImproperlyConfigured(
-            f"DB_STATEMENT_TIMEOUT_MS is {_timeout_raw!r}; use a whole number of milliseconds "
-            "such as 5000, or 0 for no limit."
-        )
-    DB_STATEMENT_TIMEOUT_MS = int(_timeout_raw)
+    def _milliseconds(name: str, default: str) -> int:
+        raw = (os.environ.get(name) or default).strip()
+        if not raw.isdigit() or len(raw) > 9:
+            raise ImproperlyConfigured(
+                f"{name} is {raw!r}; use a whole number of milliseconds such as {default}, "
+                "or 0 for no limit."
+            )
+        return int(raw)
+
+    DB_STATEMENT_TIMEOUT_MS = _milliseconds("DB_STATEMENT_TIMEOUT_MS", "5000")
     # An expansion import lifts the limit for its own transaction only (SET LOCAL): its
     # batches together may outlast a request's limit on a large file (0: no limit).
-    _import_raw = (os.environ.get("IMPORT_STATEMENT_TIMEOUT_MS") or "600000").strip()
-    if not _import_raw.isdigit() or len(_import_raw) > 9:
-        raise ImproperlyConfigured(
-            f"IMPORT_STATEMENT_TIMEOUT_MS is {_import_raw!r}; use a whole number of "
-            "milliseconds such as 600000, or 0 for no limit."
-        )
-    IMPORT_STATEMENT_TIMEOUT_MS = int(_import_raw)
+    IMPORT_STATEMENT_TIMEOUT_MS = _milliseconds("IMPORT_STATEMENT_TIMEOUT_MS", "600000")
     _options = _db.setdefault("OPTIONS", {})
     _options["options"] = (
         f"{_options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()
