@@ -27,6 +27,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.api_input import validated
 from cardsite.hostile import whole_number
 from cardsite.ratelimit import ScopedRateThrottle
 from cardsite.schema_fields import FormatField
@@ -181,9 +182,7 @@ class ValidateView(APIView):
         ],
     )
     def post(self, request):
-        serializer = ValidateRequestSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(ValidateRequestSerializer, request)
         try:
             checked = list_check(
                 game_slug=data["game"],
@@ -325,9 +324,7 @@ class DeckViewSet(
         return self._create(request, DeckCreateSerializer)
 
     def _create(self, request, serializer_class):
-        serializer = serializer_class(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(serializer_class, request)
         try:
             deck = services.deck_create(
                 owner=request.user,
@@ -350,9 +347,8 @@ class DeckViewSet(
 
     def partial_update(self, request, pk=None):
         deck = self.get_object()
-        serializer = DeckUpdateSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        services.deck_update(deck=deck, **serializer.validated_data)
+        data = validated(DeckUpdateSerializer, request, partial=True)
+        services.deck_update(deck=deck, **data)
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 
     def perform_destroy(self, instance):
@@ -388,9 +384,7 @@ class DeckViewSet(
             page = self.paginate_queryset(versions)
             data = VersionSummarySerializer(page, many=True).data
             return self.get_paginated_response(data)
-        serializer = VersionCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(VersionCreateSerializer, request)
         try:
             version = services.deck_save_version(
                 deck=deck,
@@ -541,12 +535,11 @@ class CollectionViewSet(viewsets.ModelViewSet):
         )
 
     def create(self, request):
-        serializer = self.get_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = validated(self.get_serializer, request)
         entry = services.collection_set(
             owner=request.user,
-            card=serializer.validated_data["card"],
-            count=serializer.validated_data["count"],
+            card=data["card"],
+            count=data["count"],
         )
         return Response(self.get_serializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -567,9 +560,7 @@ class CollectionViewSet(viewsets.ModelViewSet):
     )
     @action(detail=False, methods=["post"], url_path="import")
     def import_list(self, request):
-        serializer = CollectionImportSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(CollectionImportSerializer, request)
         try:
             n = services.collection_import(
                 owner=request.user,

@@ -193,6 +193,18 @@ def public_decks(request, game: str | None = None):
 # --- Creating ------------------------------------------------------------------------------
 
 
+def _list_invalid(context: dict, exc: ListInvalid) -> int:
+    """Show a refused list's errors by line; the answer's status."""
+    context["line_errors"] = exc.line_errors
+    context["line_report"] = exc.checked.located() if exc.checked else None
+    return 400
+
+
+def _list_form_page(request, template: str, form, context: dict, status: int):
+    """A list form's page; a list over the size limit answers 400 whatever else happened."""
+    return render(request, template, context, status=400 if list_too_large(form) else status)
+
+
 def _new(request, *, list_required: bool):
     form = DeckNewForm(
         request.POST or None,
@@ -216,9 +228,7 @@ def _new(request, *, list_required: bool):
                 options=form.options(),
             )
         except ListInvalid as exc:
-            context["line_errors"] = exc.line_errors
-            context["line_report"] = exc.checked.located() if exc.checked else None
-            status = 400
+            status = _list_invalid(context, exc)
         except services.DeckInvalid as exc:
             for field, errs in exc.errors.items():
                 form.add_error("game_format" if field in {"game", "format"} else None, errs)
@@ -226,9 +236,7 @@ def _new(request, *, list_required: bool):
         else:
             messages.success(request, f"Deck “{deck.name}” created.")
             return redirect(deck)
-    if list_too_large(form):
-        status = 400
-    return render(request, "decks/new.html", context, status=status)
+    return _list_form_page(request, "decks/new.html", form, context, status)
 
 
 @login_required
@@ -416,9 +424,7 @@ def deck_edit(request, pk: int):
             context["conflict"] = CONFLICT_MESSAGE.format(n=exc.current_number)
             status = 409
         except ListInvalid as exc:
-            context["line_errors"] = exc.line_errors
-            context["line_report"] = exc.checked.located() if exc.checked else None
-            status = 400
+            status = _list_invalid(context, exc)
         except services.DeckInvalid as exc:
             for errs in exc.errors.values():
                 form.add_error(None, errs)
@@ -426,9 +432,7 @@ def deck_edit(request, pk: int):
         else:
             messages.success(request, f"Saved version {version.number}.")
             return redirect(deck)
-    if list_too_large(form):
-        status = 400
-    return render(request, "decks/edit.html", context, status=status)
+    return _list_form_page(request, "decks/edit.html", form, context, status)
 
 
 @login_required
@@ -477,9 +481,7 @@ def collection(request):
                 replace=form.cleaned_data["replace"],
             )
         except ListInvalid as exc:
-            context["line_errors"] = exc.line_errors
-            context["line_report"] = exc.checked.located() if exc.checked else None
-            status = 400
+            status = _list_invalid(context, exc)
         else:
             messages.success(request, f"{n} card{'s' if n != 1 else ''} imported.")
             return redirect("decks:collection")
@@ -488,9 +490,7 @@ def collection(request):
         .select_related("card__game")
         .order_by("card__game__position", "card__name")
     )
-    if list_too_large(form):
-        status = 400
-    return render(request, "decks/collection.html", context, status=status)
+    return _list_form_page(request, "decks/collection.html", form, context, status)
 
 
 # --- Sample hand --------------------------------------------------------------------------

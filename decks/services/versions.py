@@ -112,6 +112,32 @@ def deck_create(
     return deck
 
 
+def _check_for(deck, *, sections, options, text: str | None = None) -> CheckedList:
+    """A new list of `deck` checked in its game and format; the deck's owner is read only
+    for a deck restricted to its owner's collection."""
+    return list_check(
+        game_slug=deck.game.slug,
+        format=deck.format,
+        text=text,
+        sections=sections,
+        options=options,
+        owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
+    )
+
+
+def _write_next(deck, locked, *, author, checked: CheckedList, current, sealed: bool = True):
+    """Write the version after `current` (None: the first) of the row-locked deck `locked`."""
+    locked.game = deck.game
+    return _write_version(
+        deck=locked,
+        author=author,
+        checked=checked,
+        number=(current.number if current else 0) + 1,
+        based_on=current,
+        sealed=sealed,
+    )
+
+
 def _write_version(
     *, deck, author, checked: CheckedList, number: int, based_on, sealed: bool = True
 ):
@@ -163,15 +189,7 @@ def deck_save_version(
         base_number: int | None = based_on.number
     else:
         base_number = int(based_on) if based_on is not None else None
-    checked = list_check(
-        game_slug=deck.game.slug,
-        format=deck.format,
-        text=text,
-        sections=sections,
-        options=options,
-        # the deck's owner is read only for a deck restricted to its owner's collection
-        owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
-    )
+    checked = _check_for(deck, text=text, sections=sections, options=options)
     try:
         with transaction.atomic():
             locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
@@ -183,14 +201,7 @@ def deck_save_version(
             current_number = current.number if current else None
             if base_number != current_number:
                 raise VersionConflict(current_number)
-            locked.game = deck.game
-            version = _write_version(
-                deck=locked,
-                author=author,
-                checked=checked,
-                number=(current_number or 0) + 1,
-                based_on=current,
-            )
+            version = _write_next(deck, locked, author=author, checked=checked, current=current)
     except IntegrityError as exc:
         # Two saves from the same base raced past the check (SQLite has no row locks):
         # the unique (deck, number) constraint refused the second.
@@ -222,14 +233,7 @@ def deck_autosave(
     nothing is written. `revision=None` (a client that does not track revisions) always
     writes a new version."""
 
-    checked = list_check(
-        game_slug=deck.game.slug,
-        format=deck.format,
-        sections=sections,
-        options=options,
-        # the deck's owner is read only for a deck restricted to its owner's collection
-        owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
-    )
+    checked = _check_for(deck, sections=sections, options=options)
     now = timezone.now()
     with transaction.atomic():
         locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
@@ -248,14 +252,8 @@ def deck_autosave(
             >= now - timedelta(seconds=WORKING_WINDOW_SECONDS)
         )
         if not fresh:
-            locked.game = deck.game
-            version = _write_version(
-                deck=locked,
-                author=author,
-                checked=checked,
-                number=(current_number or 0) + 1,
-                based_on=current,
-                sealed=False,
+            version = _write_next(
+                deck, locked, author=author, checked=checked, current=current, sealed=False
             )
         else:
             game = registry.get(deck.game.slug)
