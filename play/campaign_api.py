@@ -17,6 +17,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.api_input import validated
+
 from . import campaign_services as services
 from .campaign_services import CampaignRefused
 from .models import Campaign, CampaignPlayer, GameResult, SpendKind
@@ -129,9 +131,7 @@ class CampaignListView(OwnedCampaignMixin, APIView):
         responses={201: OpenApiTypes.OBJECT},
     )
     def post(self, request):
-        ser = CampaignCreateRequest(data=request.data)
-        ser.is_valid(raise_exception=True)
-        data = ser.validated_data
+        data = validated(CampaignCreateRequest, request)
         try:
             campaign = services.campaign_create(
                 owner=request.user,
@@ -164,12 +164,11 @@ class CampaignPlayersView(OwnedCampaignMixin, APIView):
         from decks.models import Deck
 
         campaign = self.campaign(request, pk)
-        ser = PlayerCreateRequest(data=request.data)
-        ser.is_valid(raise_exception=True)
+        data = validated(PlayerCreateRequest, request)
         deck = (
             Deck.objects.owned_by(request.user)
             .select_related("game", "current_version")
-            .filter(pk=ser.validated_data["deck"])
+            .filter(pk=data["deck"])
             .first()
         )
         if deck is None:
@@ -178,9 +177,7 @@ class CampaignPlayersView(OwnedCampaignMixin, APIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         try:
-            player = services.campaign_player_add(
-                campaign=campaign, name=ser.validated_data["name"], deck=deck
-            )
+            player = services.campaign_player_add(campaign=campaign, name=data["name"], deck=deck)
         except CampaignRefused as exc:
             return _refused(exc)
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
@@ -201,11 +198,10 @@ class CampaignGamesView(OwnedCampaignMixin, APIView):
     @extend_schema(request=GameRecordRequest, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
         campaign = self.campaign(request, pk)
-        ser = GameRecordRequest(data=request.data)
-        ser.is_valid(raise_exception=True)
+        data = validated(GameRecordRequest, request)
         players = {p.pk: p for p in campaign.players.all()}
         pairs = []
-        for item in ser.validated_data["results"]:
+        for item in data["results"]:
             player = players.get(item["player"])
             if player is None:
                 return _not_found_in_campaign("results", item["player"])
@@ -214,8 +210,8 @@ class CampaignGamesView(OwnedCampaignMixin, APIView):
             game = services.campaign_game_record(
                 campaign=campaign,
                 results=pairs,
-                date=ser.validated_data.get("date") or dt.date.today(),
-                notes=ser.validated_data.get("notes", ""),
+                date=data.get("date") or dt.date.today(),
+                notes=data.get("notes", ""),
             )
         except CampaignRefused as exc:
             return _refused(exc)
@@ -243,9 +239,7 @@ class CampaignSpendView(OwnedCampaignMixin, APIView):
     @extend_schema(request=SpendRequest, responses={200: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
         campaign = self.campaign(request, pk)
-        ser = SpendRequest(data=request.data)
-        ser.is_valid(raise_exception=True)
-        data = ser.validated_data
+        data = validated(SpendRequest, request)
         player = campaign.players.select_related("deck").filter(pk=data["player"]).first()
         if player is None:
             return _not_found_in_campaign("player", data["player"])
