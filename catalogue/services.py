@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
@@ -47,33 +48,28 @@ def card_facts_by_names(*, game_slug: str, names: Iterable[str]) -> dict[str, Ca
 def cards_by_kind(*, game_slug: str, kinds: Iterable[str]) -> dict[str, list[CardFacts]]:
     """Kind -> CardFacts of the game's cards of each kind, in name order (one query); every
     kind asked for is a key, empty when the catalogue holds none."""
-    wanted = list(dict.fromkeys(kinds))
-    out: dict[str, list[CardFacts]] = {k: [] for k in wanted}
-    if not wanted:
-        return out
-    qs = (
-        Card.objects.filter(game__slug=game_slug, kind__in=wanted)
-        .only(*Card.FACT_FIELDS)
-        .order_by("name")
+    return _by_kind(
+        game_slug,
+        kinds,
+        lambda cards: ((c.kind, c.facts()) for c in cards.only(*Card.FACT_FIELDS)),
     )
-    for card in qs:
-        out[card.kind].append(card.facts())
-    return out
 
 
 def card_names_by_kind(*, game_slug: str, kinds: Iterable[str]) -> dict[str, list[str]]:
     """Kind -> names of the game's cards of each kind, in name order (one query)."""
+    return _by_kind(game_slug, kinds, lambda cards: cards.values_list("kind", "name"))
+
+
+def _by_kind(game_slug: str, kinds: Iterable[str], read: Callable[[Any], Iterable]) -> dict:
+    """Kind -> what `read` makes of each card of the game's cards of that kind (`read`
+    turns the query of those cards, in name order, into (kind, item) pairs); every kind
+    asked for is a key. No query when no kind is asked for."""
     wanted = list(dict.fromkeys(kinds))
-    out: dict[str, list[str]] = {k: [] for k in wanted}
-    if not wanted:
-        return out
-    rows = (
-        Card.objects.filter(game__slug=game_slug, kind__in=wanted)
-        .order_by("name")
-        .values_list("kind", "name")
-    )
-    for kind, name in rows:
-        out[kind].append(name)
+    out: dict[str, list[Any]] = {k: [] for k in wanted}
+    if wanted:
+        cards = Card.objects.filter(game__slug=game_slug, kind__in=wanted).order_by("name")
+        for kind, item in read(cards):
+            out[kind].append(item)
     return out
 
 
