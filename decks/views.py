@@ -379,16 +379,16 @@ def deck_shared_export(request, token: str, kind: str):
 @login_required
 @require_POST
 def deck_clone(request, pk: int):
-    source = _readable(request, pk=pk)
-    clone = services.deck_clone(deck=source, owner=request.user)
-    messages.success(request, f"Cloned into your decks as “{clone.name}”.")
-    return redirect(clone)
+    return _clone(request, _readable(request, pk=pk))
 
 
 @login_required
 @require_POST
 def deck_shared_clone(request, token: str):
-    source = _readable(request, token=token)
+    return _clone(request, _readable(request, token=token))
+
+
+def _clone(request, source):
     clone = services.deck_clone(deck=source, owner=request.user)
     messages.success(request, f"Cloned into your decks as “{clone.name}”.")
     return redirect(clone)
