@@ -189,7 +189,30 @@ class _SectionCount(Rule):
         return total
 
 
-class ExactSize(_SectionCount):
+class _SizeRule(_SectionCount):
+    """A size rule: the section's count checked by `_wrong(n)`, the wanted size (the words
+    after the semicolon of the message) when `n` is not, else None."""
+
+    __slots__ = ()
+
+    def _wrong(self, n: int) -> str | None:
+        raise NotImplementedError
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        out: list[Violation] = []
+        n = self._count(deck, ctx, out)
+        wanted = self._wrong(n)
+        if wanted is not None:
+            out.append(
+                self.violation(
+                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; {wanted}",
+                    self.section,
+                )
+            )
+        return out
+
+
+class ExactSize(_SizeRule):
     """A section holds exactly `size` cards (of `kinds`, when given)."""
 
     __slots__ = ("size",)
@@ -198,20 +221,11 @@ class ExactSize(_SectionCount):
         super().__init__(section, **kw)
         self.size = size
 
-    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        out: list[Violation] = []
-        n = self._count(deck, ctx, out)
-        if n != self.size:
-            out.append(
-                self.violation(
-                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; exactly {self.size}",
-                    self.section,
-                )
-            )
-        return out
+    def _wrong(self, n: int) -> str | None:
+        return None if n == self.size else f"exactly {self.size}"
 
 
-class MinSize(_SectionCount):
+class MinSize(_SizeRule):
     """A section holds at least `minimum` cards (of `kinds`, when given)."""
 
     __slots__ = ("minimum",)
@@ -220,23 +234,11 @@ class MinSize(_SectionCount):
         super().__init__(section, **kw)
         self.minimum = minimum
 
-    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        out: list[Violation] = []
-        n = self._count(deck, ctx, out)
-        if n < self.minimum:
-            out.append(
-                self.violation(
-                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; "
-                    f"at least {self.minimum}",
-                    self.section,
-                )
-            )
-        return out
+    def _wrong(self, n: int) -> str | None:
+        return None if n >= self.minimum else f"at least {self.minimum}"
 
 
-class SizeBand(_SectionCount):
-    """A section holds between `low` and `high` cards (of `kinds`, when given)."""
-
+class _Band(_SizeRule):
     __slots__ = ("low", "high")
 
     def __init__(self, section: str, low: int, high: int, **kw: Any) -> None:
@@ -244,46 +246,32 @@ class SizeBand(_SectionCount):
         self.low = low
         self.high = high
 
-    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        out: list[Violation] = []
-        n = self._count(deck, ctx, out)
-        if not self.low <= n <= self.high:
-            out.append(
-                self.violation(
-                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; "
-                    f"{self.low} to {self.high}",
-                    self.section,
-                )
-            )
-        return out
+
+class SizeBand(_Band):
+    """A section holds between `low` and `high` cards (of `kinds`, when given)."""
+
+    __slots__ = ()
+
+    def _wrong(self, n: int) -> str | None:
+        return None if self.low <= n <= self.high else f"{self.low} to {self.high}"
 
 
-class CountBand(_SectionCount):
+class CountBand(_Band):
     """The cards of `kinds` in a section number between `low` and `high` (a warning by
     default: a REDLINE arsenal usually holds 22 to 24 resources). Other kinds are ignored."""
 
-    __slots__ = ("low", "high")
+    __slots__ = ()
 
     def __init__(self, section: str, low: int, high: int, **kw: Any) -> None:
         kw.setdefault("severity", "warning")
         kw.setdefault("strays", False)
-        super().__init__(section, **kw)
-        self.low = low
-        self.high = high
+        super().__init__(section, low, high, **kw)
 
-    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        out: list[Violation] = []
-        n = self._count(deck, ctx, out)
-        if n < self.low or n > self.high:
-            gap = f"{self.low - n} too few" if n < self.low else f"{n - self.high} too many"
-            out.append(
-                self.violation(
-                    f"{plural(n, *self.noun)} {self.place(ctx, self.section)}; "
-                    f"usually {self.low} to {self.high} ({gap})",
-                    self.section,
-                )
-            )
-        return out
+    def _wrong(self, n: int) -> str | None:
+        if self.low <= n <= self.high:
+            return None
+        gap = f"{self.low - n} too few" if n < self.low else f"{n - self.high} too many"
+        return f"usually {self.low} to {self.high} ({gap})"
 
 
 class CopyLimit(Rule):

@@ -92,12 +92,7 @@ def close_combat_inputs(
         refused = co.attack_refused(unit)
         if refused:
             raise ToolInputError(refused, field)
-    if not cards.get(CARD_KIND):
-        raise ToolInputError("the catalogue holds no Tactical Assault combat cards")
-    try:
-        deck = co.standard_deck(cards[CARD_KIND])
-    except ValueError as exc:
-        raise ToolInputError(str(exc)) from exc
+    deck = co.catalogue_deck(cards, CARD_KIND)
     return {
         "unit_a": card_json(a),
         "unit_b": card_json(b),

@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from validation.capabilities import ToolInputError
 from validation.types import CardFacts
 
 RATINGS: tuple[str, ...] = ("none", "very_light", "light", "moderate", "heavy", "very_heavy")
@@ -83,6 +84,17 @@ def attack_refused(target: CardFacts) -> str | None:
         f"{target.name} is immobile, like Bunkers and Obstacles, which "
         "may not be attacked (Part III)",
     )
+
+
+def catalogue_deck(cards: Mapping[str, Sequence[CardFacts]], kind: str) -> list[CardFacts]:
+    """The standard deck (`standard_deck`) from a tool's catalogue cards, `kind` the kind of
+    the combat cards; ToolInputError when the catalogue cannot make it."""
+    if not cards.get(kind):
+        raise ToolInputError("the catalogue holds no Tactical Assault combat cards")
+    try:
+        return standard_deck(cards[kind])
+    except ValueError as exc:
+        raise ToolInputError(str(exc)) from exc
 
 
 def standard_deck(combat_cards: Sequence[CardFacts]) -> list[CardFacts]:

@@ -134,12 +134,7 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     refused = co.attack_refused(target)
     if refused:
         raise ToolInputError(refused, "target")
-    if not cards.get(CARD_KIND):
-        raise ToolInputError("the catalogue holds no combat cards")
-    try:
-        deck = co.standard_deck(cards[CARD_KIND])
-    except ValueError as exc:
-        raise ToolInputError(str(exc)) from exc
+    deck = co.catalogue_deck(cards, CARD_KIND)
     mods = modifiers(params)
     try:
         odds = co.combat_odds(attacker, target, deck, mods)
