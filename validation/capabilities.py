@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from validation.params import ParamSpec
-from validation.types import CardFacts, Entry
+from validation.types import CardFacts, Entry, plain
 
 # --- Goldfish ------------------------------------------------------------------------------
 
@@ -56,13 +56,8 @@ class DrawRules:
         return self.draws_per_turn > 0
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "section": self.section,
-            "opening": self.opening,
-            "draws_per_turn": self.draws_per_turn,
-            "first_player_draws": self.first_player_draws,
-            "mulligan": self.mulligan_rule,
-        }
+        fields = plain(self, "section", "opening", "draws_per_turn", "first_player_draws")
+        return {**fields, "mulligan": self.mulligan_rule}
 
 
 def _no_check(params: Mapping[str, Any]) -> dict[str, str]:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from validation.types import CardFacts, Deck, Entry, Violation
+from validation.types import CardFacts, Deck, Entry, Violation, plain
 
 if TYPE_CHECKING:
     from validation.registry import GameDef
@@ -96,17 +96,11 @@ class LineError:
     section: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "message": self.message, "suggestions": list(self.suggestions)}
+        return plain(self, "line", "message", "suggestions")
 
     def as_unread(self) -> dict[str, Any]:
         """A card line not read, as the validate API lists it (`unknown`)."""
-        return {
-            "line": self.line,
-            "section": self.section,
-            "name": self.name,
-            "message": self.message,
-            "suggestions": list(self.suggestions),
-        }
+        return plain(self, "line", "section", "name", "message", "suggestions")
 
 
 @dataclass(slots=True)

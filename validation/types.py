@@ -13,6 +13,15 @@ from typing import Any, Literal
 Severity = Literal["error", "warning"]
 
 
+def plain(obj: Any, *names: str) -> dict[str, Any]:
+    """`obj`'s attributes `names`, by name and in that order, for JSON: a tuple as a list."""
+    out: dict[str, Any] = {}
+    for name in names:
+        value = getattr(obj, name)
+        out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class CardFacts:
     """What the rules need to know about one card: its identity and printed facts.
@@ -74,11 +83,4 @@ class Violation:
     lines: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "message": self.message,
-            "section": self.section,
-            "cards": list(self.cards),
-            "lines": list(self.lines),
-        }
+        return plain(self, "code", "severity", "message", "section", "cards", "lines")
