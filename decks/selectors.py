@@ -14,7 +14,7 @@ from catalogue.services import card_facts_by_names
 from validation.capabilities import DrawRules, InputsError
 from validation.registry import registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
-from validation.types import Entry
+from validation.types import Entry, plain
 
 from .list_header import export_header
 from .services import entries_as_sections
@@ -107,12 +107,7 @@ class SectionDiff:
         return not (self.added or self.removed or self.changed)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "section": self.section,
-            "added": self.added,
-            "removed": self.removed,
-            "changed": self.changed,
-        }
+        return plain(self, "section", "added", "removed", "changed")
 
 
 def version_entries(*, version, sections: Iterable[str]) -> dict[str, list[Entry]]:
