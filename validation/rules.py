@@ -317,55 +317,58 @@ class CopyLimit(Rule):
         ]
 
 
-class KindAllowed(Rule):
+class _KindRule(Rule):
+    """A rule on the kinds of one section's cards: each card of a kind `_refuses` is
+    reported, with `_why` it may not be there."""
+
+    __slots__ = ("section", "kinds")
+
+    def __init__(self, section: str, kinds: Collection[str], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.section = section
+        self.kinds = frozenset(kinds)
+
+    def _refuses(self, kind: str) -> bool:
+        raise NotImplementedError
+
+    def _why(self, ctx: RuleContext, kind: str) -> str:
+        raise NotImplementedError
+
+    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        return [
+            self.violation(
+                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; {self._why(ctx, e.card.kind)}",
+                self.section,
+                (e.card.name,),
+            )
+            for e in deck.sections.get(self.section, ())
+            if self._refuses(e.card.kind)
+        ]
+
+
+class KindAllowed(_KindRule):
     """A section may hold only cards of `kinds`."""
 
-    __slots__ = ("section", "kinds")
+    __slots__ = ()
 
-    def __init__(self, section: str, kinds: Collection[str], **kw: Any) -> None:
-        super().__init__(**kw)
-        self.section = section
-        self.kinds = frozenset(kinds)
+    def _refuses(self, kind: str) -> bool:
+        return kind not in self.kinds
 
-    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        kinds = self.kinds
-        bad = [e for e in deck.sections.get(self.section, ()) if e.card.kind not in kinds]
-        if not bad:
-            return []
-        wanted = " or ".join(sorted(ctx.kind_label(k) for k in kinds))
-        return [
-            self.violation(
-                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
-                f"{self.place(ctx, self.section)} only {kind_cards(wanted)} are allowed",
-                self.section,
-                (e.card.name,),
-            )
-            for e in bad
-        ]
+    def _why(self, ctx: RuleContext, kind: str) -> str:
+        wanted = " or ".join(sorted(ctx.kind_label(k) for k in self.kinds))
+        return f"{self.place(ctx, self.section)} only {kind_cards(wanted)} are allowed"
 
 
-class KindForbidden(Rule):
+class KindForbidden(_KindRule):
     """A section may not hold cards of `kinds`."""
 
-    __slots__ = ("section", "kinds")
+    __slots__ = ()
 
-    def __init__(self, section: str, kinds: Collection[str], **kw: Any) -> None:
-        super().__init__(**kw)
-        self.section = section
-        self.kinds = frozenset(kinds)
+    def _refuses(self, kind: str) -> bool:
+        return kind in self.kinds
 
-    def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        kinds = self.kinds
-        bad = [e for e in deck.sections.get(self.section, ()) if e.card.kind in kinds]
-        return [
-            self.violation(
-                f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; "
-                f"no {kind_cards(ctx.kind_label(e.card.kind))} {self.place(ctx, self.section)}",
-                self.section,
-                (e.card.name,),
-            )
-            for e in bad
-        ]
+    def _why(self, ctx: RuleContext, kind: str) -> str:
+        return f"no {kind_cards(ctx.kind_label(kind))} {self.place(ctx, self.section)}"
 
 
 class ExactlyOne(Rule):
