@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from validation.types import plain
+
 AttrType = Literal["int", "bool", "str", "choice", "list", "choice_list", "dict", "dict_list"]
 
 ATTR_TYPES: tuple[str, ...] = (
@@ -172,15 +174,8 @@ class Attr:
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-friendly description, for form builders and the API."""
-        return {
-            "key": self.key,
-            "label": self.label,
-            "type": self.type,
-            "choices": list(self.choices),
-            "required": self.required,
-            "default": self.default_value(),
-            "help": self.help,
-        }
+        fields = plain(self, "key", "label", "type", "choices", "required")
+        return {**fields, "default": self.default_value(), "help": self.help}
 
 
 def _is_int(value: Any) -> bool:
