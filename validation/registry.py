@@ -10,6 +10,7 @@ follow. Every game lives in its own package under `validation/games/` and is reg
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -279,13 +280,22 @@ class GameRegistry:
 
     def __init__(self) -> None:
         self._games: dict[str, GameDef] = {}
+        self._packages: dict[str, str] = {}
 
-    def register(self, game: GameDef) -> GameDef:
-        """Add a game; ValueError when its slug is taken."""
+    def register(self, game: GameDef, package: str = "") -> GameDef:
+        """Add a game; ValueError when its slug is taken. `package` is the module that
+        defines it (found among the imported modules when not given): its folder holds the
+        game's templates and sample data (validation/packages.py)."""
         if game.slug in self._games:
             raise ValueError(f"a game with slug {game.slug!r} is already registered")
         self._games[game.slug] = game
+        self._packages[game.slug] = package or _defining_module(game)
         return game
+
+    def package(self, slug: str) -> str:
+        """The module name of the package defining game `slug` ("" when unknown)."""
+        self.get(slug)
+        return self._packages.get(slug, "")
 
     def load(self, module_name: str) -> GameDef:
         """Register the game of package `module_name` (a module defining `GAME`), unless a
@@ -297,7 +307,7 @@ class GameRegistry:
             raise ValueError(f"{module_name} defines no GAME (a GameDef)")
         if game.slug in self._games:
             return self._games[game.slug]
-        return self.register(game)
+        return self.register(game, package=module_name)
 
     def get(self, slug: str) -> GameDef:
         """The game `slug`; KeyError naming the registered slugs if none."""
@@ -329,16 +339,34 @@ class GameRegistry:
         return [(g.slug, g.name) for g in self._games.values()]
 
     @contextmanager
-    def temporarily(self, game: GameDef) -> Iterator[GameDef]:
+    def temporarily(self, game: GameDef, package: str = "") -> Iterator[GameDef]:
         """Register `game` only inside the `with` block (for tests); a game already registered
         under the same slug is hidden meanwhile and restored afterwards."""
-        previous = dict(self._games)
-        self._games[game.slug] = game
-        try:
+        with self.restored():
+            self._games[game.slug] = game
+            self._packages[game.slug] = package or _defining_module(game)
             yield game
+
+    @contextmanager
+    def restored(self) -> Iterator[GameRegistry]:
+        """Whatever is registered inside the `with` block is forgotten at its end (for
+        tests): the games registered before it are restored as they were."""
+        games, packages = dict(self._games), dict(self._packages)
+        try:
+            yield self
         finally:
             self._games.clear()
-            self._games.update(previous)
+            self._games.update(games)
+            self._packages.clear()
+            self._packages.update(packages)
+
+
+def _defining_module(game: GameDef) -> str:
+    """The name of the imported module whose `GAME` is `game` ("" when none is)."""
+    for name, module in list(sys.modules.items()):
+        if getattr(module, "GAME", None) is game:
+            return name
+    return ""
 
 
 registry = GameRegistry()

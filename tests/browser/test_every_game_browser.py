@@ -11,18 +11,17 @@ Screenshots at 1440 px and 390 px go under pytest's tmp_path (printed), never th
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from validation.packages import sample_list
 from validation.registry import registry
 
 from .support import builder_state, page_ready, sign_up, wait_saved
 
 DESKTOP = {"width": 1440, "height": 1000}
 PHONE = {"width": 390, "height": 844}
-SAMPLE_DATA = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +43,7 @@ def sample_entries(game: str, fmt: str) -> list[tuple[str, str, int, tuple[int, 
     labels.update({s.lower(): s for s in definition.section_names})
     section = None
     out = []
-    for line in (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text().splitlines():
+    for line in sample_list(game, fmt).text().splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
