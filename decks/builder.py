@@ -2,12 +2,12 @@
 middle, the live verdict and stats on the right.
 
 The server keeps the working list: every change (add, remove, set a count, pick a general,
-place a unit on a hex, change a format option, deal a new map; `list_edits.apply_change`) is
+place a unit on a cell of its placement area, change a format option, deal a new map; `list_edits.apply_change`) is
 applied to the version the page was based on and autosaved through `services.deck_autosave`:
 the same author's edits within a few minutes rewrite one working version (its revision
 counted), "Save version" or leaving the page seals it; a stale base or revision is refused
-(VersionConflict) and the page says so instead of overwriting. The cost curve, hex map and
-map layout are drawn from `builder_figures`.
+(VersionConflict) and the page says so instead of overwriting. The cost curve, placement
+area and map layout are drawn from `builder_figures`.
 
 Nothing here knows a game by name. What differs between games is read from the rules core
 (the format's sections, size and kind rules, placement areas, adjustable options) or looked
@@ -40,12 +40,13 @@ from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import search_cards
 from catalogue.services import card_facts_by_names
+from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
 from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
 from . import selectors, services
-from .builder_figures import _hexmap, _layout_view, _stats, curve_sections, points_meters
+from .builder_figures import _stats, curve_sections, layout_view, placement_map, points_meters
 from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 from .presentation import explained, totals_rows
@@ -206,13 +207,13 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
     """One line of the deck panel: the entry, its card's facts and the buttons' values."""
     errors_by_card, warned = marks
     f = facts.get(e["card"].lower())
-    hex_ = e.get("hex")
+    cell = e.get(decklist.PLACEMENT)
     row = {
         "section": e["section"],
         "card": e["card"],
         "count": e["count"],
-        "hex": hex_,
-        "hex_text": f"{hex_[0]},{hex_[1]}" if hex_ else "",
+        "placement": cell,
+        "placement_text": f"{cell[0]},{cell[1]}" if cell else "",
         "facts": f,
         "kind": (game.kinds[f.kind].label if f and f.kind in game.kinds else ""),
         "faction": game.factions.get(f.faction, f.faction) if f else "",
@@ -221,8 +222,8 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
         "warned": e["card"] in warned,
     }
     key = {"section": e["section"], "card": e["card"]}
-    if hex_:
-        key["hex"] = row["hex_text"]
+    if cell:
+        key["placement"] = row["placement_text"]
     row["vals_add"] = _vals(op="add", **key)
     row["vals_remove"] = _vals(op="remove", **key)
     row["vals_set"] = _vals(op="set", **key)
@@ -302,10 +303,10 @@ def state_context(
     for row in rows:
         by_section[row["section"]].append(row)
     sections = [_section_panel(game, fmt, s, by_section[s]) for s in order]
-    hexmaps = [
-        _hexmap(spec.name, spec.placement, by_section[spec.name])
+    placement_maps = [
+        placement_map(game.placement, spec.name, spec.placement, by_section[spec.name])
         for spec in fmt.sections
-        if spec.placement is not None
+        if spec.placement is not None and game.placement is not None
     ]
     owned = (
         request.POST.get("owned") == "1"
@@ -333,9 +334,9 @@ def state_context(
         "stats": _stats(game, fmt, rows),
         "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
         "meters": points_meters(fmt, rows, options),
-        "hexmaps": hexmaps,
-        "hexmap": hexmaps[0] if hexmaps else None,
-        "layout": _layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
+        "placement_maps": placement_maps,
+        "placement_map": placement_maps[0] if placement_maps else None,
+        "layout": layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
         "options": options,
         "adjustable": [
             {

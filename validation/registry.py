@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from validation.capabilities import CampaignRules, CardFaceFn, DrawRules, Goldfish, Tool
+from validation.placement import PlacementGrid
 from validation.schema import KindSchema
 from validation.sections import SectionSpec
 from validation.trace import Rulebook
@@ -136,12 +137,16 @@ TotalsFn = Callable[["Deck", "RuleContext"], dict[str, Any]]
 @dataclass(frozen=True)
 class MapLayout:
     """A game whose match deals a map from its cards (Red Code): the deck option the layout
-    is stored under (read by its rules), the card kind of the map cards, and the dealer
-    `generate(map_cards, seed) -> layout`, reproducible from its seed."""
+    is stored under (read by its rules), the card kind of the map cards, the dealer
+    `generate(map_cards, seed) -> layout`, reproducible from its seed, and its drawing
+    `draw(layout, map_cards_by_name) -> dict`, plain geometry for the game's own partial."""
 
     option: str
     kind: str
     generate: Callable[..., dict[str, Any]]
+    draw: Callable[[Any, Mapping[str, Any]], dict[str, Any]] = field(
+        default=lambda layout, cards: {"layout": layout, "rows": []}
+    )
 
 
 def _no_totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
@@ -160,7 +165,9 @@ class GameDef:
     playtest of its decks; `tools`, its calculators; `campaign`, its campaign rules;
     `card_faces`, kind -> how a card of that kind is drawn; `draws`, how the sections that
     are shuffled and drawn in play make a hand (the sample hand of the deck page);
-    `map_layout`, the map its matches deal from its cards; `trace`, its rulebook's
+    `map_layout`, the map its matches deal from its cards; `placement`, the grid its units
+    stand on in the sections with a placement area (validation/placement.py: hex or square
+    cells, their geometry and outline), required when a section has one; `trace`, its rulebook's
     traceability table (validation/trace.py): every sentence that bears on building a list
     or on a tool's mathematics, and the rule code, tool or decision it traces to.
     """
@@ -174,6 +181,7 @@ class GameDef:
     totals: TotalsFn = _no_totals
     python_name: str = ""
     map_layout: MapLayout | None = None
+    placement: PlacementGrid | None = None
     goldfish: Goldfish | None = None
     tools: tuple[Tool, ...] = ()
     campaign: CampaignRules | None = None
@@ -188,6 +196,12 @@ class GameDef:
             for spec in fmt.sections:
                 specs.setdefault(spec.name, spec)
         object.__setattr__(self, "sections", tuple(specs.values()))
+        placed = [s.name for s in self.sections if s.placement is not None]
+        if placed and self.placement is None:
+            raise ValueError(
+                f"{self.name}: the sections {', '.join(placed)} have a placement area, so the "
+                "game needs a placement grid (GameDef.placement: HexGrid(), SquareGrid())"
+            )
         if self.campaign is not None:
             self._check_campaign(self.campaign)
 

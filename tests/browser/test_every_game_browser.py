@@ -126,12 +126,12 @@ class Builder:
         expect(self.row(name).first.locator("input.b-count")).to_have_value(str(count))
 
     def place(self, name: str, c: int, r: int) -> None:
-        self.page.locator(f'[data-hex-unit][data-card="{name}"]').first.click()
-        self.page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]').click()
+        self.page.locator(f'[data-placement-unit][data-card="{name}"]').first.click()
+        self.page.locator(f'.placement-map .cell[data-c="{c}"][data-r="{r}"]').click()
         self.saved()
-        expect(self.page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]')).to_have_attribute(
-            "data-occupant", name
-        )
+        expect(
+            self.page.locator(f'.placement-map .cell[data-c="{c}"][data-r="{r}"]')
+        ).to_have_attribute("data-occupant", name)
 
 
 @pytest.fixture
