@@ -47,6 +47,7 @@ from validation.types import Deck as RulesDeck
 
 from . import selectors, services
 from .builder_figures import _stats, curve_sections, layout_view, placement_map, points_meters
+from .builder_state import BuilderState
 from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 from .presentation import explained, totals_rows
@@ -278,7 +279,7 @@ def list_view(deck: Deck, version: DeckVersion, report: Mapping[str, Any]) -> di
     }
 
 
-def state_context(
+def builder_state(
     request,
     deck: Deck,
     version: DeckVersion | None,
@@ -286,7 +287,7 @@ def state_context(
     conflict: str = "",
     error: str = "",
     notice: str = "",
-) -> dict[str, Any]:
+) -> BuilderState:
     """Everything the deck and live panels show for `version` of `deck`."""
     game = deck.game.definition
     fmt = game.format(deck.format)
@@ -314,31 +315,31 @@ def state_context(
         or bool(version and _restricted(version.options))
     )
     raw_totals = report.get("totals", {})
-    return {
-        "deck": deck,
-        "game": game,
-        "fmt": fmt,
-        "version": version,
-        "base": version.number if version else "",
-        "report": report,
-        "violations": explained(report, game, deck.format),
-        "totals": totals_rows(raw_totals, game, sections=False),
-        "totals_map": {
+    return BuilderState(
+        deck=deck,
+        game=game,
+        fmt=fmt,
+        version=version,
+        base=version.number if version else "",
+        report=report,
+        violations=explained(report, game, deck.format),
+        totals=totals_rows(raw_totals, game, sections=False),
+        totals_map={
             k: game.factions.get(v, v) if isinstance(v, str) else v
             for k, v in raw_totals.items()
             if k != "sections"
         },
-        "sections": sections,
-        "sections_by_name": {s["name"]: s for s in sections},
-        "required_sections": [s for s in sections if s["required"]],
-        "stats": _stats(game, fmt, rows),
-        "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
-        "meters": points_meters(fmt, rows, options),
-        "placement_maps": placement_maps,
-        "placement_map": placement_maps[0] if placement_maps else None,
-        "layout": layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
-        "options": options,
-        "adjustable": [
+        sections=sections,
+        sections_by_name={s["name"]: s for s in sections},
+        required_sections=[s for s in sections if s["required"]],
+        stats=_stats(game, fmt, rows),
+        curve_of=" and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
+        meters=points_meters(fmt, rows, options),
+        placement_maps=placement_maps,
+        placement_map=placement_maps[0] if placement_maps else None,
+        layout=layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
+        options=options,
+        adjustable=[
             {
                 "key": k,
                 "label": fmt.option_label(k),
@@ -348,19 +349,24 @@ def state_context(
             for k, v in fmt.options.items()
             if k in fmt.adjustable
         ],
-        "cards_by_kind": CardsByKind(deck.game_id, game.kinds),
-        "extra_template": extra_template(deck.game.slug),
-        "conflict": conflict,
-        "error": error,
-        "notice": notice,
-        "owned": owned,
-        "missing": (
+        cards_by_kind=CardsByKind(deck.game_id, game.kinds),
+        extra_template=extra_template(deck.game.slug),
+        conflict=conflict,
+        error=error,
+        notice=notice,
+        owned=owned,
+        missing=(
             selectors.collection_missing(owner=request.user, deck=deck, version=version)
             if owned and version is not None
             else None
         ),
-        "urls": _urls(deck),
-    }
+        urls=_urls(deck),
+    )
+
+
+def state_context(request, deck: Deck, version: DeckVersion | None, **kw: Any) -> dict[str, Any]:
+    """The template context of `builder_state` (its fields by name, and `state` itself)."""
+    return builder_state(request, deck, version, **kw).context()
 
 
 def _urls(deck: Deck) -> dict[str, str]:
