@@ -12,8 +12,10 @@ cardsite/game_templates.py, reads `template_dir`).
 from __future__ import annotations
 
 import importlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from validation.registry import GameDef, registry
 
@@ -83,6 +85,13 @@ def sample_list(slug: str, format: str) -> SampleList:
     raise LookupError(f"{slug} has no sample list of the {format!r} format")
 
 
+def main_sample_list(slug: str) -> SampleList | None:
+    """The example list of the game's first format (in the game's order) that has one."""
+    by_format = {found.format: found for found in sample_lists(slug)}
+    game: GameDef = registry.get(slug)
+    return next((by_format[fmt] for fmt in game.formats if fmt in by_format), None)
+
+
 def all_sample_expansions() -> list[tuple[str, Path]]:
     """(game slug, file) of every registered game's sample expansion files."""
     return [(g.slug, p) for g in registry.all() for p in sample_expansions(g.slug)]
@@ -91,3 +100,17 @@ def all_sample_expansions() -> list[tuple[str, Path]]:
 def all_sample_lists() -> list[SampleList]:
     """Every registered game's example lists, game by game."""
     return [found for g in registry.all() for found in sample_lists(g.slug)]
+
+
+def kind_examples(slug: str) -> dict[str, dict[str, Any]]:
+    """An example of each card kind of the game, from its sample data: kind -> the attributes
+    of the first card of that kind in its sample expansions (a kind no sample card has is
+    left out)."""
+    examples: dict[str, dict[str, Any]] = {}
+    for path in sample_expansions(slug):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for card in document.get("cards", ()) if isinstance(document, dict) else ():
+            kind = card.get("kind") if isinstance(card, dict) else None
+            if isinstance(kind, str) and kind not in examples:
+                examples[kind] = dict(card.get("attributes") or {})
+    return examples

@@ -15,7 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from validation.packages import sample_list
+from validation.packages import main_sample_list, sample_list
 from validation.registry import registry
 
 from .support import builder_state, page_ready, sign_up, wait_saved
@@ -25,14 +25,9 @@ PHONE = {"width": 390, "height": 844}
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: A format of each game whose sample list the test rebuilds (the required sections only).
-FORMATS = {
-    "redline": "standard",
-    "tactical-assault": "standard",
-    "red-code": "arena",
-    "red-mittens": "core",
-    "hex-skirmish": "standard",
-}
+#: A format of each game whose sample list the test rebuilds (the required sections only):
+#: the game's first format with an example list.
+FORMATS = {slug: main_sample_list(slug).format for slug in registry.slugs()}
 
 
 def sample_entries(game: str, fmt: str) -> list[tuple[str, str, int, tuple[int, int] | None]]:
