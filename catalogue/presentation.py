@@ -47,15 +47,6 @@ def stat_line(card, game_slug: str, limit: int = 4) -> str:
 
 # --- Card faces ------------------------------------------------------------------------------
 
-_ICON_SYMBOLS = {
-    "laser": "⚡",
-    "missile": "➶",
-    "cannon": "●",
-    "system": "⚙",
-    "pilot": "☺",
-    "open": "○",
-}
-
 
 def face_context(game_slug: str, card) -> dict[str, Any]:
     """What a drawn card face shows, from the game's own face function or the kind's schema
@@ -67,8 +58,7 @@ def face_context(game_slug: str, card) -> dict[str, Any]:
     figure = dict(face.figure) if face.figure else None
     if figure and figure.get("type") == "icons":
         figure["items"] = [
-            {**item, "symbol": item.get("symbol") or _ICON_SYMBOLS.get(item.get("label"), "◆")}
-            for item in figure.get("items", ())
+            {**item, "symbol": item.get("symbol") or "◆"} for item in figure.get("items", ())
         ]
     return {
         "card": card,
