@@ -107,3 +107,21 @@ def test_the_builder_places_units_on_squares(client, user, square_pond):
     leaper = next(e for e in deck.current_version.entries if e["card"] == "Leaper")
     assert leaper["placement"] == [1, 1]
     assert "1 Leaper @1,1" in deck.current_version.list_text
+
+
+def test_the_rules_call_a_cell_by_the_grids_word(client, square_pond):
+    answer = client.post(
+        "/api/validate/",
+        {
+            "game": "pond",
+            "format": "pond",
+            "list": "Frogs:\n1 Leaper\n1 Croaker @1,1\n2 Tadpole @1,1\n",
+        },
+        content_type="application/json",
+    ).json()
+    messages = {v["message"] for v in answer["errors"] if v["code"] == "frogs.placement"}
+    assert messages == {
+        "Line 2: Leaper has no square; every unit is placed",
+        "Line 4: 2 Tadpole on square 1,1; one unit a square",
+        "Lines 3, 4: Croaker and Tadpole on the same square 1,1; one unit a square",
+    }
