@@ -35,6 +35,8 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from validation.packages import sample_list  # noqa: E402
+
 GAMES = 1_000_000
 SEED = 2026
 
@@ -108,7 +110,7 @@ def main() -> None:
     try:
         call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
         owner = User.objects.create_user("bench", password="bench-pass-2026")
-        text = (ROOT / "catalogue/sample_data/redline/decks/standard.txt").read_text()
+        text = sample_list("redline", "standard").text()
         deck = deck_create(owner=owner, game_slug="redline", format="standard", name="Bench",
                            text=text)  # fmt: skip
         print(f"REDLINE goldfish through Celery workers: {GAMES:,} games, chunks of 50,000, "

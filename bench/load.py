@@ -42,6 +42,10 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from validation.packages import sample_lists  # noqa: E402
+
 PY = str(Path(sys.executable))
 CLIENTS = int(os.environ.get("LOAD_CLIENTS", "50"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "60"))
@@ -135,8 +139,8 @@ def request_mix(port: int) -> list[tuple[str, str, bytes | None]]:
             word = card["name"].split()[0][:5]
             mix.append(("GET", f"/cards/{slug}/?q={urllib.request.quote(word)}", None))
             mix.append(("GET", f"/api/cards/?game={slug}&q={urllib.request.quote(word)}", None))
-        for deck in sorted((ROOT / "catalogue/sample_data" / slug / "decks").glob("*.txt")):
-            body = {"game": slug, "format": deck.stem, "list": deck.read_text()}
+        for deck in sample_lists(slug):
+            body = {"game": slug, "format": deck.format, "list": deck.text()}
             payload = json.dumps(body).encode()
             mix.extend([("POST", "/api/validate/", payload)] * 3)
     return mix
@@ -157,11 +161,11 @@ def attack_mix(port: int) -> list[tuple[str, str, bytes | None]]:
         word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(999))
         mix.append(("GET", f"/api/cards/?game={slug}&q={word}", None))
         mix.append(("GET", f"/cards/{slug}/?q={word}", None))
-        fmt = next(iter(sorted((ROOT / "catalogue/sample_data" / slug / "decks").glob("*.txt"))))
+        fmt = sample_lists(slug)[0]
         unknown = "".join(
             f"1 {''.join(rng.choice('abcdefghij') for _ in range(12))} {i}\n" for i in range(300)
         )
-        body = {"game": slug, "format": fmt.stem, "list": unknown}
+        body = {"game": slug, "format": fmt.format, "list": unknown}
         mix.append(("POST", "/api/validate/", json.dumps(body).encode()))
         mix.append(("GET", f"/api/games/{slug}/bulk/", None))
     return mix

@@ -43,6 +43,10 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from validation.packages import sample_lists  # noqa: E402
+
 PY = str(Path(sys.executable))
 BIN = Path(sys.executable).parent
 CHROMIUM = "/usr/bin/chromium"
@@ -193,8 +197,8 @@ def prepare(data_dir: str) -> dict:
         builders, deck_page, run_page = {}, None, None
         for game in games:
             slug = game["slug"]
-            lists = sorted((ROOT / "catalogue" / "sample_data" / slug / "decks").glob("*.txt"))
-            fmt = lists[0].stem
+            sample = sample_lists(slug)[0]
+            fmt = sample.format
             deck = api(
                 port,
                 "POST",
@@ -203,7 +207,7 @@ def prepare(data_dir: str) -> dict:
                     "game": slug,
                     "format": fmt,
                     "name": f"Bench {slug}",
-                    "list": lists[0].read_text(),
+                    "list": sample.text(),
                 },
             )
             builders[slug] = f"/decks/{deck['id']}/build/"

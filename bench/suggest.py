@@ -27,6 +27,8 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from validation.packages import sample_list  # noqa: E402
+
 SERVER = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 if urlparse(SERVER).scheme not in ("postgres", "postgresql", "pgsql"):
     sys.exit(f"bench/suggest.py needs PostgreSQL; DATABASE_URL is {SERVER!r}")
@@ -145,7 +147,7 @@ def main() -> int:
 
         call_command("migrate", verbosity=0, interactive=False)
         call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
-        sample = (ROOT / "catalogue/sample_data/redline/decks/standard.txt").read_text()
+        sample = sample_list("redline", "standard").text()
         taken = {n.lower() for n in Card.objects.values_list("name", flat=True)}
         rng = random.Random(11)
         results: dict[tuple[int, int], float] = {}

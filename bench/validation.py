@@ -36,6 +36,7 @@ from django.test.utils import (  # noqa: E402
     teardown_test_environment,
 )
 
+from validation.packages import sample_list  # noqa: E402
 from validation.runner import validate  # noqa: E402
 from validation.types import Deck, Entry  # noqa: E402
 
@@ -59,7 +60,7 @@ def main() -> None:
         from catalogue.models import Card, Game
         from decks.services import deck_from_list
 
-        text = (ROOT / "catalogue/sample_data/redline/decks/standard.txt").read_text()
+        text = sample_list("redline", "standard").text()
         base, _ = deck_from_list(game_slug="redline", text=text)
         rng = random.Random(7)
         arsenal = base.sections["arsenal"]

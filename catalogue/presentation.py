@@ -47,45 +47,6 @@ def stat_line(card, game_slug: str, limit: int = 4) -> str:
 
 # --- Card faces ------------------------------------------------------------------------------
 
-#: Flat-topped hexagon of the hex figure, in a 120 x 120 box: edge midpoints clockwise from
-#: the top edge (the front), as angles in degrees (y grows downwards).
-_HEX_EDGE_ANGLES = (-90, -30, 30, 90, 150, 210)
-_ICON_SYMBOLS = {
-    "laser": "⚡",
-    "missile": "➶",
-    "cannon": "●",
-    "system": "⚙",
-    "pilot": "☺",
-    "open": "○",
-}
-
-
-def _hex_figure(values: list[int]) -> dict[str, Any]:
-    import math
-
-    cx = cy = 60.0
-    r = 50.0
-    corners = [
-        (cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
-        for a in (-120, -60, 0, 60, 120, 180)
-    ]
-    labels = []
-    for i, (value, angle) in enumerate(zip(values, _HEX_EDGE_ANGLES, strict=False)):
-        d = r * 0.66
-        labels.append(
-            {
-                "value": value,
-                "x": round(cx + d * math.cos(math.radians(angle)), 1),
-                "y": round(cy + d * math.sin(math.radians(angle)) + 4, 1),
-                "front": i == 0,
-            }
-        )
-    return {
-        "type": "hex",
-        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in corners),
-        "labels": labels,
-    }
-
 
 def face_context(game_slug: str, card) -> dict[str, Any]:
     """What a drawn card face shows, from the game's own face function or the kind's schema
@@ -95,12 +56,9 @@ def face_context(game_slug: str, card) -> dict[str, Any]:
     game = registry.get(game_slug)
     face = face_of(game, card.facts())
     figure = dict(face.figure) if face.figure else None
-    if figure and figure.get("type") == "hex":
-        figure = _hex_figure([int(v) for v in figure.get("values", ())])
-    elif figure and figure.get("type") == "icons":
+    if figure and figure.get("type") == "icons":
         figure["items"] = [
-            {**item, "symbol": item.get("symbol") or _ICON_SYMBOLS.get(item.get("label"), "◆")}
-            for item in figure.get("items", ())
+            {**item, "symbol": item.get("symbol") or "◆"} for item in figure.get("items", ())
         ]
     return {
         "card": card,

@@ -10,12 +10,11 @@ from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from cardsite import hooks
+from validation import packages
 from validation.registry import registry
 from validation.types import CardFacts
 
 from .models import Card, Expansion, Game
-
-SAMPLE_DATA_DIR = Path(__file__).resolve().parent / "sample_data"
 
 
 def games_sync() -> None:
@@ -241,9 +240,12 @@ def catalogue_changed(*, game_slug: str) -> None:
 
 
 def sample_data_files() -> list[Path]:
-    return sorted(SAMPLE_DATA_DIR.glob("*/*.json"))
+    """The sample expansion files of every registered game, found in the games' packages
+    (`sample_data/*.json`, validation/packages.py)."""
+    return [path for _, path in packages.all_sample_expansions()]
 
 
-def sample_deck_files() -> list[Path]:
-    """The example lists shipped with the sample data: `<game>/decks/<format>.txt`."""
-    return sorted(SAMPLE_DATA_DIR.glob("*/decks/*.txt"))
+def sample_deck_files() -> list[packages.SampleList]:
+    """The example lists shipped with the games' sample data (`sample_data/decks/<format>.txt`
+    of each game's package)."""
+    return packages.all_sample_lists()

@@ -31,6 +31,7 @@ from cardsite.api_input import validated
 from cardsite.hostile import whole_number
 from cardsite.ratelimit import ScopedRateThrottle
 from cardsite.schema_fields import FormatField
+from validation import packages
 from validation.registry import UnknownFormat, registry
 
 from . import selectors, services
@@ -144,13 +145,9 @@ BAD_REQUEST = OpenApiResponse(
 def _example_request() -> dict[str, str]:
     """A request of the API docs that the server accepts: the first game's sample deck of a
     format that has one (the sample catalogue holds its cards)."""
-    from catalogue.services import SAMPLE_DATA_DIR
-
     for game in registry.all():
-        for fmt in game.formats.values():
-            path = SAMPLE_DATA_DIR / game.slug / "decks" / f"{fmt.slug}.txt"
-            if path.exists():
-                return {"game": game.slug, "format": fmt.slug, "list": path.read_text()}
+        for sample in packages.sample_lists(game.slug):
+            return {"game": game.slug, "format": sample.format, "list": sample.text()}
     game = registry.all()[0]
     fmt = next(iter(game.formats.values()))
     return {"game": game.slug, "format": fmt.slug, "list": ""}

@@ -2,12 +2,12 @@
 middle, the live verdict and stats on the right.
 
 The server keeps the working list: every change (add, remove, set a count, pick a general,
-place a unit on a hex, change a format option, deal a new map; `list_edits.apply_change`) is
+place a unit on a cell of its placement area, change a format option, deal a new map; `list_edits.apply_change`) is
 applied to the version the page was based on and autosaved through `services.deck_autosave`:
 the same author's edits within a few minutes rewrite one working version (its revision
 counted), "Save version" or leaving the page seals it; a stale base or revision is refused
-(VersionConflict) and the page says so instead of overwriting. The cost curve, hex map and
-map layout are drawn from `builder_figures`.
+(VersionConflict) and the page says so instead of overwriting. The cost curve, placement
+area and map layout are drawn from `builder_figures`.
 
 Nothing here knows a game by name. What differs between games is read from the rules core
 (the format's sections, size and kind rules, placement areas, adjustable options) or looked
@@ -40,12 +40,14 @@ from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import search_cards
 from catalogue.services import card_facts_by_names
+from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
 from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
 from . import selectors, services
-from .builder_figures import _hexmap, _layout_view, _stats, curve_sections, points_meters
+from .builder_figures import _stats, curve_sections, layout_view, placement_map, points_meters
+from .builder_state import BuilderState
 from .list_edits import apply_change
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 from .presentation import explained, totals_rows
@@ -206,13 +208,13 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
     """One line of the deck panel: the entry, its card's facts and the buttons' values."""
     errors_by_card, warned = marks
     f = facts.get(e["card"].lower())
-    hex_ = e.get("hex")
+    cell = e.get(decklist.PLACEMENT)
     row = {
         "section": e["section"],
         "card": e["card"],
         "count": e["count"],
-        "hex": hex_,
-        "hex_text": f"{hex_[0]},{hex_[1]}" if hex_ else "",
+        "placement": cell,
+        "placement_text": f"{cell[0]},{cell[1]}" if cell else "",
         "facts": f,
         "kind": (game.kinds[f.kind].label if f and f.kind in game.kinds else ""),
         "faction": game.factions.get(f.faction, f.faction) if f else "",
@@ -221,8 +223,8 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
         "warned": e["card"] in warned,
     }
     key = {"section": e["section"], "card": e["card"]}
-    if hex_:
-        key["hex"] = row["hex_text"]
+    if cell:
+        key["placement"] = row["placement_text"]
     row["vals_add"] = _vals(op="add", **key)
     row["vals_remove"] = _vals(op="remove", **key)
     row["vals_set"] = _vals(op="set", **key)
@@ -277,7 +279,7 @@ def list_view(deck: Deck, version: DeckVersion, report: Mapping[str, Any]) -> di
     }
 
 
-def state_context(
+def builder_state(
     request,
     deck: Deck,
     version: DeckVersion | None,
@@ -285,7 +287,7 @@ def state_context(
     conflict: str = "",
     error: str = "",
     notice: str = "",
-) -> dict[str, Any]:
+) -> BuilderState:
     """Everything the deck and live panels show for `version` of `deck`."""
     game = deck.game.definition
     fmt = game.format(deck.format)
@@ -302,10 +304,10 @@ def state_context(
     for row in rows:
         by_section[row["section"]].append(row)
     sections = [_section_panel(game, fmt, s, by_section[s]) for s in order]
-    hexmaps = [
-        _hexmap(spec.name, spec.placement, by_section[spec.name])
+    placement_maps = [
+        placement_map(game.placement, spec.name, spec.placement, by_section[spec.name])
         for spec in fmt.sections
-        if spec.placement is not None
+        if spec.placement is not None and game.placement is not None
     ]
     owned = (
         request.POST.get("owned") == "1"
@@ -313,31 +315,31 @@ def state_context(
         or bool(version and _restricted(version.options))
     )
     raw_totals = report.get("totals", {})
-    return {
-        "deck": deck,
-        "game": game,
-        "fmt": fmt,
-        "version": version,
-        "base": version.number if version else "",
-        "report": report,
-        "violations": explained(report, game, deck.format),
-        "totals": totals_rows(raw_totals, game, sections=False),
-        "totals_map": {
+    return BuilderState(
+        deck=deck,
+        game=game,
+        fmt=fmt,
+        version=version,
+        base=version.number if version else "",
+        report=report,
+        violations=explained(report, game, deck.format),
+        totals=totals_rows(raw_totals, game, sections=False),
+        totals_map={
             k: game.factions.get(v, v) if isinstance(v, str) else v
             for k, v in raw_totals.items()
             if k != "sections"
         },
-        "sections": sections,
-        "sections_by_name": {s["name"]: s for s in sections},
-        "required_sections": [s for s in sections if s["required"]],
-        "stats": _stats(game, fmt, rows),
-        "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
-        "meters": points_meters(fmt, rows, options),
-        "hexmaps": hexmaps,
-        "hexmap": hexmaps[0] if hexmaps else None,
-        "layout": _layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
-        "options": options,
-        "adjustable": [
+        sections=sections,
+        sections_by_name={s["name"]: s for s in sections},
+        required_sections=[s for s in sections if s["required"]],
+        stats=_stats(game, fmt, rows),
+        curve_of=" and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
+        meters=points_meters(fmt, rows, options),
+        placement_maps=placement_maps,
+        placement_map=placement_maps[0] if placement_maps else None,
+        layout=layout_view(game.map_layout, deck.game_id, options) if game.map_layout else None,
+        options=options,
+        adjustable=[
             {
                 "key": k,
                 "label": fmt.option_label(k),
@@ -347,19 +349,24 @@ def state_context(
             for k, v in fmt.options.items()
             if k in fmt.adjustable
         ],
-        "cards_by_kind": CardsByKind(deck.game_id, game.kinds),
-        "extra_template": extra_template(deck.game.slug),
-        "conflict": conflict,
-        "error": error,
-        "notice": notice,
-        "owned": owned,
-        "missing": (
+        cards_by_kind=CardsByKind(deck.game_id, game.kinds),
+        extra_template=extra_template(deck.game.slug),
+        conflict=conflict,
+        error=error,
+        notice=notice,
+        owned=owned,
+        missing=(
             selectors.collection_missing(owner=request.user, deck=deck, version=version)
             if owned and version is not None
             else None
         ),
-        "urls": _urls(deck),
-    }
+        urls=_urls(deck),
+    )
+
+
+def state_context(request, deck: Deck, version: DeckVersion | None, **kw: Any) -> dict[str, Any]:
+    """The template context of `builder_state` (its fields by name, and `state` itself)."""
+    return builder_state(request, deck, version, **kw).context()
 
 
 def _urls(deck: Deck) -> dict[str, str]:

@@ -1,13 +1,14 @@
-"""What the builder draws: the cost curve, the counts by kind and faction, the hex map of
-the deployment area and the dealt map layout, as plain geometry for the templates."""
+"""What the builder draws: the cost curve, the counts by kind and faction, the placement
+area (drawn by the game's grid) and the dealt map layout (drawn by the game's map layout),
+as plain geometry for the templates."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from catalogue.models import Card
+from validation.placement import PlacementGrid
 from validation.registry import FormatDef, GameDef, MapLayout
 from validation.rules import PointsLimit
 
@@ -82,84 +83,40 @@ def _stats(game: GameDef, fmt: FormatDef, rows: list[dict]) -> dict[str, Any]:
 
 
 def _short(name: str) -> str:
-    """A label that fits in a hex: initials of a long name, or its first letters."""
+    """A label that fits in a cell: initials of a long name, or its first letters."""
     words = name.split()
     return "".join(w[0] for w in words[:3]) if len(words) > 1 else name[:3]
 
 
-def _hexmap(section: str, area: tuple[int, int], rows: list[dict]) -> dict[str, Any]:
-    """Pointy-top hexagons in offset rows (odd rows shifted half a hex right), with the
-    unit standing on each."""
+def placement_map(
+    grid: PlacementGrid, section: str, area: tuple[int, int], rows: list[dict]
+) -> dict[str, Any]:
+    """The placement area of `section` as the game's grid draws it (validation/placement.py),
+    with the unit standing on each cell (two units on one cell: a clash)."""
     columns, n_rows = area
-    size = 24.0
-    w = math.sqrt(3) * size
     occupants: dict[tuple[int, int], list[str]] = {}
     for row in rows:
-        if row["hex"] is not None:
-            occupants.setdefault(tuple(row["hex"]), []).append(row["card"])
-    hexes = []
-    for r in range(n_rows):
-        for c in range(columns):
-            cx = w * (c + 0.5 * (r % 2)) + w / 2 + 2
-            cy = size * 1.5 * r + size + 2
-            points = " ".join(
-                f"{cx + size * math.cos(math.radians(60 * k - 30)):.1f},"
-                f"{cy + size * math.sin(math.radians(60 * k - 30)):.1f}"
-                for k in range(6)
-            )
-            names = occupants.get((c, r), [])
-            hexes.append(
-                {
-                    "c": c,
-                    "r": r,
-                    "points": points,
-                    "cx": round(cx, 1),
-                    "cy": round(cy, 1),
-                    "occupant": " & ".join(names),
-                    "short": _short(names[0]) if names else "",
-                    "clash": len(names) > 1,
-                }
-            )
-    return {
-        "section": section,
-        "columns": columns,
-        "rows": n_rows,
-        "hexes": hexes,
-        "width": round(w * (columns + 0.5) + 4, 1),
-        "height": round(size * 1.5 * (n_rows - 1) + 2 * size + 4, 1),
-    }
+        if row["placement"] is not None:
+            occupants.setdefault(tuple(row["placement"]), []).append(row["card"])
+    drawn = grid.draw(columns, n_rows)
+    for cell in drawn["cells"]:
+        names = occupants.get((cell["c"], cell["r"]), [])
+        cell["occupant"] = " & ".join(names)
+        cell["short"] = _short(names[0]) if names else ""
+        cell["clash"] = len(names) > 1
+    return {"section": section, **drawn}
 
 
-def _layout_view(hook: MapLayout, game_id: int, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored map as rows of cards with their boxes, for the SVG grid (one query)."""
+def layout_view(hook: MapLayout, game_id: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored map as the game draws it, from the facts of its map cards (one query)."""
     layout = options.get(hook.option)
-    view: dict[str, Any] = {"option": hook.option, "layout": layout, "rows": []}
-    if not isinstance(layout, dict) or not isinstance(layout.get("rows"), list):
-        return view
-    cards = {
-        c.name: c
-        for c in Card.objects.filter(game_id=game_id, kind=hook.kind).only("name", "attributes")
-    }
-    box_w, box_h, gap = 34, 30, 8
-    for r, row in enumerate(layout["rows"]):
-        out_row = []
-        for c, name in enumerate(row if isinstance(row, list) else []):
-            card = cards.get(name)
-            attrs = card.attributes if card else {}
-            x, y = c * (2 * box_w + gap), r * (2 * box_h + gap)
-            boxes = [
-                {"kind": kind, "x": x + (i % 2) * box_w, "y": y + (i // 2) * box_h}
-                for i, kind in enumerate((attrs.get("boxes") or [])[:4])
-            ]
-            out_row.append(
-                {"name": name, "start": bool(attrs.get("start")), "x": x, "y": y, "boxes": boxes}
-            )
-        view["rows"].append(out_row)
-    view["box_w"], view["box_h"] = box_w, box_h
-    view["width"] = 4 * (2 * box_w + gap)
-    view["height"] = len(layout["rows"]) * (2 * box_h + gap)
-    view["card_w"], view["card_h"] = 2 * box_w, 2 * box_h
-    return view
+    cards = {}
+    if isinstance(layout, dict):
+        cards = {
+            c.name: c.facts()
+            for c in Card.objects.filter(game_id=game_id, kind=hook.kind).only(*Card.FACT_FIELDS)
+        }
+    return {**hook.draw(layout, cards), "option": hook.option}
 
 
 def points_meters(

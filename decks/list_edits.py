@@ -1,5 +1,5 @@
 """The builder's working list: one change (add, remove, set a count, replace a section,
-place a unit on a hex) applied to a copy of a version's entries, with every input bounded."""
+place a unit on a cell of its placement area) applied to a copy of a version's entries, with every input bounded."""
 
 from __future__ import annotations
 
@@ -15,36 +15,40 @@ MAX_ENTRIES = decklist.MAX_ENTRIES
 # --- The working list ----------------------------------------------------------------------
 
 
-def _hex(value: str | None) -> list[int] | None:
-    """ "3,1" -> [3, 1]; empty -> None; ValueError when malformed."""
+def _cell(value: str | None) -> list[int] | None:
+    """ "3,1" -> [3, 1] (column, row); empty -> None; ValueError when malformed."""
     if value in (None, ""):
         return None
     c, r = str(value).split(",")
     return [int(c), int(r)]
 
 
-def _find(entries: list[dict], section: str, card: str, hex_: list[int] | None) -> dict | None:
+def _find(entries: list[dict], section: str, card: str, cell: list[int] | None) -> dict | None:
     for e in entries:
-        if e["section"] == section and e["card"].lower() == card.lower() and e.get("hex") == hex_:
+        if (
+            e["section"] == section
+            and e["card"].lower() == card.lower()
+            and e.get(decklist.PLACEMENT) == cell
+        ):
             return e
     return None
 
 
-def _add(entries: list[dict], section: str, card: str, n: int, hex_=None) -> None:
-    e = _find(entries, section, card, hex_)
+def _add(entries: list[dict], section: str, card: str, n: int, cell=None) -> None:
+    e = _find(entries, section, card, cell)
     if e is not None:
         e["count"] = min(MAX_COUNT, e["count"] + n)
         return
     row: dict[str, Any] = {"section": section, "card": card, "count": min(MAX_COUNT, n)}
-    if hex_ is not None:
-        row["hex"] = hex_
+    if cell is not None:
+        row[decklist.PLACEMENT] = cell
     entries.append(row)
 
 
-def _take(entries: list[dict], section: str, card: str, n: int, hex_=None) -> bool:
-    """Remove n copies from a line (the unplaced line first when no hex is named)."""
-    e = _find(entries, section, card, hex_)
-    if e is None and hex_ is None:
+def _take(entries: list[dict], section: str, card: str, n: int, cell=None) -> bool:
+    """Remove n copies from a line (the unplaced line first when no cell is named)."""
+    e = _find(entries, section, card, cell)
+    if e is None and cell is None:
         placed = [
             x for x in entries if x["section"] == section and x["card"].lower() == card.lower()
         ]
@@ -60,10 +64,11 @@ def _take(entries: list[dict], section: str, card: str, n: int, hex_=None) -> bo
 def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequence[str]) -> list:
     """A copy of `entries` with one change applied. `data` holds `op` and its fields:
 
-    - add / remove: `section`, `card`, optional `n` (1) and `hex` ("c,r")
-    - set: `section`, `card`, `count` (0 removes the line), optional `hex`
+    - add / remove: `section`, `card`, optional `n` (1) and `placement` ("c,r"; its former
+      name is read too, `decklist.PLACEMENT_ALIAS`)
+    - set: `section`, `card`, `count` (0 removes the line), optional `placement`
     - replace: `section` and `cards` (a list, in order; blanks skipped), one copy each
-    - place: `section`, `card`, `from` (a hex or blank for an unplaced copy), `to` (a hex)
+    - place: `section`, `card`, `from` (a cell or blank for an unplaced copy), `to` (a cell)
 
     Raises ValueError for a malformed change.
     """
@@ -83,23 +88,24 @@ def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequenc
     card = " ".join(str(data.get("card", "")).split())[:200]
     if not card:
         raise ValueError("no card named")
-    hex_ = _hex(data.get("hex"))
+    written = data.get(decklist.PLACEMENT)
+    cell = _cell(written if written not in (None, "") else data.get(decklist.PLACEMENT_ALIAS))
     if op == "add":
-        _add(out, section, card, max(1, min(MAX_COUNT, _number(data, "n", 1))), hex_)
+        _add(out, section, card, max(1, min(MAX_COUNT, _number(data, "n", 1))), cell)
     elif op == "remove":
-        _take(out, section, card, max(1, _number(data, "n", 1)), hex_)
+        _take(out, section, card, max(1, _number(data, "n", 1)), cell)
     elif op == "set":
         count = max(0, min(MAX_COUNT, _number(data, "count", 0)))
-        e = _find(out, section, card, hex_)
+        e = _find(out, section, card, cell)
         if e is None and count:
-            _add(out, section, card, count, hex_)
+            _add(out, section, card, count, cell)
         elif e is not None and count:
             e["count"] = count
         elif e is not None:
             out.remove(e)
     elif op == "place":
-        to = _hex(data.get("to"))
-        if not _take(out, section, card, 1, _hex(data.get("from"))):
+        to = _cell(data.get("to"))
+        if not _take(out, section, card, 1, _cell(data.get("from"))):
             raise ValueError(f"no {card} to place")
         _add(out, section, card, 1, to)
     else:

@@ -148,7 +148,8 @@ class DeckVersion(models.Model):
     author goes on editing within a few minutes, so that a session of edits is one version.
 
     `list_text` is the canonical text of the list (the snapshot); `entries` the same list
-    as [{"section", "card", "count", "hex"?}] with canonical card names; `options` the
+    as [{"section", "card", "count", "placement"?}] (`placement`: [column, row] of a
+    placed unit) with canonical card names; `options` the
     format options (e.g. {"points": 50}); `report` the validation report when it was saved.
     `based_on` is the version the author started from (None for a first version).
     """

@@ -8,9 +8,9 @@ A list's comment lines may give a format option the format lets a deck adjust
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from catalogue.services import sample_deck_files
+from validation.packages import SampleList
 from validation.registry import registry
 
 from . import services
@@ -36,14 +36,14 @@ def sample_deck_name(game_name: str, format_name: str) -> str:
     return f"{game_name.split(':')[0]} {format_name} sample"
 
 
-def publish_sample_decks(*, owner, files: list[Path] | None = None) -> Published:
+def publish_sample_decks(*, owner, files: list[SampleList] | None = None) -> Published:
     """Save each shipped example list as a public deck of `owner`, once: a deck of the same
     game, format and name that `owner` has already is kept as it is."""
     created: list[str] = []
     kept: list[str] = []
     failed: list[str] = []
-    for path in files if files is not None else sample_deck_files():
-        slug, fmt_slug = path.parent.parent.name, path.stem
+    for sample in files if files is not None else sample_deck_files():
+        slug, fmt_slug = sample.game, sample.format
         if slug not in registry or fmt_slug not in registry.get(slug).formats:
             failed.append(f"{slug}/{fmt_slug}: no such game and format")
             continue
@@ -53,7 +53,7 @@ def publish_sample_decks(*, owner, files: list[Path] | None = None) -> Published
         if Deck.objects.filter(owner=owner, game__slug=slug, format=fmt_slug, name=name).exists():
             kept.append(name)
             continue
-        text = path.read_text(encoding="utf-8")
+        text = sample.text()
         try:
             services.deck_create(
                 owner=owner,

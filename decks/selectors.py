@@ -11,6 +11,7 @@ from typing import Any
 
 from catalogue.models import Card
 from catalogue.services import card_facts_by_names
+from validation import decklist
 from validation.capabilities import DrawRules, InputsError
 from validation.registry import registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
@@ -125,21 +126,22 @@ def version_entries(*, version, sections: Iterable[str]) -> dict[str, list[Entry
         card = facts.get(e["card"].lower())
         if card is None:
             raise InputsError(f"{e['card']} is no longer in the catalogue")
-        hex_ = e.get("hex")
-        placement = (int(hex_[0]), int(hex_[1])) if hex_ else None
+        cell = e.get(decklist.PLACEMENT)
+        placement = (int(cell[0]), int(cell[1])) if cell else None
         out[e["section"]].append(Entry(card, int(e["count"]), placement))
     return out
 
 
 def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
     """Per section, the cards added, removed and whose count changed from `version_a` to
-    `version_b`, in the game's section order. A placed unit (a hex) is its own line."""
+    `version_b`, in the game's section order. A placed unit (its placement) is its own line."""
     game = registry.get(version_a.deck.game.slug) if version_a.deck.game.slug in registry else None
 
     def counts(version) -> dict[str, dict[tuple, int]]:
         out: dict[str, dict[tuple, int]] = {}
         for e in version.entries:
-            key = (e["card"], tuple(e["hex"]) if e.get("hex") else None)
+            cell = e.get(decklist.PLACEMENT)
+            key = (e["card"], tuple(cell) if cell else None)
             sec = out.setdefault(e["section"], {})
             sec[key] = sec.get(key, 0) + e["count"]
         return out

@@ -35,8 +35,12 @@ class ListTextField(serializers.CharField):
 class EntrySerializer(serializers.Serializer):
     card = serializers.CharField(max_length=200)
     count = serializers.IntegerField(min_value=1, max_value=1000, default=1)
-    hex = serializers.ListField(
-        child=serializers.IntegerField(), min_length=2, max_length=2, required=False
+    placement = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        required=False,
+        help_text="[column, row] of a placed unit, in a section with a placement area",
     )
     set = serializers.CharField(
         max_length=20,
@@ -44,6 +48,18 @@ class EntrySerializer(serializers.Serializer):
         allow_blank=True,
         help_text="an expansion code that prints the card (checked, not stored)",
     )
+
+    def get_fields(self):
+        # The placement's former key, still read (docs/api.md).
+        fields = super().get_fields()
+        fields[decklist.PLACEMENT_ALIAS] = serializers.ListField(
+            child=serializers.IntegerField(),
+            min_length=2,
+            max_length=2,
+            required=False,
+            help_text="the former name of `placement`, still read",
+        )
+        return fields
 
 
 class SectionsField(serializers.DictField):
@@ -64,6 +80,17 @@ class SectionsField(serializers.DictField):
 
 class StoredEntrySerializer(EntrySerializer):
     section = serializers.CharField()
+
+    def get_fields(self):
+        # The placement answered under its former key too, for older clients (docs/api.md).
+        fields = super().get_fields()
+        fields[decklist.PLACEMENT_ALIAS] = serializers.ListField(
+            child=serializers.IntegerField(),
+            source=decklist.PLACEMENT,
+            read_only=True,
+            help_text="the same as `placement`, under its former name, for older clients",
+        )
+        return fields
 
 
 class DeckSerializer(serializers.ModelSerializer):

@@ -21,6 +21,7 @@ from django.db.models import Count, F, Max, Q
 
 from catalogue.models import Game
 from catalogue.services import card_facts_by_names
+from validation import decklist
 from validation.capabilities import CampaignRules
 from validation.registry import registry
 from validation.rules import points
@@ -133,8 +134,8 @@ def _sections_with(deck, section: str, cards: Mapping[str, int]) -> dict[str, li
         if e["section"] == section:
             continue
         item = {"card": e["card"], "count": e["count"]}
-        if e.get("hex") is not None:
-            item["hex"] = e["hex"]
+        if e.get(decklist.PLACEMENT) is not None:
+            item[decklist.PLACEMENT] = e[decklist.PLACEMENT]
         sections.setdefault(e["section"], []).append(item)
     return sections
 

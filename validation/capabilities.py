@@ -280,7 +280,8 @@ class CampaignRules:
 class FaceSpec:
     """How one card is drawn: `stats` [(label, text)] in print order, `badges` short tags,
     and an optional `figure`, a plain dict a shared partial draws by its `type`:
-    {"type": "hex", "values": [6 ints]} (a value on each edge, front first, clockwise),
+    {"type": "polygon", "points", "labels", "label", "caption"} (a value on each edge,
+    front first, clockwise: `validation.faces.edge_figure`),
     {"type": "table", "columns": [...], "rows": [[...]]}, {"type": "icons", "items":
     [{"label", "symbol"}]}."""
 

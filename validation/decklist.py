@@ -38,7 +38,12 @@ MAX_COUNT = 9999
 #: "Did you mean" suggestions are looked for the first this many unknown names of a list
 #: only: each costs a search of the game's names.
 MAX_SUGGESTED = 20
-#: Digits a count or a hex coordinate may have (Python refuses to read numbers of more
+#: The key of a placed unit's [column, row] in the JSON form of a list and in stored
+#: entries; `PLACEMENT_ALIAS`, its former name, is still read wherever a list is given.
+PLACEMENT = "placement"
+PLACEMENT_ALIAS = "hex"
+
+#: Digits a count or a placement coordinate may have (Python refuses to read numbers of more
 #: than 4,300 digits; none of these needs more than a few).
 MAX_DIGITS = 9
 
@@ -63,7 +68,7 @@ _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 class ListLine:
     """One card line of a list: `count` copies of the card called `name` in `section`, as
     written (not yet resolved to a card). `set_code` is the optional expansion code in
-    brackets; `placement` the (column, row) hex of a placed unit."""
+    brackets; `placement` the (column, row) cell of a placed unit."""
 
     line_no: int
     section: str
@@ -283,9 +288,21 @@ def _card_line(
     return None
 
 
+def _placement_of(item: Mapping[str, Any]) -> tuple[str, Any]:
+    """(the key written, its value) of an item's placement: ("", None) when it has none,
+    (key, None) when it gives both `placement` and its alias `hex` with different values."""
+    given = [(k, item[k]) for k in (PLACEMENT, PLACEMENT_ALIAS) if item.get(k) is not None]
+    if not given:
+        return "", None
+    if len(given) == 2 and given[0][1] != given[1][1]:
+        return PLACEMENT, None
+    return given[0]
+
+
 def parse_sections(data: Mapping[str, Any], game: GameDef) -> ParseResult:
-    """Read the JSON form {"section": [{"card": name, "count": n, "hex": [c, r]}]} into the
-    same lines as `parse` (`line_no` is the item's index within its section)."""
+    """Read the JSON form {"section": [{"card": name, "count": n, "placement": [c, r]}]} into
+    the same lines as `parse` (`line_no` is the item's index within its section). An item
+    may write its placement under `hex`, the key's former name."""
     result = ParseResult()
     if not isinstance(data, Mapping):
         result.errors.append(LineError(0, "expected an object of sections"))
@@ -324,23 +341,28 @@ def parse_sections(data: Mapping[str, Any], game: GameDef) -> ParseResult:
                 result.errors.append(LineError(i, f"{where}: bad count {shown}; {limit}"))
                 continue
             placement = None
-            hex_ = item.get("hex")
-            if hex_ is not None:
+            key, cell = _placement_of(item)
+            if key and cell is None:
+                result.errors.append(
+                    LineError(i, f"{where}: both placement and hex are given; write one")
+                )
+                continue
+            if cell is not None:
                 if (
-                    not isinstance(hex_, list | tuple)
-                    or len(hex_) != 2
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in hex_)
+                    not isinstance(cell, list | tuple)
+                    or len(cell) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
                 ):
                     result.errors.append(
-                        LineError(i, f"{where}: malformed hex {hex_!r}; write [column, row]")
+                        LineError(i, f"{where}: malformed {key} {cell!r}; write [column, row]")
                     )
                     continue
                 if section not in game.placement_sections:
                     result.errors.append(
-                        LineError(i, f"{where}: a hex is not used in the {section} section")
+                        LineError(i, f"{where}: a {key} is not used in the {section} section")
                     )
                     continue
-                placement = (hex_[0], hex_[1])
+                placement = (cell[0], cell[1])
             set_code = item.get("set", "")
             result.lines.append(
                 ListLine(
@@ -484,7 +506,7 @@ def read_lines(
     and punctuation ("tiger-cat" is Tigercat; "Tigerca" is no card): any other name is an
     unknown card, suggesting the closest names (the names it is the beginning of first),
     and a name that matches several cards an error listing them. Lines for the same card
-    (and hex) in one section are merged, in the order first seen.
+    (and placement) in one section are merged, in the order first seen.
 
     A line's expansion code (`Moonrunner (RL1)`) is checked against `expansions` (code ->
     the names of the cards it prints; case-insensitive codes) when given: an unknown code,

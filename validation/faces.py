@@ -8,6 +8,7 @@ out. Pure: no Django.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -89,3 +90,42 @@ def face_of(game: GameDef, card: CardFacts) -> FaceSpec:
     if own is not None:
         return own(card)
     return default_face(game.kinds.get(card.kind), card)
+
+
+def edge_figure(values: list[int], *, label: str, front: str = "front") -> dict[str, Any]:
+    """A card drawn as a regular polygon with a value on each edge (a hex unit's six edge
+    strengths), flat-topped in a 120 × 120 box: edge 0 (the front, marked) at the top, then
+    clockwise. A plain figure of type "polygon" for the card face's shared partial: its
+    outline `points`, `labels` [{"value", "x", "y", "front"}], the words `label` for
+    readers of the page and `caption` written over the front edge."""
+    n = len(values)
+    if n < 3:
+        raise ValueError(f"an edge figure needs at least 3 edges, not {n}")
+    cx = cy = 60.0
+    r = 50.0
+    step = 360 / n
+    corners = [
+        (
+            cx + r * math.cos(math.radians(-90 - step / 2 + k * step)),
+            cy + r * math.sin(math.radians(-90 - step / 2 + k * step)),
+        )
+        for k in range(n)
+    ]
+    d = r * 0.66
+    labels = [
+        {
+            "value": value,
+            "x": round(cx + d * math.cos(math.radians(-90 + i * step)), 1),
+            "y": round(cy + d * math.sin(math.radians(-90 + i * step)) + 4, 1),
+            "front": i == 0,
+        }
+        for i, value in enumerate(values)
+    ]
+    return {
+        "type": "polygon",
+        "values": list(values),
+        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in corners),
+        "labels": labels,
+        "label": label,
+        "caption": front,
+    }

@@ -10,12 +10,14 @@ follow. Every game lives in its own package under `validation/games/` and is reg
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from validation.capabilities import CampaignRules, CardFaceFn, DrawRules, Goldfish, Tool
+from validation.placement import PlacementGrid
 from validation.schema import KindSchema
 from validation.sections import SectionSpec
 from validation.trace import Rulebook
@@ -135,12 +137,16 @@ TotalsFn = Callable[["Deck", "RuleContext"], dict[str, Any]]
 @dataclass(frozen=True)
 class MapLayout:
     """A game whose match deals a map from its cards (Red Code): the deck option the layout
-    is stored under (read by its rules), the card kind of the map cards, and the dealer
-    `generate(map_cards, seed) -> layout`, reproducible from its seed."""
+    is stored under (read by its rules), the card kind of the map cards, the dealer
+    `generate(map_cards, seed) -> layout`, reproducible from its seed, and its drawing
+    `draw(layout, map_cards_by_name) -> dict`, plain geometry for the game's own partial."""
 
     option: str
     kind: str
     generate: Callable[..., dict[str, Any]]
+    draw: Callable[[Any, Mapping[str, Any]], dict[str, Any]] = field(
+        default=lambda layout, cards: {"layout": layout, "rows": []}
+    )
 
 
 def _no_totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
@@ -159,7 +165,9 @@ class GameDef:
     playtest of its decks; `tools`, its calculators; `campaign`, its campaign rules;
     `card_faces`, kind -> how a card of that kind is drawn; `draws`, how the sections that
     are shuffled and drawn in play make a hand (the sample hand of the deck page);
-    `map_layout`, the map its matches deal from its cards; `trace`, its rulebook's
+    `map_layout`, the map its matches deal from its cards; `placement`, the grid its units
+    stand on in the sections with a placement area (validation/placement.py: hex or square
+    cells, their geometry and outline), required when a section has one; `trace`, its rulebook's
     traceability table (validation/trace.py): every sentence that bears on building a list
     or on a tool's mathematics, and the rule code, tool or decision it traces to.
     """
@@ -173,6 +181,7 @@ class GameDef:
     totals: TotalsFn = _no_totals
     python_name: str = ""
     map_layout: MapLayout | None = None
+    placement: PlacementGrid | None = None
     goldfish: Goldfish | None = None
     tools: tuple[Tool, ...] = ()
     campaign: CampaignRules | None = None
@@ -187,6 +196,12 @@ class GameDef:
             for spec in fmt.sections:
                 specs.setdefault(spec.name, spec)
         object.__setattr__(self, "sections", tuple(specs.values()))
+        placed = [s.name for s in self.sections if s.placement is not None]
+        if placed and self.placement is None:
+            raise ValueError(
+                f"{self.name}: the sections {', '.join(placed)} have a placement area, so the "
+                "game needs a placement grid (GameDef.placement: HexGrid(), SquareGrid())"
+            )
         if self.campaign is not None:
             self._check_campaign(self.campaign)
 
@@ -280,13 +295,22 @@ class GameRegistry:
 
     def __init__(self) -> None:
         self._games: dict[str, GameDef] = {}
+        self._packages: dict[str, str] = {}
 
-    def register(self, game: GameDef) -> GameDef:
-        """Add a game; ValueError when its slug is taken."""
+    def register(self, game: GameDef, package: str = "") -> GameDef:
+        """Add a game; ValueError when its slug is taken. `package` is the module that
+        defines it (found among the imported modules when not given): its folder holds the
+        game's templates and sample data (validation/packages.py)."""
         if game.slug in self._games:
             raise ValueError(f"a game with slug {game.slug!r} is already registered")
         self._games[game.slug] = game
+        self._packages[game.slug] = package or _defining_module(game)
         return game
+
+    def package(self, slug: str) -> str:
+        """The module name of the package defining game `slug` ("" when unknown)."""
+        self.get(slug)
+        return self._packages.get(slug, "")
 
     def load(self, module_name: str) -> GameDef:
         """Register the game of package `module_name` (a module defining `GAME`), unless a
@@ -298,7 +322,7 @@ class GameRegistry:
             raise ValueError(f"{module_name} defines no GAME (a GameDef)")
         if game.slug in self._games:
             return self._games[game.slug]
-        return self.register(game)
+        return self.register(game, package=module_name)
 
     def get(self, slug: str) -> GameDef:
         """The game `slug`; KeyError naming the registered slugs if none."""
@@ -330,16 +354,34 @@ class GameRegistry:
         return [(g.slug, g.name) for g in self._games.values()]
 
     @contextmanager
-    def temporarily(self, game: GameDef) -> Iterator[GameDef]:
+    def temporarily(self, game: GameDef, package: str = "") -> Iterator[GameDef]:
         """Register `game` only inside the `with` block (for tests); a game already registered
         under the same slug is hidden meanwhile and restored afterwards."""
-        previous = dict(self._games)
-        self._games[game.slug] = game
-        try:
+        with self.restored():
+            self._games[game.slug] = game
+            self._packages[game.slug] = package or _defining_module(game)
             yield game
+
+    @contextmanager
+    def restored(self) -> Iterator[GameRegistry]:
+        """Whatever is registered inside the `with` block is forgotten at its end (for
+        tests): the games registered before it are restored as they were."""
+        games, packages = dict(self._games), dict(self._packages)
+        try:
+            yield self
         finally:
             self._games.clear()
-            self._games.update(previous)
+            self._games.update(games)
+            self._packages.clear()
+            self._packages.update(packages)
+
+
+def _defining_module(game: GameDef) -> str:
+    """The name of the imported module whose `GAME` is `game` ("" when none is)."""
+    for name, module in list(sys.modules.items()):
+        if getattr(module, "GAME", None) is game:
+            return name
+    return ""
 
 
 registry = GameRegistry()

@@ -552,8 +552,9 @@ class PointsUnder(PointsLimit):
 
 
 class DistinctPlacement(Rule):
-    """Every unit of `section` stands on its own hex (one unit per line, `count` 1) of the
-    area `columns` × `rows` (a Hex Skirmish player's own 8 × 8 half)."""
+    """Every unit of `section` stands on its own cell (one unit per line, `count` 1) of the
+    area `columns` × `rows` (a Hex Skirmish player's own 8 × 8 half); the messages call a
+    cell by the word of the game's placement grid (a hex, a square)."""
 
     __slots__ = ("section", "columns", "rows")
 
@@ -567,10 +568,14 @@ class DistinctPlacement(Rule):
         out: list[Violation] = []
         taken: dict[tuple[int, int], str] = {}
         s = self.section
+        grid = getattr(ctx.game, "placement", None)
+        cell = grid.noun[0] if grid is not None else "cell"
         for e in deck.sections.get(s, ()):
             name = e.card.name
             if e.placement is None:
-                out.append(self.violation(f"{name} has no hex; every unit is placed", s, (name,)))
+                out.append(
+                    self.violation(f"{name} has no {cell}; every unit is placed", s, (name,))
+                )
                 continue
             c, r = e.placement
             if not (0 <= c < self.columns and 0 <= r < self.rows):
@@ -585,14 +590,16 @@ class DistinctPlacement(Rule):
                 continue
             if e.count > 1:
                 out.append(
-                    self.violation(f"{e.count} {name} on hex {c},{r}; one unit a hex", s, (name,))
+                    self.violation(
+                        f"{e.count} {name} on {cell} {c},{r}; one unit a {cell}", s, (name,)
+                    )
                 )
             other = taken.get((c, r))
             if other is not None:
                 both = f"two {name} units" if other == name else f"{other} and {name}"
                 out.append(
                     self.violation(
-                        f"{both} on the same hex {c},{r}; one unit a hex",
+                        f"{both} on the same {cell} {c},{r}; one unit a {cell}",
                         s,
                         dict.fromkeys((other, name)),
                     )

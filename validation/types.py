@@ -44,8 +44,9 @@ class CardFacts:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """`count` copies of a card in one section of a deck; `placement` is a (column, row)
-    hex for games that place units on a map (Hex Skirmish), else None."""
+    """`count` copies of a card in one section of a deck; `placement` is the (column, row)
+    cell of a placed unit, in a section with a placement area (a Hex Skirmish army's hex),
+    else None."""
 
     card: CardFacts
     count: int

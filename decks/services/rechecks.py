@@ -14,6 +14,7 @@ from catalogue.services import (
 )
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
+from validation import decklist
 from validation.runner import validate
 from validation.types import Deck, Entry
 
@@ -58,9 +59,9 @@ def version_check(*, deck, version, pool: Mapping[str, Any] | None = None) -> di
                 }
             )
             continue
-        hex_ = e.get("hex")
+        cell = e.get(decklist.PLACEMENT)
         sections.setdefault(e["section"], []).append(
-            Entry(facts, e["count"], (hex_[0], hex_[1]) if hex_ else None)
+            Entry(facts, e["count"], (cell[0], cell[1]) if cell else None)
         )
     if missing:
         return _unreadable_report(missing)

@@ -29,18 +29,18 @@ def _entries(deck: Deck) -> list[dict[str, Any]]:
         for e in items:
             row: dict[str, Any] = {"section": section, "card": e.card.name, "count": e.count}
             if e.placement is not None:
-                row["hex"] = [e.placement[0], e.placement[1]]
+                row[decklist.PLACEMENT] = [e.placement[0], e.placement[1]]
             out.append(row)
     return out
 
 
 def entries_as_sections(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Stored entries in the JSON list form {"section": [{"card", "count", "hex"?}]}."""
+    """Stored entries in the JSON list form {"section": [{"card", "count", "placement"?}]}."""
     out: dict[str, list[dict[str, Any]]] = {}
     for e in entries:
         item = {"card": e["card"], "count": e["count"]}
-        if e.get("hex") is not None:
-            item["hex"] = list(e["hex"])
+        if e.get(decklist.PLACEMENT) is not None:
+            item[decklist.PLACEMENT] = list(e[decklist.PLACEMENT])
         out.setdefault(e["section"], []).append(item)
     return out
 

@@ -29,7 +29,7 @@
     var rows = box.querySelectorAll(".b-row");
     for (var i = 0; i < rows.length; i++) {
       if ((rows[i].getAttribute("data-card") || "").toLowerCase() === String(v.card).toLowerCase()
-          && !rows[i].hasAttribute("data-hex")) return rows[i];
+          && !rows[i].hasAttribute("data-placement")) return rows[i];
     }
     return null;
   }

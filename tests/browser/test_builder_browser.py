@@ -210,11 +210,11 @@ def test_place_hex_skirmish_units_by_clicking_hexes(page, live_server, tmp_path)
     b.add_from_search("Pikemen", "units")
 
     def place(unit: str, c: int, r: int) -> None:
-        page.locator(f'[data-hex-unit][data-card="{unit}"]').click()
-        expect(page.locator("#hex-status")).to_contain_text("now click a free hex")
-        page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]').click()
+        page.locator(f'[data-placement-unit][data-card="{unit}"]').click()
+        expect(page.locator("#placement-status")).to_contain_text("now click a free hex")
+        page.locator(f'.placement-map .cell[data-c="{c}"][data-r="{r}"]').click()
         b.saved()
-        expect(page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]')).to_have_attribute(
+        expect(page.locator(f'.placement-map .cell[data-c="{c}"][data-r="{r}"]')).to_have_attribute(
             "data-occupant", unit
         )
 
@@ -223,9 +223,9 @@ def test_place_hex_skirmish_units_by_clicking_hexes(page, live_server, tmp_path)
     expect(b.deck_row("Lancers")).to_contain_text("@2,3")
 
     # An occupied hex is refused in the page: nothing is posted, the version stays.
-    page.locator('[data-hex-unit][data-card="Pikemen"]').click()
-    page.locator('.hexmap .hex[data-c="2"][data-r="3"]').click()
-    expect(page.locator("#hex-status")).to_contain_text("taken by Lancers")
+    page.locator('[data-placement-unit][data-card="Pikemen"]').click()
+    page.locator('.placement-map .cell[data-c="2"][data-r="3"]').click()
+    expect(page.locator("#placement-status")).to_contain_text("taken by Lancers")
     assert b._state() == b.state  # nothing was saved
     expect(page.locator('#violations [data-code="army.deployment"]')).to_have_count(0)
     screenshot(page, tmp_path, "hex-builder")

@@ -4,14 +4,12 @@ card's name on that line of the list and checks again."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from validation.packages import sample_list
 
-SAMPLE = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
@@ -29,7 +27,7 @@ def page(browser, live_server, live_catalogue):
 
 
 def test_a_suggestion_fixes_its_line_in_one_click_and_checks_again(page):
-    lines = (SAMPLE / "redline" / "decks" / "standard.txt").read_text().splitlines()
+    lines = sample_list("redline", "standard").text().splitlines()
     assert lines[7] == "4 Tigercat" and lines[9] == "4 Longbow"
     lines[7], lines[9] = "4  tigerca", "5 Longbow"
     page.goto("/check/")

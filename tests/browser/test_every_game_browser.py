@@ -11,29 +11,23 @@ Screenshots at 1440 px and 390 px go under pytest's tmp_path (printed), never th
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from validation.packages import main_sample_list, sample_list
 from validation.registry import registry
 
 from .support import builder_state, page_ready, sign_up, wait_saved
 
 DESKTOP = {"width": 1440, "height": 1000}
 PHONE = {"width": 390, "height": 844}
-SAMPLE_DATA = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: A format of each game whose sample list the test rebuilds (the required sections only).
-FORMATS = {
-    "redline": "standard",
-    "tactical-assault": "standard",
-    "red-code": "arena",
-    "red-mittens": "core",
-    "hex-skirmish": "standard",
-}
+#: A format of each game whose sample list the test rebuilds (the required sections only):
+#: the game's first format with an example list.
+FORMATS = {slug: main_sample_list(slug).format for slug in registry.slugs()}
 
 
 def sample_entries(game: str, fmt: str) -> list[tuple[str, str, int, tuple[int, int] | None]]:
@@ -44,7 +38,7 @@ def sample_entries(game: str, fmt: str) -> list[tuple[str, str, int, tuple[int, 
     labels.update({s.lower(): s for s in definition.section_names})
     section = None
     out = []
-    for line in (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text().splitlines():
+    for line in sample_list(game, fmt).text().splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
@@ -127,12 +121,12 @@ class Builder:
         expect(self.row(name).first.locator("input.b-count")).to_have_value(str(count))
 
     def place(self, name: str, c: int, r: int) -> None:
-        self.page.locator(f'[data-hex-unit][data-card="{name}"]').first.click()
-        self.page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]').click()
+        self.page.locator(f'[data-placement-unit][data-card="{name}"]').first.click()
+        self.page.locator(f'.placement-map .cell[data-c="{c}"][data-r="{r}"]').click()
         self.saved()
-        expect(self.page.locator(f'.hexmap .hex[data-c="{c}"][data-r="{r}"]')).to_have_attribute(
-            "data-occupant", name
-        )
+        expect(
+            self.page.locator(f'.placement-map .cell[data-c="{c}"][data-r="{r}"]')
+        ).to_have_attribute("data-occupant", name)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.urls import reverse
 from PIL import Image
 
 from catalogue.models import Card, Expansion, Game, Printing
-from catalogue.services import sample_data_files
+from validation.packages import sample_expansions
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +158,7 @@ def test_printing_image_refuses_other_formats(admin_client, settings, tmp_path, 
 
 def test_admin_import_previews_then_confirms(client, staff_user):
     client.force_login(staff_user)
-    path = next(p for p in sample_data_files() if p.parent.name == "hex-skirmish")
+    path = sample_expansions("hex-skirmish")[0]
     url = reverse("admin:catalogue_expansion_import")
     response = client.post(url, {"file": SimpleUploadedFile("hs.json", path.read_bytes())})
     assert response.status_code == 200
@@ -172,7 +172,7 @@ def test_admin_import_previews_then_confirms(client, staff_user):
 
 def test_admin_import_lists_bad_rows_and_writes_nothing(client, staff_user):
     client.force_login(staff_user)
-    path = next(p for p in sample_data_files() if p.parent.name == "hex-skirmish")
+    path = sample_expansions("hex-skirmish")[0]
     doc = json.loads(path.read_text())
     doc["cards"][0]["kind"] = "wizard"
     response = client.post(

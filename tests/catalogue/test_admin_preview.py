@@ -12,13 +12,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from catalogue.models import Card
-from catalogue.services import sample_data_files
+from validation.packages import sample_expansions
 
 pytestmark = pytest.mark.django_db
 
 
 def _doc(game: str) -> dict:
-    path = next(p for p in sample_data_files() if p.parent.name == game)
+    path = sample_expansions(game)[0]
     return json.loads(path.read_text())
 
 

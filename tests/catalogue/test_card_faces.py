@@ -29,7 +29,7 @@ def test_every_kind_of_every_game_has_a_face(client, sample_catalogue, django_as
 @pytest.mark.parametrize(
     "game,kind,figure",
     [
-        ("hex-skirmish", "unit", 'class="fig-hex"'),
+        ("hex-skirmish", "unit", 'class="fig-polygon"'),
         ("red-code", "ship", 'class="fig-table"'),
         ("redline", "efreet", 'class="fig-icons"'),
     ],
@@ -66,7 +66,7 @@ def test_faces_by_name_and_the_card_page_by_name(
 def test_the_card_page_shows_the_face(client, sample_catalogue):
     card = Card.objects.filter(game__slug="hex-skirmish", kind="unit").first()
     html = client.get(f"/cards/hex-skirmish/card/{card.pk}/").content.decode()
-    assert 'class="card-face' in html and 'class="fig-hex"' in html
+    assert 'class="card-face' in html and 'class="fig-polygon"' in html
 
 
 def test_names_where_decks_are_read_and_built_preview_their_face(client, sample_catalogue, user):

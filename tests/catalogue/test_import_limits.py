@@ -13,13 +13,14 @@ from django.db import connection, connections, transaction
 
 from catalogue.importer import ImportFailed, expansion_import, read_expansion_file
 from catalogue.models import Card, Expansion
-from catalogue.services import games_sync, sample_data_files
+from catalogue.services import games_sync
+from validation.packages import sample_expansions
 
 pytestmark = pytest.mark.django_db
 
 
 def redline_doc() -> dict:
-    path = next(p for p in sample_data_files() if p.parent.name == "redline")
+    path = sample_expansions("redline")[0]
     return read_expansion_file(path)
 
 

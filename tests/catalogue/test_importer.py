@@ -10,10 +10,11 @@ from django.core.management import CommandError, call_command
 from catalogue.importer import ImportFailed, expansion_export, expansion_import, read_expansion_file
 from catalogue.models import Card, Expansion, Printing
 from catalogue.services import sample_data_files
+from validation.packages import sample_expansions
 
 pytestmark = pytest.mark.django_db
 
-REDLINE = next(p for p in sample_data_files() if p.parent.name == "redline")
+REDLINE = sample_expansions("redline")[0]
 
 
 def redline_doc():
@@ -156,7 +157,7 @@ def test_command_reports_json_syntax_errors_with_line(tmp_path):
         call_command("import_expansion", str(bad), stdout=StringIO())
 
 
-def test_load_sample_data_loads_all_five_games_with_the_required_contents(sample_catalogue):
+def test_load_sample_data_loads_every_game_with_the_required_contents(sample_catalogue):
     from django.db.models import Count
 
     counts = {

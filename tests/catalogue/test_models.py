@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from catalogue.models import Card, Game
+from validation.registry import registry
 
 pytestmark = pytest.mark.django_db
 
@@ -114,9 +115,7 @@ def test_unknown_kind_and_faction_are_refused(redline):
     assert {"kind", "faction"} <= set(exc.value.message_dict)
 
 
-@pytest.mark.parametrize(
-    "slug", ["redline", "tactical-assault", "red-code", "red-mittens", "hex-skirmish"]
-)
+@pytest.mark.parametrize("slug", registry.slugs())
 def test_every_sample_card_passes_its_schema(sample_catalogue, slug):
     cards = list(Card.objects.filter(game__slug=slug).select_related("game"))
     assert cards

@@ -746,9 +746,7 @@ def test_token_combinations_never_raise_in_the_parser(query):
 @pytest.mark.django_db
 @given(
     query=_queries,
-    game=st.sampled_from(
-        [None, "redline", "tactical-assault", "red-code", "red-mittens", "hex-skirmish", "nope"]
-    ),
+    game=st.sampled_from([None, *registry.slugs(), "nope"]),
 )
 @settings(
     max_examples=150,

@@ -4,11 +4,10 @@ shipped example lists, and a deck factory."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-SAMPLE_DATA = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
+from validation import packages
 
 MINI_CARDS = ("General Jeffrey Moore", "Tigercat", "Rabbit", "Supply Drop")
 MINI_LIST = "General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercat\n20 Supply Drop\n"
@@ -17,11 +16,12 @@ MINI_LIST_2 = "General:\n1 General Jeffrey Moore\nArsenal:\n3 Tigercat\n2 Rabbit
 
 def sample_list(game: str, fmt: str) -> str:
     """A shipped example list: legal in its format against the sample catalogue."""
-    return (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text()
+    return packages.sample_list(game, fmt).text()
 
 
 def sample_expansion(game: str, code: str) -> dict:
-    return json.loads((SAMPLE_DATA / game / f"{code}.json").read_text())
+    path = next(p for p in packages.sample_expansions(game) if p.stem == code)
+    return json.loads(path.read_text())
 
 
 @pytest.fixture

@@ -334,7 +334,7 @@ def test_hex_skirmish_placement_writes_hex_lines(signed_in, sample_catalogue, us
     change(signed_in, deck, None, op="add", section="units", card="Lancers")
     change(signed_in, deck, 1, op="add", section="units", card="Pikemen")
     html = signed_in.get(reverse("builder:deck", args=[deck.pk])).content.decode()
-    assert html.count('<g tabindex="0" class="hex') == 64
+    assert html.count('<g tabindex="0" class="cell') == 64
     change(signed_in, deck, 2, op="place", section="units", card="Lancers", to="2,3")
     r = change(signed_in, deck, 3, op="place", section="units", card="Pikemen", to="5,0")
     v = current(deck)

@@ -15,6 +15,8 @@ from django.utils import timezone
 from decks import services
 from decks.models import DeckVersion
 from tests.decks.conftest import sample_list
+from validation.packages import main_sample_list
+from validation.registry import registry
 
 pytestmark = pytest.mark.django_db
 
@@ -189,13 +191,7 @@ def test_the_history_is_paged_and_shows_notes(signed_in, sample_catalogue, user)
 
 @pytest.mark.parametrize(
     "game,fmt",
-    [
-        ("redline", "standard"),
-        ("tactical-assault", "standard"),
-        ("red-code", "arena"),
-        ("red-mittens", "core"),
-        ("hex-skirmish", "standard"),
-    ],
+    [(s.game, s.format) for s in map(main_sample_list, registry.slugs())],
 )
 def test_every_game_has_the_sticky_legality_bar_and_quick_add(
     game, fmt, signed_in, sample_catalogue, user

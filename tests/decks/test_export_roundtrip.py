@@ -16,7 +16,7 @@ from validation.registry import registry
 
 pytestmark = pytest.mark.django_db
 
-SAMPLES = [(p.parent.parent.name, p.stem) for p in sample_deck_files()]
+SAMPLES = [(s.game, s.format) for s in sample_deck_files()]
 
 
 @pytest.fixture

@@ -8,21 +8,17 @@ import pytest
 from catalogue.models import Card
 from decks import selectors, services
 from decks.models import CollectionEntry, Deck, DeckVersion
+from validation.packages import all_sample_lists
+from validation.registry import registry
 
 from .conftest import MINI_LIST, MINI_LIST_2, sample_list
 
-SHIPPED = [
-    ("redline", "standard"),
-    ("redline", "scramble"),
-    ("redline", "scenario"),
-    ("tactical-assault", "standard"),
-    ("tactical-assault", "custom"),
-    ("tactical-assault", "campaign"),
-    ("red-code", "arena"),
-    ("red-code", "war"),
-    ("red-mittens", "core"),
-    ("hex-skirmish", "standard"),
-]
+#: Every example list shipped in the games' packages.
+SHIPPED = [(s.game, s.format) for s in all_sample_lists()]
+
+
+def test_every_game_ships_an_example_list():
+    assert {game for game, _ in SHIPPED} == set(registry.slugs())
 
 
 @pytest.mark.parametrize("game,fmt", SHIPPED)

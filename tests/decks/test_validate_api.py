@@ -1,30 +1,28 @@
 """POST /api/validate/ and the "Check a list" page: every problem at once, line errors,
 a constant number of queries."""
 
-from pathlib import Path
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalogue.models import Card, Game
-from catalogue.services import SAMPLE_DATA_DIR
+from validation.packages import SampleList, all_sample_lists, sample_list
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = sorted(SAMPLE_DATA_DIR.glob("*/decks/*.txt"))
+EXAMPLES = all_sample_lists()
 OPTIONS = {"custom": {"points": 50}}
 
 
-def example(path: Path) -> tuple[str, str, str]:
-    return path.parent.parent.name, path.stem, path.read_text()
+def example(sample: SampleList) -> tuple[str, str, str]:
+    return sample.game, sample.format, sample.text()
 
 
 def validate(client, **body):
     return client.post("/api/validate/", body, content_type="application/json")
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda s: f"{s.game}-{s.format}")
 def test_every_example_list_is_legal_through_the_api(client, sample_catalogue, path):
     game, fmt, text = example(path)
     response = validate(client, game=game, format=fmt, list=text, options=OPTIONS.get(fmt, {}))
@@ -36,7 +34,7 @@ def test_every_example_list_is_legal_through_the_api(client, sample_catalogue, p
     assert data["unknown"] == []
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda s: f"{s.game}-{s.format}")
 def test_every_example_list_is_legal_on_the_check_page(client, sample_catalogue, path):
     game, fmt, text = example(path)
     data = {"game_format": f"{game}/{fmt}", "list": text}
@@ -49,7 +47,7 @@ def test_every_example_list_is_legal_on_the_check_page(client, sample_catalogue,
 
 
 def test_every_violation_at_once_with_limits_and_gaps(client, sample_catalogue):
-    text = (SAMPLE_DATA_DIR / "redline/decks/standard.txt").read_text()
+    text = sample_list("redline", "standard").text()
     text = text.replace("General:\n", "General:\n1 General Anna Draga\n", 1)
     text += "\nArsenal:\n1 Tigercat\n"
     response = validate(client, game="redline", format="standard", list=text)

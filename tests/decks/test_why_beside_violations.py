@@ -20,9 +20,9 @@ OPTIONS = {"custom": {"points": 50}}
 
 
 def _examples():
-    from .conftest import SAMPLE_DATA
+    from validation.packages import all_sample_lists
 
-    return sorted((p.parent.parent.name, p.stem) for p in SAMPLE_DATA.glob("*/decks/*.txt"))
+    return sorted((s.game, s.format) for s in all_sample_lists())
 
 
 def _broken(text: str) -> str:
@@ -120,7 +120,9 @@ def pond_catalogue(db):
     from catalogue.importer import expansion_import
 
     with registry.temporarily(pond.GAME) as game:
-        expansion_import(data=json.loads((Path(pond.__file__).parent / "POND1.json").read_text()))
+        expansion_import(
+            data=json.loads((Path(pond.__file__).parent / "sample_data" / "POND1.json").read_text())
+        )
         yield game
 
 

@@ -83,7 +83,9 @@ def run(writers: int, seconds: float) -> dict:
 
         call_command("migrate", verbosity=0)
         call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
-        text = (ROOT / "catalogue/sample_data/redline/decks/standard.txt").read_text()
+        from validation.packages import sample_list
+
+        text = sample_list("redline", "standard").text()
         decks = []
         for i in range(writers):
             owner = get_user_model().objects.create_user(f"writer{i}", password=None)

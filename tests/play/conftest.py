@@ -3,13 +3,11 @@ the catalogue game page wired to list the play tools."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-SAMPLE_DECKS = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
+from validation.packages import sample_list
 
-# The sample campaign force (catalogue/sample_data/tactical-assault/decks/campaign.txt):
+# The sample campaign force (validation/games/tactical_assault/sample_data/decks/campaign.txt):
 # 36 unit points.
 CAMPAIGN_FORCE = """Force:
 1 Armored
@@ -53,7 +51,7 @@ def giant_units_deck(owner, *, atk: int = 20):
             name=f"Test Giant {i}",
             defaults={"kind": "unit", "attributes": {"atk": atk, "def": 1}},
         )
-    sample = (SAMPLE_DECKS / "red-mittens" / "decks" / "core.txt").read_text()
+    sample = sample_list("red-mittens", "core").text()
     rest = sample[sample.index("Items:") :]
     units = "Units:\n" + "".join(f"1 Test Giant {i}\n" for i in range(1, 21))
     return deck_create(

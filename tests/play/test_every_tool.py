@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.problems import field_errors, first_field, line_errors  # noqa: F401
+from validation.packages import sample_lists
 from validation.registry import registry
 
 pytestmark = pytest.mark.django_db
 
-SAMPLE_DATA = Path(__file__).resolve().parents[2] / "catalogue" / "sample_data"
 TOY = Path(__file__).resolve().parents[1] / "toy_game"
 
 TOOLS = [(g.slug, t.slug) for g in registry.all() for t in g.tools]
@@ -153,14 +153,14 @@ def sample_deck(owner, game: str):
     from decks.services import deck_create
 
     definition = registry.get(game)
-    for path in sorted((SAMPLE_DATA / game / "decks").glob("*.txt")):
-        if path.stem in definition.formats:
+    for sample in sample_lists(game):
+        if sample.format in definition.formats:
             return deck_create(
                 owner=owner,
                 game_slug=game,
-                format=path.stem,
+                format=sample.format,
                 name=f"{definition.name} sample",
-                text=path.read_text(),
+                text=sample.text(),
             )
     raise AssertionError(f"no sample list of {game}")
 
@@ -265,7 +265,7 @@ def pond(db):
     from tests.toy_game import GAME
 
     with registry.temporarily(GAME):
-        expansion_import(data=json.loads((TOY / "POND1.json").read_text()))
+        expansion_import(data=json.loads((TOY / "sample_data" / "POND1.json").read_text()))
         yield GAME
 
 
@@ -319,17 +319,17 @@ def test_the_toy_games_goldfish(client, user, pond):
     assert f'id="run-link" href="{run.get_absolute_url()}"' in big.content.decode()
 
 
-def test_a_game_may_draw_a_tools_answer_its_own_way(client, pond, settings, tmp_path):
-    """templates/games/<slug>/tools/<tool>.html replaces the generic drawing of the answer
-    (here in a directory of the test's own, added to the template directories)."""
-    own = tmp_path / "games" / "pond" / "tools"
-    own.mkdir(parents=True)
-    (own / "hop-odds.html").write_text(
+def test_a_game_may_draw_a_tools_answer_its_own_way(client, pond, tmp_path, monkeypatch):
+    """templates/tools/<tool>.html of the game's package replaces the generic drawing of the
+    answer (here a package of the test's own, defining the toy game)."""
+    package = tmp_path / "pond_own_look"
+    (package / "templates" / "tools").mkdir(parents=True)
+    (package / "__init__.py").write_text("from tests.toy_game import GAME  # noqa: F401\n")
+    (package / "templates" / "tools" / "hop-odds.html").write_text(
         '<p id="own-look">{{ result.data.frog }} hops {{ result.data.hop }} at most</p>'
     )
-    settings.TEMPLATES = [
-        {**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], str(tmp_path)]}
-    ]
-    html = client.get("/play/pond/hop-odds/", {"frog": "Leaper"}).content.decode()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with registry.temporarily(pond, package="pond_own_look"):
+        html = client.get("/play/pond/hop-odds/", {"frog": "Leaper"}).content.decode()
     assert '<p id="own-look">Leaper hops 4 at most</p>' in html
     assert 'id="hop-table"' not in html

@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from validation.registry import registry
+
 from .conftest import giant_units_deck, make_force
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +38,7 @@ def test_game_pages_link_every_tool(client, sample_catalogue):
     index = client.get("/play/")
     assert index.status_code == 200
     html = index.content.decode()
-    for slug in ("tactical-assault", "red-code", "red-mittens", "redline", "hex-skirmish"):
+    for slug in registry.slugs():
         assert f'id="play-{slug}"' in html
 
 

@@ -3,16 +3,13 @@ in-process (the dedicated Celery worker a test may kill is in tests/conftest.py)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE_DATA = ROOT / "catalogue" / "sample_data"
+from validation import packages
 
 
 def sample_list(game: str, fmt: str) -> str:
-    return (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text()
+    return packages.sample_list(game, fmt).text()
 
 
 @pytest.fixture

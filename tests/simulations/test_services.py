@@ -253,12 +253,19 @@ def test_kinds_are_read_from_the_games():
     assert [k.slug for k in kinds.for_game("hex-skirmish")] == ["hex-skirmish-goldfish"]
     assert [k.slug for k in kinds.for_game("tactical-assault")] == ["tactical-assault-close-combat"]
     assert kinds.for_game("red-code") == [] and kinds.for_game("chess") == []
-    assert {k.slug for k in kinds.all_kinds()} == {
-        "redline-goldfish",
-        "tactical-assault-close-combat",
-        "red-mittens-goldfish",
-        "hex-skirmish-goldfish",
+    expected = {g.goldfish.slug for g in registry.all() if g.goldfish} | {
+        t.background.slug for g in registry.all() for t in g.tools if t.background
     }
+    assert (
+        {k.slug for k in kinds.all_kinds()}
+        == expected
+        >= {
+            "redline-goldfish",
+            "tactical-assault-close-combat",
+            "red-mittens-goldfish",
+            "hex-skirmish-goldfish",
+        }
+    )
     assert ("redline-goldfish", "REDLINE goldfish") in kinds.choices()
     game = _duel_game()
     with registry.temporarily(game):

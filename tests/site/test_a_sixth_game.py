@@ -19,7 +19,7 @@ from validation.registry import registry
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-EXPANSION = Path(pond.__file__).parent / "POND1.json"
+EXPANSION = Path(pond.__file__).parent / "sample_data" / "POND1.json"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LEGAL = "Frogs:\n2 Leaper\n2 Croaker\nLily pads:\n6 Broad Pad\n"
 

@@ -72,7 +72,7 @@ def test_a_new_games_integer_attributes_get_their_search_index():
     assert missing_keys() == []  # every built-in key has its index (migrations)
     with registry.temporarily(toy.GAME):
         assert missing_keys() == ["hop", "size"]
-        data = json.loads((Path(toy.__file__).parent / "POND1.json").read_text())
+        data = json.loads((Path(toy.__file__).parent / "sample_data" / "POND1.json").read_text())
         expansion_import(data=data)
         assert missing_keys() == []
         with connection.cursor() as cursor:
@@ -87,7 +87,9 @@ def test_search_help_and_search_box_show_the_games_own_keys(client, sample_catal
     from catalogue.importer import expansion_import
 
     with registry.temporarily(toy.GAME):
-        expansion_import(data=json.loads((Path(toy.__file__).parent / "POND1.json").read_text()))
+        expansion_import(
+            data=json.loads((Path(toy.__file__).parent / "sample_data" / "POND1.json").read_text())
+        )
         page = client.get("/cards/pond/").content.decode()
         assert 'placeholder="e.g. kind:frog hop&gt;=2"' in page
         found = client.get("/cards/pond/", {"q": "kind:frog hop>=3"}).content.decode()

@@ -4,8 +4,9 @@ Frogs hop across a pond of lily pads. A player brings a pond: at least 4 frogs (
 one) and exactly 6 pads. The goldfish hops a random frog of the pond each turn and reports
 the turn the far bank is reached; the tool gives the exact odds of one frog reaching a pad.
 Its rulebook table (`trace.py`) gives each rule code its sentence.
-Nothing outside this package knows the game: the site reads it through `GAME`. The cards of
-`POND1.json` are sample data authored for the tests.
+Nothing outside this package knows the game: the site reads it through `GAME`, its own
+builder panel from `templates/` and its sample data from `sample_data/` (the cards of
+`POND1.json` and the list of `decks/pond.txt` are sample data authored for the tests).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from validation.faces import default_face, face_of, humanise
 from validation.registry import registry
 from validation.types import CardFacts
 
-from .test_kind_schema import VALID
+from .test_kind_schema import EXAMPLES, VALID
 
 
 def facts(game: str, kind: str, attributes: dict, name: str = "Card") -> CardFacts:
@@ -19,9 +19,9 @@ def facts(game: str, kind: str, attributes: dict, name: str = "Card") -> CardFac
     return CardFacts(name=name, kind=kind, attributes=cleaned)
 
 
-@pytest.mark.parametrize(("game", "kind"), list(VALID))
+@pytest.mark.parametrize(("game", "kind"), list(EXAMPLES))
 def test_every_kind_of_every_game_has_a_face_of_plain_text(game, kind):
-    face = face_of(registry.get(game), facts(game, kind, VALID[(game, kind)]))
+    face = face_of(registry.get(game), facts(game, kind, EXAMPLES[(game, kind)]))
     assert isinstance(face, FaceSpec)
     assert face.stats or face.badges or face.figure
     for label, text in face.stats:
@@ -99,7 +99,12 @@ def test_default_face_of_an_unknown_kind_shows_its_raw_attributes():
 def test_hex_skirmish_unit_is_a_hex_with_its_edges_front_first():
     card = facts("hex-skirmish", "unit", VALID[("hex-skirmish", "unit")])
     face = face_of(registry.get("hex-skirmish"), card)
-    assert face.figure == {"type": "hex", "values": [3, 2, 1, 1, 1, 2]}
+    figure = face.figure
+    assert figure["type"] == "polygon" and figure["values"] == [3, 2, 1, 1, 1, 2]
+    # a flat-topped hexagon, the front edge (value 3, marked) at the top, then clockwise
+    assert figure["points"] == "35.0,16.7 85.0,16.7 110.0,60.0 85.0,103.3 35.0,103.3 10.0,60.0"
+    assert [(lab["value"], lab["front"]) for lab in figure["labels"]][:2] == [(3, True), (2, False)]
+    assert figure["labels"][0]["x"] == 60.0 and figure["labels"][0]["y"] < 60
     assert face.stats == (
         ("Health", "4"),
         ("Movement", "2"),

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import pytest
 
+from validation.packages import kind_examples
 from validation.registry import registry
 from validation.schema import Attr, KindSchema
 
 EFREET = registry.get("redline").kind("efreet")
 
-# A valid attribute set for every kind of every game.
+#: An example of every kind of every registered game, from the game's sample data.
+EXAMPLES: dict[tuple[str, str], dict] = {
+    (game.slug, kind): attributes
+    for game in registry.all()
+    for kind, attributes in kind_examples(game.slug).items()
+}
+
+#: Valid attribute sets whose values the tests of one game's kinds assert on.
 VALID: dict[tuple[str, str], dict] = {
-    ("redline", "general"): {"armor": 12, "abilities": ["Siegecraft"]},
     ("redline", "efreet"): {
         "efreet_class": "medium",
         "damage": 2,
@@ -20,18 +27,6 @@ VALID: dict[tuple[str, str], dict] = {
         "slots": ["laser", "system"],
         "keywords": ["Boost"],
         "heroic": False,
-    },
-    ("redline", "equipment"): {"equipment_type": "laser", "equip_cost": 1},
-    ("redline", "tactic"): {"keywords": ["Ambush 2"], "heroic": True},
-    ("redline", "strategy"): {"armor": 4},
-    ("redline", "resource"): {"basic": True},
-    ("redline", "mission"): {"capture_cost": 3, "control_bonus": {"recon": 1}},
-    ("redline", "critical_hit"): {"permanent": True},
-    ("tactical-assault", "unit_type"): {
-        "firepower": "heavy",
-        "protection": "very_heavy",
-        "close_combat": "none",
-        "range_distance": "very_long",
     },
     ("tactical-assault", "combat_card"): {
         "number": 72,
@@ -45,12 +40,7 @@ VALID: dict[tuple[str, str], dict] = {
         "breakdowns": 2,
         "manoeuvres": [{"name": "Radar", "crew_cost": 1}],
     },
-    ("red-code", "manoeuvre"): {"distance": 0, "cancels": True},
-    ("red-code", "order"): {"copies": 3, "effect": {"repair_damage": 1}},
     ("red-code", "map_card"): {"boxes": ["sea", "island", "current_n", "sea"], "start": True},
-    ("red-mittens", "unit"): {"atk": 3, "def": 2, "classes": ["healer"], "unit_type": "undead"},
-    ("red-mittens", "item"): {"item_class": "weapon", "atk_bonus": 1},
-    ("red-mittens", "field"): {"time": "night", "realm": "Frost"},
     ("hex-skirmish", "unit"): {
         "unit_class": "ranged",
         "edges": [3, 2, 1, 1, 1, 2],
@@ -58,29 +48,32 @@ VALID: dict[tuple[str, str], dict] = {
         "movement": 2,
         "range": 3,
     },
-    ("hex-skirmish", "command"): {"actions": ["Move 2", "Attack"]},
 }
 
 
-def test_every_kind_of_every_game_has_a_valid_example():
+def test_every_kind_of_every_game_has_an_example_in_its_sample_data():
     kinds = {(g.slug, k) for g in registry.all() for k in g.kinds}
-    assert kinds == set(VALID)
+    assert kinds == set(EXAMPLES)
+    assert set(VALID) <= kinds
 
 
-@pytest.mark.parametrize(("game", "kind"), list(VALID))
-def test_valid_attributes_clean_without_errors_and_fill_every_key(game, kind):
+@pytest.mark.parametrize(
+    ("game", "kind", "example"),
+    [(*key, attributes) for examples in (EXAMPLES, VALID) for key, attributes in examples.items()],
+)
+def test_valid_attributes_clean_without_errors_and_fill_every_key(game, kind, example):
     schema = registry.get(game).kind(kind)
-    cleaned, errors = schema.validate(VALID[(game, kind)])
+    cleaned, errors = schema.validate(example)
     assert errors == []
     assert set(cleaned) == set(schema.keys())
-    for key, value in VALID[(game, kind)].items():
+    for key, value in example.items():
         assert cleaned[key] == value
 
 
-@pytest.mark.parametrize(("game", "kind"), list(VALID))
+@pytest.mark.parametrize(("game", "kind"), list(EXAMPLES))
 def test_an_unknown_key_is_reported_for_every_kind(game, kind):
     schema = registry.get(game).kind(kind)
-    _cleaned, errors = schema.validate({**VALID[(game, kind)], "colour": "red"})
+    _cleaned, errors = schema.validate({**EXAMPLES[(game, kind)], "colour": "red"})
     assert [e.field for e in errors] == ["colour"]
     assert "unknown attribute" in errors[0].message
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from validation.placement import SquareGrid
 from validation.registry import FormatDef, GameDef, registry
 from validation.runner import validate
 from validation.schema import KindSchema
@@ -168,6 +169,7 @@ def _game() -> GameDef:
         factions={},
         kinds=kinds,
         formats={"open": FORMAT, "relics": relics},
+        placement=SquareGrid(),
     )
 
 

@@ -1,15 +1,21 @@
-"""The games of the rules core, one package each; importing this registers them all.
+"""The built-in games of the rules core, one package each; importing this registers them all.
 
-Adding a game: a new package here exposing `GAME` (a `GameDef`), then one line below.
+A built-in game is one folder here (`<python_name>/`, its `__init__.py` defining `GAME`, a
+`GameDef`, beside its `templates/` and `sample_data/`) and one line in `BUILT_IN` below.
 """
 
 from __future__ import annotations
 
-from validation.games import hex_skirmish, red_code, red_mittens, redline, tactical_assault
 from validation.registry import registry
 
-GAMES = (redline.GAME, tactical_assault.GAME, red_code.GAME, red_mittens.GAME, hex_skirmish.GAME)
+#: The packages of the built-in games, in registration order: one line a game.
+BUILT_IN = (
+    "redline",
+    "tactical_assault",
+    "red_code",
+    "red_mittens",
+    "hex_skirmish",
+)
 
-for _game in GAMES:
-    if _game.slug not in registry:
-        registry.register(_game)
+for _name in BUILT_IN:
+    registry.load(f"{__name__}.{_name}")

@@ -24,7 +24,7 @@ class Command(BaseCommand):
                 for error in exc.report.errors:
                     self.stderr.write(f"  {error}")
                 raise CommandError(f"{path.name}: {exc.report.summary()}") from exc
-            self.stdout.write(f"{path.parent.name}/{path.name}: {report.summary()}")
+            self.stdout.write(f"{report.game}/{path.name}: {report.summary()}")
         # Statistics even when nothing changed: a database loaded before imports analysed
         # their tables would otherwise keep planning searches without any.
         analyze_catalogue()

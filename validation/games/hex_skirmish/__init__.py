@@ -11,6 +11,7 @@ from validation.games.hex_skirmish.formats import FORMATS
 from validation.games.hex_skirmish.kinds import KINDS
 from validation.games.hex_skirmish.simulation import GOLDFISH
 from validation.games.hex_skirmish.trace import RULEBOOK
+from validation.placement import HexGrid
 from validation.registry import GameDef
 from validation.rules import RuleContext, option_limit, points
 from validation.types import Deck
@@ -40,5 +41,6 @@ GAME: GameDef = GameDef(
     formats=FORMATS,
     totals=totals,
     python_name="hex_skirmish",
+    placement=HexGrid(),
     trace=RULEBOOK,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from validation.capabilities import CardFaceFn, FaceSpec
-from validation.faces import humanise
+from validation.faces import edge_figure, humanise
 from validation.types import CardFacts
 
 
@@ -20,7 +20,11 @@ def unit_face(card: CardFacts) -> FaceSpec:
             ("Range", humanise(a.get("range", 0))),
             ("Class", humanise(a.get("unit_class", ""))),
         ),
-        figure={"type": "hex", "values": edges} if len(edges) == 6 else None,
+        figure=(
+            edge_figure(edges, label="edge strengths, front first, clockwise")
+            if len(edges) == 6
+            else None
+        ),
     )
 
 

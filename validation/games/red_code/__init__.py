@@ -8,7 +8,7 @@ from typing import Any
 from validation.games.red_code.faces import CARD_FACES
 from validation.games.red_code.formats import FORMATS, players
 from validation.games.red_code.kinds import KINDS
-from validation.games.red_code.layout import generate_layout
+from validation.games.red_code.layout import draw_layout, generate_layout
 from validation.games.red_code.tools import CREW, VISUAL_FIELD
 from validation.games.red_code.trace import RULEBOOK
 from validation.registry import GameDef, MapLayout
@@ -37,6 +37,6 @@ GAME: GameDef = GameDef(
     totals=totals,
     python_name="red_code",
     trace=RULEBOOK,
-    map_layout=MapLayout(option="map", kind="map_card", generate=generate_layout),
+    map_layout=MapLayout(option="map", kind="map_card", generate=generate_layout, draw=draw_layout),
     tools=(CREW, VISUAL_FIELD),
 )

@@ -8,7 +8,7 @@ being map card names; `generate_layout` deals one reproducibly from a seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from validation.types import CardFacts
@@ -99,3 +99,35 @@ def layout_problems(layout: Any, pool: dict[str, CardFacts] | None) -> list[tupl
             (f"start cards at {where}; they belong in opposite corners", tuple(start_names))
         )
     return problems
+
+
+#: The drawing of a map card: four boxes in two rows, each a box of the card's `boxes`.
+BOX_W, BOX_H, GAP = 34, 30, 8
+
+
+def draw_layout(layout: Any, cards: Mapping[str, CardFacts]) -> dict[str, Any]:
+    """The stored map as rows of cards with their boxes, for the builder's drawing (the
+    game's own partial): `cards` maps a map card's name to its facts. A layout that is not
+    one (none dealt yet) draws no rows."""
+    view: dict[str, Any] = {"layout": layout, "rows": []}
+    if not isinstance(layout, dict) or not isinstance(layout.get("rows"), list):
+        return view
+    for r, row in enumerate(layout["rows"]):
+        out_row = []
+        for c, name in enumerate(row if isinstance(row, list) else []):
+            card = cards.get(name)
+            attrs = card.attributes if card else {}
+            x, y = c * (2 * BOX_W + GAP), r * (2 * BOX_H + GAP)
+            boxes = [
+                {"kind": kind, "x": x + (i % 2) * BOX_W, "y": y + (i // 2) * BOX_H}
+                for i, kind in enumerate((attrs.get("boxes") or [])[:4])
+            ]
+            out_row.append(
+                {"name": name, "start": bool(attrs.get("start")), "x": x, "y": y, "boxes": boxes}
+            )
+        view["rows"].append(out_row)
+    view["box_w"], view["box_h"] = BOX_W, BOX_H
+    view["width"] = COLUMNS * (2 * BOX_W + GAP)
+    view["height"] = len(layout["rows"]) * (2 * BOX_H + GAP)
+    view["card_w"], view["card_h"] = 2 * BOX_W, 2 * BOX_H
+    return view
