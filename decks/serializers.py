@@ -87,7 +87,9 @@ class StoredEntrySerializer(EntrySerializer):
         fields[decklist.PLACEMENT_ALIAS] = serializers.ListField(
             child=serializers.IntegerField(),
             source=decklist.PLACEMENT,
-            read_only=True,
+            # Not read_only: a read-only field is declared required in the schema, and this
+            # one is present only on placed entries. The serializer only ever writes answers.
+            required=False,
             help_text="the same as `placement`, under its former name, for older clients",
         )
         return fields
