@@ -2,8 +2,9 @@
 reaches the skip link first, the skip link leads to the main content, Tab reaches the
 builder's search box, a typed name finds the card, Enter adds it, and "+" and "−" and a
 typed count change it, and a count down to 0 removes it. After every change the server's
-answer replaces the deck panel: the focus must come back to the same control of the changed
-row (or, the row gone, to the nearest control of its section), never to the page body.
+answer replaces the deck panel (or, in one step, only the changed row, out of band): the
+focus must come back to the same control of the changed row (or, the row gone, to the
+nearest control of its section), never to the page body.
 """
 
 from __future__ import annotations
@@ -119,7 +120,30 @@ def test_a_deck_built_with_the_keyboard_keeps_the_focus(browser, live_server, li
         now = focused(page)
         assert now["deckRow"] and now["label"] == f"Copies of {CARD}", now
 
+        # An answer that replaces only the changed row, out of band (the main swap skipped),
+        # keeps the focus as well: "+" on the row, answered with the row alone.
+        tab_to(page, lambda f: f["deckRow"] and f["label"] == f"One more {CARD}")
+        old_row = row.evaluate("r => { r.dataset.old = '1'; return r.outerHTML; }")
+        target = f"#builder-state tr.b-row[data-card='{CARD}']"
+        alone = old_row.replace("<tr ", f'<tr hx-swap-oob="outerHTML:{target}" ', 1)
+        alone = alone.replace(' data-old="1"', "").replace('value="4"', 'value="5"')
+        page.route(
+            "**/build/change/",
+            lambda route: route.fulfill(
+                status=200, headers={"HX-Reswap": "none"}, content_type="text/html", body=alone
+            ),
+            times=1,
+        )
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "sel => { const r = document.querySelector(sel); return r && !r.dataset.old; }",
+            arg=target,
+        )
+        now = focused(page)
+        assert now["deckRow"] and now["label"] == f"One more {CARD}", now
+
         # A count of 0 removes the row: the focus goes to the nearest control, not the body.
+        tab_to(page, lambda f: f["deckRow"] and f["label"] == f"Copies of {CARD}", back=True)
         page.keyboard.press("Control+A")
         page.keyboard.type("0")
         state = saved_after(page, state, "Enter")

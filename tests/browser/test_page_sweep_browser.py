@@ -51,8 +51,8 @@ BROKEN_LIST_EXTRA = "\n5 No Such Card Anywhere\n"
 
 
 #: What axe-core leaves to review but the site promises: every id an ARIA attribute or a
-#: label names is on the page, the page has one h1, and a page with the site's navigation
-#: starts with the skip link to its main content.
+#: label names is on the page, the page has a viewport meta tag and one h1, and a page with
+#: the site's navigation starts with the skip link to its main content.
 PAGE_RULES = """() => {
   const out = [];
   for (const el of document.querySelectorAll("[aria-describedby], [aria-labelledby], [aria-controls], label[for]")) {
@@ -62,6 +62,7 @@ PAGE_RULES = """() => {
       }
     }
   }
+  if (!document.querySelector("meta[name=viewport][content*='width=device-width']")) out.push("no viewport meta tag");
   const h1 = document.querySelectorAll("h1").length;
   if (h1 !== 1) out.push(h1 + " h1 headings");
   if (document.querySelector("header.site")) {
