@@ -6,14 +6,15 @@
 // Before a swap the focused control is remembered by what survives a re-render: its id, or
 // else the id of its nearest ancestor that has one, the row it sits in ([data-card], with
 // [data-hex] and the section's [data-section]), and its own name (aria-label, name, text).
-// After the swap settles, when the focus is on the body (or on a removed node), the same
-// control is focused again; when its row went away (a count down to 0), the same control of
-// the row that took its place, else the row before, else the section's first control, else
-// the panel's quick-add box.
+// After the swap, when the focus is on the body (or on a removed node), the same control is
+// focused again; when its row went away (a count down to 0), the same control of the row now
+// in its place (or of the list's last row), else the first control of its list (the
+// section, the search results), else the quick-add box.
 (function () {
   "use strict";
   var ROW = "[data-card]";
-  var CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea, [tabindex]";
+  var CONTROLS = "a[href], button, input:not([type=hidden]), select, textarea, " +
+    "[tabindex]:not([tabindex='-1'])";
   var saved = null;
 
   function nameOf(el) {
@@ -136,8 +137,9 @@
     }
   }
 
-  // Remembered when the answer arrives (the focus may have moved since the request left),
-  // once per answer: the main swap comes first, out-of-band swaps after it.
+  // Remembered when the answer arrives (the focus may have moved since the request left);
+  // each out-of-band swap remembers again while the focus is still on a control (an earlier
+  // swap of the same answer may have taken it away: then the first memory stands).
   document.addEventListener("htmx:beforeSwap", function () { remember(false); });
   document.addEventListener("htmx:oobBeforeSwap", function () { remember(true); });
   document.addEventListener("htmx:afterSwap", restore);
