@@ -108,9 +108,12 @@ def _render_grid(spec: Mapping[str, Any], link: LinkFn | None) -> SafeString:
     title = escape(spec.get("title", ""))
     desc = escape(spec.get("desc", "") or spec.get("title", ""))
     sets = {str(k): v for k, v in (spec.get("link") or {}).items() if v in ("x", "y")}
+    # A picture is one image to a screen reader; a grid whose cells are links is a group of
+    # them (nothing a keyboard reaches may sit inside an image).
+    role = "group" if link is not None and sets else "img"
     out = [
         f'<figure class="grid-chart"><svg xmlns="http://www.w3.org/2000/svg" '
-        f'id="chart-{chart_id}" role="img" viewBox="0 0 {width * CELL} {height * CELL}" '
+        f'id="chart-{chart_id}" role="{role}" viewBox="0 0 {width * CELL} {height * CELL}" '
         f'width="100%" style="max-width:{width * CELL}px" '
         f'aria-labelledby="chart-{chart_id}-title chart-{chart_id}-desc">'
         f'<title id="chart-{chart_id}-title">{title}</title>'

@@ -2,6 +2,45 @@
 
 from __future__ import annotations
 
+#: Words longer than this (addresses, share tokens) may break: nothing else fits a phone.
+LONG_WORD = 24
+
+#: A script returning the words of the page drawn on more than one line (each word of the
+#: page's text is measured with a Range), at most 15; its argument is LONG_WORD.
+BROKEN_WORDS = """(longest) => {
+  const bad = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const el = node.parentElement;
+    if (!el || el.closest("svg, script, style, noscript, textarea, select, option, [hidden]")) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || !el.getClientRects().length) continue;
+    // Chunks between spaces; one longer than `longest` (an address) may break anywhere.
+    const chunks = /\\S+/g;
+    let c;
+    while ((c = chunks.exec(node.textContent))) {
+     if (c[0].length > longest) continue;
+     const re = /[^\\-\\u2013\\u2014\\/,·]+/g;
+     let m;
+     while ((m = re.exec(c[0]))) {
+      const word = m[0];
+      if (word.length < 2) continue;
+      const range = document.createRange();
+      range.setStart(node, c.index + m.index);
+      range.setEnd(node, c.index + m.index + word.length);
+      const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)));
+      if (tops.size > 1) {
+        bad.push(word + " in <" + el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+          + (el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : "") + ">");
+      }
+     }
+    }
+  }
+  return bad.slice(0, 15);
+}"""
+
 
 def page_ready(page) -> None:
     """Wait until the page that a click navigated to has loaded and htmx has bound it.

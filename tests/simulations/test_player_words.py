@@ -35,8 +35,8 @@ def test_the_list_names_run_kinds_and_compares_within_one_game(
     h1 = done_run(hex_deck, kind="hex-skirmish-goldfish", seed=3)
     client.force_login(user)
     html = client.get("/simulations/").content.decode()
-    assert f"<td>{kinds.get('redline-goldfish').label}</td>" in html
-    assert "<td>redline-goldfish</td>" not in html
+    assert f'<td data-label="Simulation">{kinds.get("redline-goldfish").label}</td>' in html
+    assert ">redline-goldfish</td>" not in html
     forms = html.split('class="compare-form"')[1:]
     assert len(forms) == 1  # only the game with two finished runs
     assert f'value="{a.pk}"' in forms[0] and f'value="{b.pk}"' in forms[0]
