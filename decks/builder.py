@@ -636,12 +636,14 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
                 "stats": stat_line(card, deck.game.slug, limit=len(game.kinds[card.kind].attrs))
                 if card.kind in game.kinds
                 else "",
+                # The card once on the row (htmx merges a row's hx-vals into its buttons').
+                "vals": _vals(card=card.name),
                 "targets": [
                     {
                         "section": s,
                         "label": game.section_label(s),
-                        "add": _vals(op="add", section=s, card=card.name),
-                        "remove": _vals(op="remove", section=s, card=card.name),
+                        "add": _vals(op="add", section=s),
+                        "remove": _vals(op="remove", section=s),
                     }
                     for s in sections_for(card, fmt)
                 ],

@@ -7,12 +7,19 @@
   "use strict";
   var MAX = 99;
 
+  // The values a request sends: the element's hx-vals merged with its ancestors' (a search
+  // result names its card once on the row), the nearest winning, as htmx does.
   function vals(elt) {
-    try {
-      return JSON.parse(elt.getAttribute("hx-vals") || "{}");
-    } catch (e) {
-      return {};
+    var out = {};
+    for (var node = elt; node && node.getAttribute; node = node.parentElement) {
+      var raw = node.getAttribute("hx-vals");
+      if (!raw) continue;
+      try {
+        var v = JSON.parse(raw);
+        Object.keys(v).forEach(function (k) { if (!(k in out)) out[k] = v[k]; });
+      } catch (e) { /* not JSON: nothing to read */ }
     }
+    return out;
   }
 
   function sectionCounter(section) {
