@@ -472,7 +472,7 @@ def _cell(value, unit: str) -> str:
     return _fmt(value, unit)
 
 
-def _verdict(value, target, lower_is_better=True) -> str:
+def _verdict(value, target) -> str:
     if value is None or target is None:
         return ""
     return "met" if value <= target else "MISSED"

@@ -180,3 +180,19 @@ def test_a_points_limit_passed_marks_every_row_in_one_short_list(signed_in, samp
     assert body.count('class="b-row') == 1
     reloaded = _page(signed_in, deck)
     assert reloaded.count('class="b-row involved"') == len(rows)
+
+
+def test_a_quick_add_is_answered_with_only_what_changed(signed_in, sample_catalogue, user):
+    text = (SAMPLE_DATA / "redline" / "decks" / "standard.txt").read_text()
+    deck = services.deck_create(
+        owner=user, game_slug="redline", format="standard", name="D", text=text
+    )
+    page = _page(signed_in, deck)
+    answer = signed_in.post(
+        reverse("builder:quick", args=[deck.pk]), {**_stamp(page), "name": "tigercat"}, **HTMX
+    )
+    body = answer.content.decode()
+    assert answer["HX-Reswap"] == "none" and len(body.encode()) < LIMIT
+    assert "Added 1 Tigercat to Arsenal." in body
+    row = re.search(rf'id="{row_dom_id("arsenal", "Tigercat")}".*?value="(\d+)"', body, re.S)
+    assert row.group(1) == "5"
