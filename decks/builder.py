@@ -395,15 +395,17 @@ def _placed(entries: list[Mapping[str, Any]]) -> list[tuple]:
     return sorted((e["section"], e["card"], tuple(e["hex"])) for e in entries if e.get("hex"))
 
 
-def _neighbour(section: Mapping[str, Any], dom_id: str) -> str:
+def _neighbour(section: Mapping[str, Any], dom_id: str) -> str | None:
     """Where a row new to `section` goes (an htmx out-of-band swap): after the row before it
-    in its kind's group, else before the row after it."""
+    in its kind's group, else before the row after it (None: alone in its group)."""
     for group in section["groups"]:
         ids = [r["dom_id"] for r in group["rows"]]
         if dom_id in ids:
             i = ids.index(dom_id)
-            return f"afterend:#{ids[i - 1]}" if i > 0 else f"beforebegin:#{ids[i + 1]}"
-    raise ValueError(dom_id)
+            if i > 0:
+                return f"afterend:#{ids[i - 1]}"
+            return f"beforebegin:#{ids[i + 1]}" if len(ids) > 1 else None
+    return None
 
 
 def _unmarked(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -471,7 +473,8 @@ def _render_changes(
         if not (added or removed or updated):
             continue
         old_groups = {g["kind"]: g for g in old["groups"]}
-        if list(old_groups) != [g["kind"] for g in s["groups"]] or len(added) > 1:
+        places = [_neighbour(s, k) for k in added]
+        if list(old_groups) != [g["kind"] for g in s["groups"]] or len(added) > 1 or None in places:
             whole.append(s)
             continue
         heads.append(s)
@@ -480,7 +483,7 @@ def _render_changes(
                 (s, g) for g in s["groups"] if g["total"] != old_groups[g["kind"]]["total"]
             ]
         changed += [(s, new_rows[k]) for k in updated]
-        inserted += [(s, new_rows[k], _neighbour(s, k)) for k in added]
+        inserted += [(s, new_rows[k], place) for k, place in zip(added, places, strict=True)]
         deleted += removed
     context.update(
         whole_sections=whole,
