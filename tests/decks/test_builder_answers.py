@@ -196,3 +196,22 @@ def test_a_quick_add_is_answered_with_only_what_changed(signed_in, sample_catalo
     assert "Added 1 Tigercat to Arsenal." in body
     row = re.search(rf'id="{row_dom_id("arsenal", "Tigercat")}".*?value="(\d+)"', body, re.S)
     assert row.group(1) == "5"
+
+
+def test_a_first_card_of_a_kind_brings_its_section_whole(signed_in, sample_catalogue, user):
+    text = "General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercat\n20 Supply Drop\n"
+    deck = services.deck_create(
+        owner=user, game_slug="redline", format="standard", name="D", text=text
+    )
+    page = _page(signed_in, deck)
+    answer = _post(signed_in, deck, _stamp(page), op="add", section="arsenal", card="Close Call")
+    body = answer.content.decode()
+    # The arsenal's kind groups change (a tactic joins): the section comes whole, headed
+    # by its groups, in the order a reload draws.
+    section = re.search(r'<div class="b-section" id="section-arsenal"[^>]*hx-swap-oob="true"', body)
+    assert section and len(body.encode()) < LIMIT
+    groups = re.findall(r'<tr class="b-group" data-kind="(\w+)"', body)
+    reloaded = _page(signed_in, deck)
+    arsenal = reloaded[reloaded.index('id="section-arsenal"') :]
+    assert groups == re.findall(r'<tr class="b-group" data-kind="(\w+)"', arsenal)[: len(groups)]
+    assert groups == ["efreet", "tactic", "resource"]
