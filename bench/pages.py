@@ -5,9 +5,11 @@ data folder: migrate, the sample data, the demo account, a deck of every game fr
 list and one finished goldfish run), then serves it with gunicorn as `make run` does, twice in
 the same run:
 
-- `site`: as shipped (pages and JSON compressed, static files hashed and cached for good),
-- `plain`: the baseline, with `COMPRESS_RESPONSES=0` and `STATIC_MANIFEST=0` (answers sent as
-  they are, static files under their own names with a short cache lifetime).
+- `site`: as shipped (pages and JSON compressed, static files hashed and cached for good, a
+  builder change answered with only what changed),
+- `plain`: the baseline, with `COMPRESS_RESPONSES=0`, `STATIC_MANIFEST=0` and
+  `BUILDER_FULL_ANSWERS=1` (answers sent as they are, static files under their own names with
+  a short cache lifetime, every builder change answered with the whole builder state).
 
 Debian's Chromium (driven by Playwright) loads, for two profiles,
 
@@ -19,9 +21,12 @@ goldfish run page, each PAGES_LOADS (5) times cold (a new browser context: empty
 once warm (the same context again), and prints TTFB, FCP, LCP, CLS, blocking time (the long
 tasks' time over 50 ms), requests, bytes on the wire and, warm, the static files that were
 revalidated instead of read from the cache. Then the builder's interactions, PAGES_TRIES (10)
-tries each: a keypress in the card search until the results are shown, "+" on a deck row until
-its count is shown and until the server's verdict has been swapped in, and "-" the same. Each
-figure is printed beside its target (phone profile) and beside the baseline's.
+tries each: a word typed in the card search (three keypresses 100 ms apart, as a quick thumb
+types) until the results for the whole word are shown, timed from the last keypress; "+" on a
+deck row until its count is shown and, separately, until the server's answer (the verdict)
+has been swapped in; and "-" the same. It also records the size of the builder's answers to
+"+" and "-". Each figure is printed beside its target (phone profile) and beside the
+baseline's, with the ratio.
 
 Run: .venv/bin/python bench/pages.py   (PAGES_LOADS, PAGES_TRIES to change; needs /usr/bin/chromium)
 """
@@ -77,7 +82,7 @@ PROFILES = {
 }
 VARIANTS = {
     "site": {},
-    "plain": {"COMPRESS_RESPONSES": "0", "STATIC_MANIFEST": "0"},
+    "plain": {"COMPRESS_RESPONSES": "0", "STATIC_MANIFEST": "0", "BUILDER_FULL_ANSWERS": "1"},
 }
 # Targets of the phone profile (ms, bytes, counts).
 TARGETS = {
@@ -290,35 +295,53 @@ TAP_JS = """async ([selector, row]) => {
   return await new Promise(resolve => {
     const t0 = performance.now();
     let shown = null, settled = null;
-    const done = () => { if (shown !== null && settled !== null) resolve({count: shown, verdict: settled}); };
-    document.body.addEventListener('htmx:afterSettle', () => { settled = performance.now() - t0; done(); }, {once: true});
+    const done = () => { if (shown !== null && settled !== null) resolve({count: shown, verdict: settled, bytes}); };
+    let bytes = null;
+    document.body.addEventListener('htmx:afterSettle', (e) => {
+      settled = performance.now() - t0;
+      const xhr = e.detail && e.detail.xhr;
+      const entry = performance.getEntriesByType('resource')
+        .filter(r => r.name.includes('/build/change/')).pop();
+      bytes = xhr ? {body: new Blob([xhr.responseText]).size,
+                     wire: entry ? entry.transferSize : null} : null;
+      done();
+    }, {once: true});
     const frame = () => {
       if (shown === null && count() !== before) { shown = performance.now() - t0; done(); }
       if (shown === null || settled === null) requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
     button.click();
-    setTimeout(() => resolve({count: shown, verdict: settled}), 10000);
+    setTimeout(() => resolve({count: shown, verdict: settled, bytes}), 10000);
   });
 }"""
 
-SEARCH_JS = """async (letter) => {
+# A word typed key by key (100 ms apart); the time from the last keypress until the results
+# of the whole word have been swapped in (an answer to an earlier keypress does not count).
+SEARCH_JS = """async (word) => {
   const box = document.querySelector('#search-q');
-  const results = document.querySelector('#search-results');
-  const before = results.innerHTML;
-  return await new Promise(resolve => {
-    let t0 = null;
-    const frame = () => {
-      if (results.innerHTML !== before) { resolve(performance.now() - t0); return; }
-      if (performance.now() - t0 > 10000) { resolve(null); return; }
-      requestAnimationFrame(frame);
+  box.focus();
+  box.value = '';
+  const sleep = ms => new Promise(r => setTimeout(r, ms));
+  let t0 = null;
+  const settled = new Promise(resolve => {
+    const on = (e) => {
+      const xhr = e.detail && e.detail.xhr;
+      if (!xhr || !e.detail.target || e.detail.target.id !== 'search-results') return;
+      if (new URL(xhr.responseURL).searchParams.get('q') !== word) return;
+      document.body.removeEventListener('htmx:afterSettle', on);
+      requestAnimationFrame(() => resolve(performance.now() - t0));
     };
-    box.focus();
-    t0 = performance.now();
-    box.value = box.value + letter;
-    box.dispatchEvent(new Event('input', {bubbles: true}));
-    requestAnimationFrame(frame);
+    document.body.addEventListener('htmx:afterSettle', on);
+    setTimeout(() => resolve(null), 15000);
   });
+  for (let i = 0; i < word.length; i++) {
+    box.value = word.slice(0, i + 1);
+    t0 = performance.now();
+    box.dispatchEvent(new Event('input', {bubbles: true}));
+    if (i < word.length - 1) await sleep(100);
+  }
+  return await settled;
 }"""
 
 
@@ -389,7 +412,16 @@ def interactions(browser, base_url: str, builders: dict, profile: dict, state: d
             "minus count": [],
             "minus verdict": [],
             "search": [],
+            "answer body": [],
+            "answer wire": [],
         }
+        words = [
+            n[:3].lower()
+            for n in page.eval_on_selector_all(
+                "tr.b-result", "rows => rows.map(r => r.dataset.card)"
+            )
+            if len(n) >= 3 and n[:3].isalpha()
+        ] or ["a"]
         for i in range(TRIES):
             for sign, selector in (
                 ("plus", f"{row} .b-btn:not(.minus)"),
@@ -399,9 +431,11 @@ def interactions(browser, base_url: str, builders: dict, profile: dict, state: d
                 tap = page.evaluate(TAP_JS, [selector, row])
                 figures[f"{sign} count"].append(tap["count"])
                 figures[f"{sign} verdict"].append(tap["verdict"])
-            page.fill("#search-q", "")
-            page.wait_for_timeout(50)
-            figures["search"].append(page.evaluate(SEARCH_JS, "abcdefghij"[i % 10]))
+                answer = tap["bytes"] or {}
+                figures["answer body"].append(answer.get("body"))
+                figures["answer wire"].append(answer.get("wire"))
+            figures["search"].append(page.evaluate(SEARCH_JS, words[i % len(words)]))
+            page.wait_for_timeout(200)
         out[slug] = figures
         context.close()
     return out
@@ -425,56 +459,94 @@ def _fmt(value, unit="ms"):
     return f"{value:.0f} {unit}".strip()
 
 
+PAGE_FIGURES = (
+    ("ttfb", "TTFB", "ms"),
+    ("fcp", "FCP", "ms"),
+    ("lcp", "LCP", "ms"),
+    ("cls", "CLS", ""),
+    ("tbt", "TBT", "ms"),
+    ("requests", "req", "n"),
+    ("bytes", "bytes", "B"),
+)
+
+
+def _cell(value, unit: str) -> str:
+    if unit == "n":
+        return "—" if value is None else f"{value:.0f}"
+    return _fmt(value, unit)
+
+
+def _verdict(value, target) -> str:
+    if value is None or target is None:
+        return ""
+    return "met" if value <= target else "MISSED"
+
+
+def _page_targets(profile: str, name: str) -> dict:
+    if profile != "phone" or not name.startswith("builder"):
+        return {}
+    return {"lcp": TARGETS["builder lcp"], "bytes": TARGETS["builder bytes"]}
+
+
 def report(results: dict) -> None:
+    """Every figure of `site` beside the baseline's (`plain`, the same run) and, on the
+    phone, beside its target."""
     for profile in PROFILES:
-        print(f"\n== {profile}: page loads (median of {LOADS} cold; warm once)")
-        print(
-            f"{'page':24} {'TTFB':>8} {'FCP':>8} {'LCP':>8} {'CLS':>7} {'TBT':>7} "
-            f"{'req':>4} {'bytes':>9} {'plain':>9} {'ratio':>6} {'warm reval':>10}"
-        )
+        print(f"\n== {profile}: page loads (median of {LOADS} cold loads; one warm load)")
+        head = " ".join(f"{label:>16}" for _, label, _ in PAGE_FIGURES)
+        print(f"{'page':22} {head} {'warm: static revalidated':>26}")
         site, plain = results["site"][profile]["pages"], results["plain"][profile]["pages"]
         for name, figures in site.items():
-            med = {
-                k: _median([f[k] for f in figures["cold"]])
-                for k in ("ttfb", "fcp", "lcp", "cls", "tbt", "requests", "bytes")
-            }
-            base = _median([f["bytes"] for f in plain[name]["cold"]])
-            ratio = f"{base / med['bytes']:.1f}x" if med["bytes"] else "—"
-            flag = ""
-            if profile == "phone" and name.startswith("builder"):
-                flag = "  LCP target 600 ms: " + (
-                    "met" if med["lcp"] <= TARGETS["builder lcp"] else "MISSED"
-                )
-                flag += ", 60 KB: " + (
-                    "met" if med["bytes"] <= TARGETS["builder bytes"] else "MISSED"
-                )
-            print(
-                f"{name:24} {_fmt(med['ttfb']):>8} {_fmt(med['fcp']):>8} {_fmt(med['lcp']):>8} "
-                f"{_fmt(med['cls'], ''):>7} {_fmt(med['tbt']):>7} {med['requests']:>4.0f} "
-                f"{_fmt(med['bytes'], 'B'):>9} {_fmt(base, 'B'):>9} {ratio:>6} "
-                f"{figures['warm']['revalidated']:>4} (plain {plain[name]['warm']['revalidated']})"
-                f"{flag}"
+            targets = _page_targets(profile, name)
+            cells, flags = [], []
+            for key, label, unit in PAGE_FIGURES:
+                now = _median([f[key] for f in figures["cold"]])
+                before = _median([f[key] for f in plain[name]["cold"]])
+                cells.append(f"{_cell(now, unit)} ({_cell(before, unit)})")
+                if key in targets:
+                    target = _cell(targets[key], unit)
+                    flags.append(
+                        f"{label} {_cell(now, unit)} target ≤ {target}: "
+                        f"{_verdict(now, targets[key])}"
+                    )
+            warm, warm_before = (
+                figures["warm"]["revalidated"],
+                plain[name]["warm"]["revalidated"],
             )
+            flags.append(
+                f"warm revalidated {warm} target {TARGETS['warm revalidated']}: "
+                f"{_verdict(warm, TARGETS['warm revalidated'])}"
+            )
+            print(
+                f"{name:22} " + " ".join(f"{c:>16}" for c in cells) + f" {warm:>4} ({warm_before})"
+            )
+            if profile == "phone":
+                print(f"{'':22} " + "; ".join(flags))
         print(
-            f"\n== {profile}: builder interactions (median / worst of {TRIES}; plain in brackets)"
+            f"\n== {profile}: builder interactions, median / worst of {TRIES} tries "
+            "(baseline's median / worst in brackets, ratio of medians)"
         )
         site_i, plain_i = results["site"][profile]["taps"], results["plain"][profile]["taps"]
         for slug, figures in site_i.items():
-            cells = []
+            print(f"  {slug}")
             for key, values in figures.items():
+                unit = "B" if key.startswith("answer") else "ms"
                 done = [v for v in values if v is not None]
                 base = [v for v in plain_i.get(slug, {}).get(key, []) if v is not None]
-                worst = max(done) if done else None
+                now, before = _median(done), _median(base)
+                ratio = f"{before / now:.1f}x" if now and before else "—"
                 target = TARGETS.get(key) if profile == "phone" else None
-                mark = (
-                    ""
-                    if target is None or worst is None
-                    else (" ok" if _median(done) <= target else " MISSED")
+                mark = ""
+                if target is not None and done:
+                    mark = (
+                        f"  target ≤ {target} ms: median {_verdict(now, target)}, "
+                        f"worst {_verdict(max(done), target)}"
+                    )
+                print(
+                    f"    {key:14} {_fmt(now, unit):>9} / {_fmt(max(done) if done else None, unit):>9}"
+                    f"   ({_fmt(before, unit)} / {_fmt(max(base) if base else None, unit)})"
+                    f"  {ratio:>6}{mark}"
                 )
-                cells.append(
-                    f"{key} {_fmt(_median(done))}/{_fmt(worst)} ({_fmt(_median(base))}){mark}"
-                )
-            print(f"  {slug:18} " + "; ".join(cells))
 
 
 def main() -> int:

@@ -129,6 +129,11 @@ if COMPRESS_RESPONSES:
         "django.middleware.gzip.GZipMiddleware",
     )
 
+# The builder answers a count change ("+", "-", a count typed in, a quick add) with only what
+# changed: the row, the section's count, the verdict panels, as out-of-band swaps. True brings
+# back the whole builder state in every answer (bench/pages.py measures both).
+BUILDER_FULL_ANSWERS = env_bool("BUILDER_FULL_ANSWERS", False)
+
 ROOT_URLCONF = "cardsite.urls"
 
 TEMPLATES = [

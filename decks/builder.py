@@ -22,11 +22,13 @@ game partial lists (a picker of leaders, say), and the save's own fixed handful.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Case, Exists, IntegerField, OuterRef, When
 from django.http import Http404, HttpResponseBadRequest
@@ -55,6 +57,8 @@ from .presentation import explained, totals_rows
 SEARCH_LIMIT = 40
 #: Deeper pages are refused: narrowing the search is the way there.
 MAX_SEARCH_PAGE = 250
+#: The changes answered with only what changed (decks.builder._render_changes): a count.
+COUNT_OPS = frozenset({"add", "remove", "set"})
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). Your change was not "
     "saved: reload the builder to continue from version {n}."
@@ -204,6 +208,12 @@ def _marks(report: Mapping[str, Any]) -> tuple[dict[str, list[str]], set[str]]:
     return errors_by_card, warned
 
 
+def row_dom_id(section: str, card: str, placement_text: str = "") -> str:
+    """The stable id of a deck row in the page (a change's answer swaps the row by it)."""
+    key = f"{section}\x1f{card.lower()}\x1f{placement_text}".encode()
+    return "row-" + hashlib.blake2s(key, digest_size=6).hexdigest()
+
+
 def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, Any]:
     """One line of the deck panel: the entry, its card's facts and the buttons' values."""
     errors_by_card, warned = marks
@@ -225,6 +235,7 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
     key = {"section": e["section"], "card": e["card"]}
     if cell:
         key["placement"] = row["placement_text"]
+    row["dom_id"] = row_dom_id(e["section"], e["card"], row["placement_text"])
     row["vals_add"] = _vals(op="add", **key)
     row["vals_remove"] = _vals(op="remove", **key)
     row["vals_set"] = _vals(op="set", **key)
@@ -380,6 +391,126 @@ def _render_state(request, deck, version, **kw):
     return render(request, "decks/builder/_state.html", state_context(request, deck, version, **kw))
 
 
+def _section_order(fmt: FormatDef, entries: list[Mapping[str, Any]]) -> list[str]:
+    """The deck panel's sections: the format's, then any other a list holds."""
+    names = list(fmt.section_names)
+    return names + [s for s in dict.fromkeys(e["section"] for e in entries) if s not in names]
+
+
+def _placed(entries: list[Mapping[str, Any]]) -> list[tuple]:
+    """The units standing on a cell (what a placement map draws)."""
+    return sorted(
+        (e["section"], e["card"], tuple(e["placement"])) for e in entries if e.get("placement")
+    )
+
+
+def _neighbour(section: Mapping[str, Any], dom_id: str) -> str | None:
+    """Where a row new to `section` goes (an htmx out-of-band swap): after the row before it
+    in its kind's group, else before the row after it (None: alone in its group)."""
+    for group in section["groups"]:
+        ids = [r["dom_id"] for r in group["rows"]]
+        if dom_id in ids:
+            i = ids.index(dom_id)
+            if i > 0:
+                return f"afterend:#{ids[i - 1]}"
+            return f"beforebegin:#{ids[i + 1]}" if len(ids) > 1 else None
+    return None
+
+
+def _unmarked(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A deck row without the rule marks (what a change's answer sends as `row-marks`)."""
+    return {k: v for k, v in row.items() if k not in ("errors", "warned")}
+
+
+def _render_changes(
+    request,
+    deck: Deck,
+    version: DeckVersion | None,
+    before: tuple[list, Mapping[str, Any]],
+    *,
+    touched: set[str],
+    notice: str = "",
+):
+    """The answer to a count change, carrying only what changed (a few KB whatever the
+    deck's size), all of it out of band: the stamp (base version and revision), the deck
+    heading, each row whose count changed (and the row the change named,
+    which puts right the count the page showed at once), the rows whose only change is a
+    rule mark as one `row-marks` list (static/js/builder_instant.js marks them: a
+    points limit passed names every card of a force), its section's count
+    and its kind's subtotal, a row new to a section in its place, a row gone deleted, the
+    game's own panel, the legality bar and the verdict panel. A section whose kinds changed
+    (a first card of a kind, the last one gone) comes whole. `before` is the list and the
+    verdict the page showed; the server stays the only judge of legality.
+
+    Queries: those of `state_context`, plus one for the facts of the cards that left the
+    list when some did."""
+    old_entries, old_report = before
+    context = state_context(request, deck, version, notice=notice)
+    game, fmt, sections = context["game"], context["fmt"], context["sections"]
+    if [s["name"] for s in sections] != _section_order(fmt, old_entries):
+        return render(request, "decks/builder/_state.html", context)
+    facts = {r["card"].lower(): r["facts"] for s in sections for r in s["rows"]}
+    gone = [e["card"] for e in old_entries if e["card"].lower() not in facts]
+    if gone:
+        facts.update(card_facts_by_names(game_slug=deck.game.slug, names=gone))
+    marks = _marks(old_report)
+    old_rows_of: dict[str, list[dict]] = {}
+    for e in old_entries:
+        old_rows_of.setdefault(e["section"], []).append(_entry_row(game, e, facts, marks))
+    whole, heads, group_heads, changed, inserted, deleted = [], [], [], [], [], []
+    row_marks: dict[str, dict] = {}
+    for s in sections:
+        old = _section_panel(game, fmt, s["name"], old_rows_of.get(s["name"], []))
+        old_rows = {r["dom_id"]: r for r in old["rows"]}
+        new_rows = {r["dom_id"]: r for r in s["rows"]}
+        added = [k for k in new_rows if k not in old_rows]
+        removed = [k for k in old_rows if k not in new_rows]
+        updated, marked = [], []
+        for k, r in new_rows.items():
+            if k not in old_rows:
+                continue
+            if k in touched or _unmarked(r) != _unmarked(old_rows[k]):
+                updated.append(k)
+            elif r != old_rows[k]:
+                marked.append(k)
+        row_marks.update(
+            {
+                k: {"codes": " ".join(new_rows[k]["errors"]), "warned": new_rows[k]["warned"]}
+                for k in marked
+            }
+        )
+        if not (added or removed or updated):
+            continue
+        old_groups = {g["kind"]: g for g in old["groups"]}
+        places = [_neighbour(s, k) for k in added]
+        if list(old_groups) != [g["kind"] for g in s["groups"]] or len(added) > 1 or None in places:
+            whole.append(s)
+            continue
+        heads.append(s)
+        if len(s["groups"]) > 1:
+            group_heads += [
+                (s, g) for g in s["groups"] if g["total"] != old_groups[g["kind"]]["total"]
+            ]
+        changed += [(s, new_rows[k]) for k in updated]
+        inserted += [(s, new_rows[k], place) for k, place in zip(added, places, strict=True)]
+        deleted += removed
+    context.update(
+        whole_sections=whole,
+        section_heads=heads,
+        group_heads=group_heads,
+        changed_rows=changed,
+        inserted_rows=inserted,
+        deleted_rows=deleted,
+        row_marks=json.dumps(row_marks) if row_marks else "",
+        placement_kept=_placed(old_entries) == _placed(list(version.entries) if version else []),
+    )
+    response = render(request, "decks/builder/_changes.html", context)
+    # Nothing in place: a search result's button may have left the page by the time the
+    # answer comes, and htmx would find no target from it.
+    response["HX-Reswap"] = "none"
+    return response
+
+
 def _restricted(options: Mapping[str, Any]) -> bool:
     """Whether the deck is restricted to its owner's collection (the "Only cards in my
     collection" box, saved as the option `collection: true`)."""
@@ -401,15 +532,34 @@ def _with_restriction(request, options: dict) -> dict:
 
 
 def _save(
-    request, deck: Deck, base: DeckVersion | None, entries: list, options: dict, added: str = ""
+    request,
+    deck: Deck,
+    base: DeckVersion | None,
+    entries: list,
+    options: dict,
+    added: str = "",
+    touched: set[str] | None = None,
 ):
-    """Autosave a version from `base`; re-render the panels with the outcome (`added` says
-    what a quick-add did)."""
+    """Autosave a version from `base`; answer with the outcome (`added` says what a
+    quick-add did). A count change (`touched` names the row it changed) is answered with
+    only what changed (`_render_changes`) unless settings.BUILDER_FULL_ANSWERS; anything
+    else, and a refused change, with the whole state."""
+    before = None
+    if touched is not None and request.htmx and not settings.BUILDER_FULL_ANSWERS:
+        game = deck.game.definition
+        base_options = dict(base.options) if base else {}
+        before = (list(base.entries) if base else [], _report(deck, base, game, base_options))
+
+    def answer(version, notice=""):
+        if before is None:
+            return _render_state(request, deck, version, notice=notice)
+        return _render_changes(request, deck, version, before, touched=touched, notice=notice)
+
     options = _with_restriction(request, options)
     if base is not None and entries == list(base.entries) and options == dict(base.options):
-        return _render_state(request, deck, base)
+        return answer(base)
     if base is None and not entries and not options:
-        return _render_state(request, deck, base)
+        return answer(base)
     try:
         version = services.deck_autosave(
             deck=deck,
@@ -433,7 +583,7 @@ def _save(
         else f"Saved (working version {version.number})."
     )
     notice = f"{added} {saved}" if added else saved
-    return _render_state(request, deck, version, notice=notice)
+    return answer(version, notice)
 
 
 # --- Views ---------------------------------------------------------------------------------
@@ -498,12 +648,14 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
                 "stats": stat_line(card, deck.game.slug, limit=len(game.kinds[card.kind].attrs))
                 if card.kind in game.kinds
                 else "",
+                # The card once on the row (htmx merges a row's hx-vals into its buttons').
+                "vals": _vals(card=card.name),
                 "targets": [
                     {
                         "section": s,
                         "label": game.section_label(s),
-                        "add": _vals(op="add", section=s, card=card.name),
-                        "remove": _vals(op="remove", section=s, card=card.name),
+                        "add": _vals(op="add", section=s),
+                        "remove": _vals(op="remove", section=s),
                     }
                     for s in sections_for(card, fmt)
                 ],
@@ -601,7 +753,18 @@ def builder_change(request, pk: int):
         )
     except (ValueError, TypeError) as exc:
         return HttpResponseBadRequest(str(exc))
-    response = _save(request, deck, base, entries, dict(base.options) if base else {})
+    touched = None
+    if request.POST.get("op") in COUNT_OPS:
+        touched = {
+            row_dom_id(
+                request.POST.get("section", ""),
+                request.POST.get("card", ""),
+                request.POST.get("placement") or request.POST.get("hex", ""),
+            )
+        }
+    response = _save(
+        request, deck, base, entries, dict(base.options) if base else {}, touched=touched
+    )
     return response if request.htmx else redirect("builder:deck", deck.pk)
 
 
@@ -657,6 +820,7 @@ def builder_quick_add(request, pk: int):
         entries,
         dict(base.options) if base else {},
         added=f"Added 1 {card.name} to {game.section_label(section)}.",
+        touched={row_dom_id(section, card.name)},
     )
     return response if request.htmx else redirect("builder:deck", deck.pk)
 

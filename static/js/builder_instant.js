@@ -7,12 +7,19 @@
   "use strict";
   var MAX = 99;
 
+  // The values a request sends: the element's hx-vals merged with its ancestors' (a search
+  // result names its card once on the row), the nearest winning, as htmx does.
   function vals(elt) {
-    try {
-      return JSON.parse(elt.getAttribute("hx-vals") || "{}");
-    } catch (e) {
-      return {};
+    var out = {};
+    for (var node = elt; node && node.getAttribute; node = node.parentElement) {
+      var raw = node.getAttribute("hx-vals");
+      if (!raw) continue;
+      try {
+        var v = JSON.parse(raw);
+        Object.keys(v).forEach(function (k) { if (!(k in out)) out[k] = v[k]; });
+      } catch (e) { /* not JSON: nothing to read */ }
     }
+    return out;
   }
 
   function sectionCounter(section) {
@@ -69,7 +76,8 @@
       }
       if (counter && counter.isConnected) setTotal(counter, totalBefore);
       if (panel) panel.removeAttribute("aria-busy");
-      var where = document.querySelector("#builder-state .b-deck");
+      var where = document.getElementById("deck-head")
+        || document.querySelector("#builder-state .b-deck");
       if (where && message) {
         var note = document.getElementById("instant-error") || document.createElement("p");
         note.id = "instant-error";
@@ -108,5 +116,53 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail && event.detail.xhr;
     if (xhr && event.detail.successful) undos.delete(xhr);
+    notBusy();
+  });
+  // An answer carrying only what changed leaves the panel in place: it is no longer busy
+  // (its source, a search result, may have left the page: the settle event says it too).
+  function notBusy() {
+    var panel = document.getElementById("builder-state");
+    if (panel) panel.removeAttribute("aria-busy");
+  }
+  document.addEventListener("htmx:afterSettle", notBusy);
+
+  // The rows whose only change is a rule mark come as one list (id -> the rule codes an
+  // error names it under, or a warning): mark them as the server drew them.
+  function mark(row, codes, warned) {
+    row.classList.remove("involved", "involved-warning");
+    if (codes) {
+      row.classList.add("involved");
+      row.setAttribute("data-codes", codes);
+    } else {
+      row.removeAttribute("data-codes");
+      if (warned) row.classList.add("involved-warning");
+    }
+    var old = row.querySelector(".offence");
+    if (old) {
+      if (old.previousSibling && old.previousSibling.nodeType === 3) old.previousSibling.remove();
+      old.remove();
+    }
+    var name = row.querySelector(".b-name");
+    if (!name || (!codes && !warned)) return;
+    var note = document.createElement("span");
+    note.className = codes ? "offence" : "offence warning";
+    note.textContent = codes ? "breaks a rule" : "see the warnings";
+    name.after(document.createTextNode(" "), note);
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "row-marks") return;
+    var box = document.getElementById("row-marks");
+    if (!box) return;
+    var marks;
+    try {
+      marks = JSON.parse(box.getAttribute("data-marks") || "{}");
+    } catch (e) {
+      return;
+    }
+    Object.keys(marks).forEach(function (id) {
+      var row = document.getElementById(id);
+      if (row) mark(row, marks[id].codes, marks[id].warned);
+    });
   });
 })();

@@ -121,7 +121,10 @@ def test_a_change_renders_the_verdict_and_highlights_the_cards_involved(
     html = r.content.decode()
     assert 'data-code="arsenal.copies"' in html
     assert 'class="b-row involved" data-card="Tigercat"' in html
-    assert 'class="b-row" data-card="Rabbit"' in html
+    # The answer carries only what changed: the other rows stay as the page shows them.
+    assert 'data-card="Rabbit"' not in html
+    page = signed_in.get(reverse("builder:deck", args=[deck.pk])).content.decode()
+    assert 'class="b-row" data-card="Rabbit"' in page
     r = change(signed_in, deck, base + 1, op="remove", section="arsenal", card="Tigercat")
     assert 'data-code="arsenal.copies"' not in r.content.decode()
     assert 'class="verdict legal"' in r.content.decode()

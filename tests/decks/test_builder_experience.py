@@ -44,7 +44,7 @@ def test_the_deck_is_grouped_by_kind_and_sorted_by_cost_then_name(
     html = signed_in.get(reverse("builder:deck", args=[deck.pk])).content.decode()
     arsenal = html[html.index('id="section-arsenal"') : html.index('id="section-missions"')]
     groups = re.findall(
-        r'<tr class="b-group" data-kind="(\w+)"><th colspan="2">([^<]+) <small class="muted">\((\d+)\)',
+        r'<tr class="b-group" data-kind="(\w+)"(?: id="[^"]+")?><th colspan="2">([^<]+) <small class="muted">\((\d+)\)',
         arsenal,
     )
     assert [g[0] for g in groups] == ["efreet", "equipment", "tactic", "resource"]
