@@ -436,7 +436,7 @@ def _render_changes(
     heading, each row whose count changed (and the row the change named,
     which puts right the count the page showed at once), the rows whose only change is a
     rule mark as one `row-marks` list (static/js/builder_instant.js marks them: a
-    points limit passed names every card of a force), its section's count
+    points limit passed names every card of a deck), its section's count
     and its kind's subtotal, a row new to a section in its place, a row gone deleted, the
     game's own panel, the legality bar and the verdict panel. A section whose kinds changed
     (a first card of a kind, the last one gone) comes whole. `before` is the list and the
@@ -759,7 +759,8 @@ def builder_change(request, pk: int):
             row_dom_id(
                 request.POST.get("section", ""),
                 request.POST.get("card", ""),
-                request.POST.get("placement") or request.POST.get("hex", ""),
+                request.POST.get(decklist.PLACEMENT)
+                or request.POST.get(decklist.PLACEMENT_ALIAS, ""),
             )
         }
     response = _save(

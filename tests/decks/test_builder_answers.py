@@ -13,8 +13,7 @@ from django.urls import reverse
 
 from decks import services
 from decks.builder import row_dom_id
-
-from .conftest import SAMPLE_DATA
+from validation import packages
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LIMIT = 15_000
@@ -23,10 +22,12 @@ LIMIT = 15_000
 def _largest_sample_lists() -> list[tuple[str, str]]:
     """Each game's sample list with the most lines (its largest builder)."""
     out = []
-    for game_dir in sorted(p for p in SAMPLE_DATA.iterdir() if (p / "decks").is_dir()):
-        lists = sorted((game_dir / "decks").glob("*.txt"))
-        biggest = max(lists, key=lambda p: len(p.read_text().splitlines()))
-        out.append((game_dir.name, biggest.stem))
+    by_game: dict[str, list] = {}
+    for found in packages.all_sample_lists():
+        by_game.setdefault(found.game, []).append(found)
+    for game, lists in sorted(by_game.items()):
+        biggest = max(lists, key=lambda s: len(s.text().splitlines()))
+        out.append((game, biggest.format))
     return out
 
 
@@ -63,7 +64,7 @@ def _post(client, deck, stamp, **data):
 def test_a_count_change_is_answered_with_only_what_changed(
     signed_in, sample_catalogue, user, game, fmt
 ):
-    text = (SAMPLE_DATA / game / "decks" / f"{fmt}.txt").read_text()
+    text = packages.sample_list(game, fmt).text()
     deck = services.deck_create(owner=user, game_slug=game, format=fmt, name="Big", text=text)
     page = _page(signed_in, deck)
     rows = _rows(page)
@@ -101,7 +102,7 @@ def test_a_count_change_is_answered_with_only_what_changed(
 
 def test_the_setting_brings_back_the_whole_state(signed_in, sample_catalogue, user, settings):
     settings.BUILDER_FULL_ANSWERS = True
-    text = (SAMPLE_DATA / "redline" / "decks" / "standard.txt").read_text()
+    text = packages.sample_list("redline", "standard").text()
     deck = services.deck_create(
         owner=user, game_slug="redline", format="standard", name="D", text=text
     )
@@ -161,7 +162,7 @@ def test_rows_whose_only_change_is_a_rule_mark_come_as_one_list(signed_in, sampl
 
 
 def test_a_points_limit_passed_marks_every_row_in_one_short_list(signed_in, sample_catalogue, user):
-    text = (SAMPLE_DATA / "tactical-assault" / "decks" / "campaign.txt").read_text()
+    text = packages.sample_list("tactical-assault", "campaign").text()
     deck = services.deck_create(
         owner=user, game_slug="tactical-assault", format="campaign", name="D", text=text
     )
@@ -183,7 +184,7 @@ def test_a_points_limit_passed_marks_every_row_in_one_short_list(signed_in, samp
 
 
 def test_a_quick_add_is_answered_with_only_what_changed(signed_in, sample_catalogue, user):
-    text = (SAMPLE_DATA / "redline" / "decks" / "standard.txt").read_text()
+    text = packages.sample_list("redline", "standard").text()
     deck = services.deck_create(
         owner=user, game_slug="redline", format="standard", name="D", text=text
     )
