@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
@@ -90,6 +91,7 @@ INSTALLED_APPS = [
     "decks",
     "play",
     "simulations",
+    "notices",
 ]
 
 #: Game packages beyond the built-in ones of validation/games/: importable modules, each
@@ -142,6 +144,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "cardsite.context_processors.site",
+                "notices.context_processors.unread",
             ],
         },
     },
@@ -297,6 +300,8 @@ EMAIL_BACKEND = os.environ.get(
     else "django.core.mail.backends.console.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cardsite <noreply@localhost>")
+#: The site's address (https://cards.example.org), for links in emails (the notice digest).
+SITE_URL = os.environ.get("SITE_URL", "")
 
 # --- Celery -------------------------------------------------------------------------------
 BROKER_DIR = DATA_DIR / "broker"
@@ -351,12 +356,31 @@ if not 0 < SIMULATIONS_HEARTBEAT_SECONDS < SIMULATIONS_LEASE_SECONDS:
     raise ImproperlyConfigured(
         "SIMULATIONS_HEARTBEAT_SECONDS must be positive and shorter than SIMULATIONS_LEASE_SECONDS."
     )
+# Re-checks of a format's saved decks (decks.services.recheck_jobs): decks per chunk (one
+# Celery task each); a job without progress for RECHECK_STALL_SECONDS has its chunks sent
+# again by the sweep, at most RECHECK_MAX_SWEEPS times.
+RECHECK_CHUNK_DECKS = int(os.environ.get("RECHECK_CHUNK_DECKS", "2000"))
+RECHECK_STALL_SECONDS = float(os.environ.get("RECHECK_STALL_SECONDS", "300"))
+RECHECK_MAX_SWEEPS = int(os.environ.get("RECHECK_MAX_SWEEPS", "3"))
+# Beat's times are the site's (a rule set takes effect at 00:00 in TIME_ZONE).
+CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "simulations-reap": {
         "task": "simulations.reap",
         "schedule": SIMULATIONS_REAP_SECONDS,
         "options": {"expires": 5 * SIMULATIONS_REAP_SECONDS},
-    }
+    },
+    "rechecks-sweep": {
+        "task": "decks.recheck_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 300},
+    },
+    # The email digest of notices, to the owners who opted in: daily.
+    "notices-digest": {
+        "task": "notices.send_digests",
+        "schedule": crontab(hour=7, minute=0),
+        "options": {"expires": 6 * 3600},
+    },
 }
 
 # --- REST framework -----------------------------------------------------------------------

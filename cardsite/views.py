@@ -43,9 +43,11 @@ def signup(request):
 
 def _profile_context(request, **extra) -> dict:
     from decks.selectors import deck_list_for_owner
+    from notices.services import preference_for
 
     return {
         "decks": deck_list_for_owner(owner=request.user),
+        "notice_preference": preference_for(request.user),
         "tokens": ApiToken.objects.filter(user=request.user),
         "token_form": extra.pop("token_form", None) or ApiTokenForm(),
         **extra,

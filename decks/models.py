@@ -223,3 +223,71 @@ class CollectionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} {self.card}"
+
+
+class RecheckJob(models.Model):
+    """The re-check of a format's saved decks after its rule sets changed (a rule set
+    imported, edited or deleted, or taking effect today), played in chunks by the
+    workers: `chunks` holds each chunk's first and last deck id, `chunks_done` each finished
+    chunk's counts, and `checked`, `changed` and `notices` their sums (the admin's progress
+    page reads them). `key`, when set, makes a job unique (the day a rule set takes effect
+    starts one job for it, however often beat asks)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    game = models.ForeignKey("catalogue.Game", on_delete=models.CASCADE, related_name="+")
+    format = models.SlugField(max_length=40)
+    #: The rule set whose change started the job: the decks pinned to it are re-checked
+    #: with the decks that follow the format ("" when none).
+    rule_set_code = models.CharField(max_length=40, blank=True, default="")
+    reason = models.CharField(max_length=200)
+    key = models.CharField(max_length=120, blank=True, default="")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    checked = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    notices = models.PositiveIntegerField(default=0)
+    chunks = models.JSONField(default=list, blank=True)
+    chunks_done = models.JSONField(default=dict, blank=True)
+    sweeps = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=~Q(key=""), name="recheckjob_key_unique"
+            )
+        ]
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="recheckjob_status")]
+
+    def __str__(self) -> str:
+        return f"re-check #{self.pk} of {self.format} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def n_chunks(self) -> int:
+        return len(self.chunks)
+
+    @property
+    def progress_percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return int(100 * self.checked / self.total) if self.total else 0
+
+    @property
+    def duration(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None

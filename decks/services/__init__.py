@@ -5,6 +5,8 @@
 - `versions`: decks and their versions (create, save, autosave, seal, update, share links,
   delete, clone);
 - `rechecks`: re-checking saved decks against today's catalogue;
+- `recheck_jobs`: re-checking a format's saved decks on the workers, in chunks, and the
+  notices to their owners (`recheck_start`);
 - `collection`: a player's collection and importing it;
 - `options`: the deck options the rules core sees (the collection restriction);
 - `errors`: what the services raise.

@@ -1,0 +1,361 @@
+"""Re-checking a format's saved decks on the workers, in chunks, and telling their owners.
+
+How a job moves (docs/architecture.md, "Re-checks and notices"):
+
+1. ``recheck_start`` lists the ids of the decks in scope (the decks that follow the format,
+   and those pinned to the rule set that changed) in one query, cuts them into chunks of
+   ``RECHECK_CHUNK_DECKS`` (first and last id of each) and, once the transaction commits,
+   sends one Celery task per chunk. A job with a ``key`` is made once (the day a rule set
+   takes effect).
+2. ``recheck_run_chunk`` (the task's body) loads the chunk's decks with their current
+   versions and stored verdicts in one query, and the game's card pool once; runs the rules
+   core on each in memory; then, in one transaction, locks the decks whose verdict changed,
+   writes their verdicts with one ``bulk_update`` (a deck saved meanwhile keeps its own
+   verdict), writes one notice per deck whose verdict (legal ↔ not legal) or total points
+   changed with ``bulk_create(ignore_conflicts=True)`` (unique per deck and change), and adds
+   the chunk's counts to the job. A deck whose verdict did not change is not written: a rule
+   set imported twice re-checks every deck and tells nobody anything new.
+3. A chunk already counted is skipped, so a redelivered message does no harm.
+   ``recheck_sweep`` (Celery beat, every minute) sends again the chunks of a job that made no
+   progress for ``RECHECK_STALL_SECONDS`` (a lost worker or message), at most
+   ``RECHECK_MAX_SWEEPS`` times, then marks it failed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from catalogue.models import Game
+from catalogue.services import GamePool
+from decks.models import Deck as DeckModel
+from decks.models import DeckVersion, RecheckJob
+from notices.models import Notice
+from notices.services import notices_write
+
+from .rechecks import version_check
+
+logger = logging.getLogger(__name__)
+
+VERDICT_FIELDS = ["legal", "violations_count", "warnings_count", "report", "validated_at"]
+
+
+def chunk_decks() -> int:
+    return int(getattr(settings, "RECHECK_CHUNK_DECKS", 2000))
+
+
+def stall_seconds() -> float:
+    return float(getattr(settings, "RECHECK_STALL_SECONDS", 300))
+
+
+def max_sweeps() -> int:
+    return int(getattr(settings, "RECHECK_MAX_SWEEPS", 3))
+
+
+# --- Scope ------------------------------------------------------------------------------------
+
+
+def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
+    """The saved decks a job re-checks: every deck of the game and format with a version."""
+    return DeckModel.objects.filter(game_id=game_id, format=format, current_version__isnull=False)
+
+
+# --- Starting ---------------------------------------------------------------------------------
+
+
+def recheck_start(
+    *, game_slug: str, format: str, reason: str, rule_set_code: str = "", key: str = ""
+) -> RecheckJob:
+    """Start re-checking the decks of a game's format (see the module docstring); returns
+    the job (the existing one for a `key` already used)."""
+    if key:
+        existing = RecheckJob.objects.filter(key=key).first()
+        if existing is not None:
+            return existing
+    game = Game.objects.get(slug=game_slug)
+    game.definition.format(format)  # an unknown format raises ValueError
+    ids = list(
+        _scope(game_id=game.pk, format=format, rule_set_code=rule_set_code)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    size = chunk_decks()
+    chunks = [[ids[i], ids[min(i + size, len(ids)) - 1]] for i in range(0, len(ids), size)]
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            job = RecheckJob.objects.create(
+                game=game,
+                format=format,
+                rule_set_code=rule_set_code,
+                reason=reason[:200],
+                key=key,
+                total=len(ids),
+                chunks=chunks,
+                status=RecheckJob.Status.QUEUED if chunks else RecheckJob.Status.DONE,
+                heartbeat_at=now,
+                finished_at=None if chunks else now,
+            )
+    except IntegrityError:  # the same key, made meanwhile
+        return RecheckJob.objects.get(key=key)
+    _enqueue_on_commit(job.pk, range(len(chunks)))
+    logger.info(
+        "re-check started",
+        extra={"job": job.pk, "game": game_slug, "format": format, "decks": len(ids)},
+    )
+    return job
+
+
+def _enqueue_on_commit(job_id: int, indexes: Iterable[int]) -> None:
+    indexes = list(indexes)
+
+    def send() -> None:
+        from decks.tasks import recheck_chunk
+
+        for i in indexes:
+            try:
+                recheck_chunk.delay(job_id, i)
+            except Exception as exc:  # noqa: BLE001 - the job is saved; the sweep sends it
+                logger.warning(
+                    "re-check chunks not sent: the broker is unavailable; the sweep sends them",
+                    extra={"job": job_id, "error": repr(exc)},
+                )
+                return
+
+    transaction.on_commit(send)
+
+
+# --- One chunk --------------------------------------------------------------------------------
+
+
+def _points(report: dict[str, Any] | None) -> int | None:
+    value = ((report or {}).get("totals") or {}).get("points")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _message(
+    *, name: str, fmt_name: str, code: str, report: dict, was_legal: bool, was_points, points
+) -> tuple[str, str]:
+    """(kind, message) of a notice."""
+    under = f" under {code}" if code else ""
+    legal = bool(report.get("legal"))
+    moved = (
+        f"; total points {was_points} → {points}"
+        if points != was_points and points is not None and was_points is not None
+        else ""
+    )
+    if legal != was_legal:
+        if legal:
+            return "verdict", f"{name} is legal again in {fmt_name}{under}{moved}."
+        errors = report.get("errors") or []
+        first = f": {errors[0]['message']}" if errors else ""
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        message = f"{name} is no longer legal in {fmt_name}{under}{moved}{first}{more}"
+        return "verdict", message[:499]
+    return "points", f"{name}: total points {was_points} → {points} in {fmt_name}{under}."
+
+
+def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str, Any]]]:
+    """Run the rules core on the chunk's decks (loaded in one query, the pool once); the
+    decks whose stored verdict differs from the new one."""
+    game = job.game
+    pool = GamePool(game_slug=game.slug)
+    rows = (
+        _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
+        .filter(pk__gte=lo, pk__lte=hi)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "owner_id",
+            "name",
+            "current_version_id",
+            "current_version__entries",
+            "current_version__options",
+            "legal",
+            "report",
+        )
+    )
+    changed: list[dict[str, Any]] = []
+    n = 0
+    for pk, owner_id, name, version_id, entries, options, legal, stored in rows.iterator(
+        chunk_size=2000
+    ):
+        n += 1
+        deck = DeckModel(pk=pk, owner_id=owner_id, game=game, format=job.format, name=name)
+        version = DeckVersion(pk=version_id, deck_id=pk, entries=entries, options=options or {})
+        report = version_check(deck=deck, version=version, pool=pool)
+        if report == stored:
+            continue
+        changed.append(
+            {
+                "pk": pk,
+                "owner_id": owner_id,
+                "name": name,
+                "version_id": version_id,
+                "report": report,
+                "was_legal": legal,
+                "was_points": _points(stored),
+                "was_validated": bool(stored),
+            }
+        )
+    return n, changed
+
+
+def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, int]:
+    """Within the caller's transaction: the new verdicts (bulk_update) of the decks still at
+    the version checked and still at the verdict read, and the notices. Returns (decks
+    written, notices written)."""
+    if not changed:
+        return 0, 0
+    by_pk = {c["pk"]: c for c in changed}
+    locked = (
+        DeckModel.objects.select_for_update()
+        .filter(pk__in=list(by_pk))
+        .order_by("pk")
+        .values_list("pk", "current_version_id", "legal")
+    )
+    now = timezone.now()
+    fmt_name = job.game.definition.format(job.format).name
+    decks, notices = [], []
+    for pk, version_id, legal in locked:
+        c = by_pk[pk]
+        if version_id != c["version_id"] or legal != c["was_legal"]:
+            continue  # saved or re-checked meanwhile: that verdict stands
+        report = c["report"]
+        decks.append(
+            DeckModel(
+                pk=pk,
+                legal=bool(report.get("legal")),
+                violations_count=len(report.get("errors", [])),
+                warnings_count=len(report.get("warnings", [])),
+                report=report,
+                validated_at=now,
+            )
+        )
+        points, was_points = _points(report), c["was_points"]
+        if not c["was_validated"]:
+            continue
+        if bool(report.get("legal")) == c["was_legal"] and points == was_points:
+            continue
+        kind, message = _message(
+            name=c["name"],
+            fmt_name=fmt_name,
+            code=job.rule_set_code,
+            report=report,
+            was_legal=c["was_legal"],
+            was_points=was_points,
+            points=points,
+        )
+        verdict = "legal" if report.get("legal") else "illegal"
+        notices.append(
+            Notice(
+                owner_id=c["owner_id"],
+                deck_id=pk,
+                kind=kind,
+                key=f"{job.rule_set_code or '-'}:{verdict}:{points}:job{job.pk}"[:120],
+                rule_set_code=job.rule_set_code,
+                legal=bool(report.get("legal")),
+                was_legal=c["was_legal"],
+                points=points,
+                was_points=was_points,
+                message=message,
+            )
+        )
+    DeckModel.objects.bulk_update(decks, VERDICT_FIELDS, batch_size=500)
+    return len(decks), notices_write(notices)
+
+
+def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:
+    """Re-check chunk `index` of a job and count it; finish the job with its last chunk.
+    Idempotent. Returns "stored", "finished" or "skipped"."""
+    job = RecheckJob.objects.select_related("game").filter(pk=job_id).first()
+    key = str(index)
+    if job is None or not job.is_active or key in job.chunks_done:
+        return "skipped"
+    if not 0 <= index < len(job.chunks):
+        raise ValueError(f"re-check job {job_id} has no chunk {index}")
+    now = timezone.now()
+    RecheckJob.objects.filter(pk=job_id, status=RecheckJob.Status.QUEUED).update(
+        status=RecheckJob.Status.RUNNING, started_at=now, heartbeat_at=now
+    )
+    t0 = time.perf_counter()
+    lo, hi = job.chunks[index]
+    checked, changed = _check_chunk(job, lo, hi)
+    with transaction.atomic():
+        written, told = _write_chunk(job, changed)
+        # The job's row last, so that it is locked only until this commits.
+        locked = RecheckJob.objects.select_for_update().filter(pk=job_id).first()
+        if locked is None or not locked.is_active or key in locked.chunks_done:
+            transaction.set_rollback(True)
+            return "skipped"
+        now = timezone.now()
+        locked.chunks_done[key] = {
+            "checked": checked,
+            "changed": written,
+            "notices": told,
+            "seconds": round(time.perf_counter() - t0, 3),
+            "worker": worker,
+        }
+        locked.checked += checked
+        locked.changed += written
+        locked.notices += told
+        locked.heartbeat_at = now
+        outcome = "stored"
+        if len(locked.chunks_done) >= len(locked.chunks):
+            locked.status = RecheckJob.Status.DONE
+            locked.finished_at = now
+            outcome = "finished"
+        locked.save()
+    if outcome == "finished":
+        logger.info(
+            "re-check finished",
+            extra={"job": job_id, "checked": locked.checked, "changed": locked.changed},
+        )
+    return outcome
+
+
+def recheck_fail(*, job_id: int, reason: str) -> bool:
+    """Mark an active job failed with `reason`."""
+    now = timezone.now()
+    return bool(
+        RecheckJob.objects.filter(
+            pk=job_id, status__in=[RecheckJob.Status.QUEUED, RecheckJob.Status.RUNNING]
+        ).update(status=RecheckJob.Status.FAILED, error=reason[:5000], finished_at=now)
+    )
+
+
+def recheck_sweep(*, now=None) -> dict[str, list[int]]:
+    """Send again the chunks not counted of every job that made no progress for
+    RECHECK_STALL_SECONDS; fail a job swept RECHECK_MAX_SWEEPS times already."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=stall_seconds())
+    out: dict[str, list[int]] = {"requeued": [], "failed": []}
+    stalled = RecheckJob.objects.filter(
+        status__in=[RecheckJob.Status.QUEUED, RecheckJob.Status.RUNNING], heartbeat_at__lt=cutoff
+    ).values_list("pk", flat=True)
+    for pk in stalled:
+        with transaction.atomic():
+            job = RecheckJob.objects.select_for_update().filter(pk=pk).first()
+            if job is None or not job.is_active or job.heartbeat_at >= cutoff:
+                continue
+            if job.sweeps >= max_sweeps():
+                job.status = RecheckJob.Status.FAILED
+                job.error = f"no progress after {job.sweeps} re-deliveries of its chunks"
+                job.finished_at = now
+                job.save()
+                out["failed"].append(pk)
+                continue
+            missing = [i for i in range(len(job.chunks)) if str(i) not in job.chunks_done]
+            job.sweeps += 1
+            job.heartbeat_at = now
+            job.save(update_fields=["sweeps", "heartbeat_at"])
+            _enqueue_on_commit(pk, missing)
+            out["requeued"].append(pk)
+    return out

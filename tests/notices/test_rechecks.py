@@ -1,0 +1,198 @@
+"""A format's saved decks re-checked in chunks, and their owners told: one notice per deck
+per change (verdict or total points), none for a re-check that changes nothing, none twice
+for a chunk done twice; bulk loading and writing (query counts that do not grow with the
+chunk)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from catalogue.models import Card
+from decks import services
+from decks.models import Deck, RecheckJob
+from decks.services.recheck_jobs import recheck_run_chunk, recheck_start, recheck_sweep
+from notices.models import Notice
+from tests.decks.conftest import sample_list
+
+pytestmark = pytest.mark.django_db
+
+
+def _deck(owner, game="redline", fmt="standard", name="Deck"):
+    return services.deck_create(
+        owner=owner, game_slug=game, format=fmt, name=name, text=sample_list(game, fmt)
+    )
+
+
+def _run(job: RecheckJob) -> RecheckJob:
+    for i in range(len(job.chunks)):
+        recheck_run_chunk(job_id=job.pk, index=i)
+    job.refresh_from_db()
+    return job
+
+
+def _recheck(game="redline", fmt="standard", code="") -> RecheckJob:
+    return _run(recheck_start(game_slug=game, format=fmt, reason="test", rule_set_code=code))
+
+
+def _ban_tigercat():
+    # Outside the UNE general's faction: the sample REDLINE list becomes illegal.
+    Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="cpm")
+
+
+def test_a_verdict_change_tells_the_owner_once(sample_catalogue, user, other_user):
+    mine = _deck(user, name="Mine")
+    theirs = _deck(other_user, name="Theirs")
+    _recheck()  # the saved verdicts as a re-check writes them: nothing to tell
+    assert Notice.objects.count() == 0
+    _ban_tigercat()
+    job = _recheck(code="S2")
+    assert (job.status, job.total, job.checked, job.changed, job.notices) == ("done", 2, 2, 2, 2)
+    notice = Notice.objects.get(deck=mine)
+    assert notice.owner == user and notice.kind == "verdict"
+    assert (notice.was_legal, notice.legal, notice.rule_set_code) == (True, False, "S2")
+    assert notice.message.startswith("Mine is no longer legal in Standard under S2")
+    assert Notice.objects.get(deck=theirs).owner == other_user
+    assert not Deck.objects.get(pk=mine.pk).legal
+
+
+def test_re_checking_the_same_change_again_tells_nothing_new(sample_catalogue, user):
+    deck = _deck(user)
+    _ban_tigercat()
+    _recheck(code="S2")
+    assert Notice.objects.filter(deck=deck).count() == 1
+    again = _recheck(code="S2")
+    assert (again.checked, again.changed, again.notices) == (1, 0, 0)
+    assert Notice.objects.filter(deck=deck).count() == 1
+
+
+def test_a_chunk_done_twice_is_counted_and_told_once(sample_catalogue, user):
+    deck = _deck(user)
+    _ban_tigercat()
+    job = recheck_start(game_slug="redline", format="standard", reason="test")
+    assert recheck_run_chunk(job_id=job.pk, index=0) == "finished"
+    assert recheck_run_chunk(job_id=job.pk, index=0) == "skipped"
+    job.refresh_from_db()
+    assert (job.checked, job.notices) == (1, 1)
+    assert Notice.objects.filter(deck=deck).count() == 1
+
+
+def test_legal_again_is_a_notice_too(sample_catalogue, user):
+    deck = _deck(user, name="Back")
+    _ban_tigercat()
+    _recheck()
+    Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="une")
+    _recheck()
+    latest = Notice.objects.filter(deck=deck).order_by("-id").first()
+    assert (latest.was_legal, latest.legal) == (False, True)
+    assert latest.message == "Back is legal again in Standard."
+    assert Notice.objects.filter(deck=deck).count() == 2
+
+
+def test_a_points_change_tells_the_owner(sample_catalogue, user):
+    deck = _deck(user, game="hex-skirmish", name="Army")
+    _recheck("hex-skirmish")
+    before = Deck.objects.get(pk=deck.pk).report["totals"]["points"]
+    lancers = Card.objects.get(game__slug="hex-skirmish", name="Lancers")
+    Card.objects.filter(pk=lancers.pk).update(cost=lancers.cost + 2)  # one in the list
+    job = _recheck("hex-skirmish", code="P2")
+    assert job.notices == 1
+    notice = Notice.objects.get(deck=deck)
+    assert notice.kind == "points"
+    assert (notice.was_points, notice.points) == (before, before + 2)
+    assert (notice.was_legal, notice.legal) == (True, True)
+    assert notice.message == f"Army: total points {before} → {before + 2} in Standard under P2."
+
+
+def test_only_the_games_format_is_re_checked(sample_catalogue, user):
+    _deck(user)
+    _deck(user, fmt="scramble")
+    _deck(user, game="hex-skirmish")
+    job = recheck_start(game_slug="redline", format="standard", reason="test")
+    assert job.total == 1
+
+
+def test_decks_are_cut_into_chunks_with_a_constant_number_of_queries(
+    sample_catalogue, user, settings
+):
+    settings.RECHECK_CHUNK_DECKS = 3
+    for i in range(7):
+        _deck(user, name=f"D{i}")
+    _recheck()
+    _ban_tigercat()
+    job = recheck_start(game_slug="redline", format="standard", reason="test")
+    assert len(job.chunks) == 3
+    counts = []
+    for i in range(3):
+        with CaptureQueriesContext(connection) as ctx:
+            recheck_run_chunk(job_id=job.pk, index=i)
+        counts.append(len(ctx.captured_queries))
+    job.refresh_from_db()
+    assert (job.status, job.checked, job.changed, job.notices) == ("done", 7, 7, 7)
+    # job, start mark, decks with versions, pool, collection check of nothing…, lock, write,
+    # notices, job lock, job save, savepoints: the same for 3 decks as for 1
+    assert counts[0] == counts[1], counts
+    assert counts[0] <= 14, counts
+
+
+def test_a_deck_saved_meanwhile_keeps_its_own_verdict(sample_catalogue, user):
+    from decks.services import recheck_jobs
+
+    deck = _deck(user)
+    _ban_tigercat()
+    job = recheck_start(game_slug="redline", format="standard", reason="test")
+    job = RecheckJob.objects.select_related("game").get(pk=job.pk)
+    _n, changed = recheck_jobs._check_chunk(job, *job.chunks[0])
+    services.deck_save_version(
+        deck=deck, author=user, text=sample_list("redline", "standard") + "\n# x", based_on=1
+    )
+    from django.db import transaction
+
+    with transaction.atomic():
+        written, told = recheck_jobs._write_chunk(job, changed)
+    assert (written, told) == (0, 0)
+
+
+def test_a_stalled_job_has_its_chunks_sent_again_then_fails(sample_catalogue, user, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    _deck(user)
+    job = recheck_start(game_slug="redline", format="standard", reason="test")
+    later = timezone.now() + timedelta(seconds=settings.RECHECK_STALL_SECONDS + 1)
+    assert recheck_sweep(now=later)["requeued"] == [job.pk]
+    for _ in range(settings.RECHECK_MAX_SWEEPS - 1):
+        later += timedelta(seconds=settings.RECHECK_STALL_SECONDS + 1)
+        recheck_sweep(now=later)
+    later += timedelta(seconds=settings.RECHECK_STALL_SECONDS + 1)
+    assert recheck_sweep(now=later)["failed"] == [job.pk]
+    job.refresh_from_db()
+    assert job.status == "failed" and "no progress" in job.error
+
+
+def test_an_admin_starts_a_re_check_and_follows_its_progress(
+    sample_catalogue, user, staff_user, client
+):
+    _deck(user)
+    client.force_login(staff_user)
+    assert "Re-check a format" in client.get("/admin/decks/recheckjob/").content.decode()
+    bad = client.post("/admin/decks/recheckjob/start/", {"game": "redline", "format": "nope"})
+    assert bad.status_code == 200 and "nope" in bad.content.decode()
+    response = client.post(
+        "/admin/decks/recheckjob/start/", {"game": "redline", "format": "standard"}
+    )
+    job = RecheckJob.objects.get()
+    assert response["Location"] == f"/admin/decks/recheckjob/{job.pk}/progress/"
+    page = client.get(response["Location"]).content.decode()
+    assert 'data-status="queued"' in page and 'http-equiv="refresh"' in page
+    _run(job)
+    page = client.get(response["Location"]).content.decode()
+    assert 'data-status="done"' in page and 'http-equiv="refresh"' not in page
+
+
+def test_the_progress_page_is_the_staffs(user, client, sample_catalogue):
+    job = recheck_start(game_slug="redline", format="standard", reason="test")
+    client.force_login(user)
+    assert client.get(f"/admin/decks/recheckjob/{job.pk}/progress/").status_code == 302
