@@ -9,11 +9,13 @@ How a job moves (docs/architecture.md, "Re-checks and notices"):
    takes effect).
 2. ``recheck_run_chunk`` (the task's body) loads the chunk's decks with their current
    versions and stored verdicts in one query, and the game's card pool once; runs the rules
-   core on each in memory; then, in one transaction, locks the decks whose verdict changed,
-   writes their verdicts with one ``bulk_update`` (a deck saved meanwhile keeps its own
-   verdict), writes one notice per deck whose verdict (legal ↔ not legal) or total points
-   changed with ``bulk_create(ignore_conflicts=True)`` (unique per deck and change), and adds
-   the chunk's counts to the job. A deck whose verdict did not change is not written: a rule
+   core on each in memory; then, in one transaction, writes the verdicts that changed (on
+   PostgreSQL one ``UPDATE … FROM unnest(…)`` per 1,000 decks; elsewhere ``bulk_update``),
+   each only while the deck is still at the version checked and the verdict read (a deck
+   saved or re-checked meanwhile keeps that verdict), writes one notice per written deck
+   whose verdict (legal ↔ not legal) or total points changed with
+   ``bulk_create(ignore_conflicts=True)`` (unique per deck and change), and adds the
+   chunk's counts to the job. A deck whose verdict did not change is not written: a rule
    set imported twice re-checks every deck and tells nobody anything new.
 3. A chunk already counted is skipped, so a redelivered message does no harm.
    ``recheck_sweep`` (Celery beat, every minute) sends again the chunks of a job that made no
@@ -23,6 +25,7 @@ How a job moves (docs/architecture.md, "Re-checks and notices"):
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Iterable
@@ -30,7 +33,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from catalogue.models import Game
@@ -45,6 +48,8 @@ from .rechecks import version_check
 logger = logging.getLogger(__name__)
 
 VERDICT_FIELDS = ["legal", "violations_count", "warnings_count", "report", "validated_at"]
+#: Verdicts written by one statement.
+WRITE_BATCH = 1000
 
 
 def chunk_decks() -> int:
@@ -180,13 +185,22 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
             "current_version__options",
             "legal",
             "report",
+            "validated_at",
         )
     )
     changed: list[dict[str, Any]] = []
     n = 0
-    for pk, owner_id, name, version_id, entries, options, legal, stored in rows.iterator(
-        chunk_size=2000
-    ):
+    for (
+        pk,
+        owner_id,
+        name,
+        version_id,
+        entries,
+        options,
+        legal,
+        stored,
+        validated_at,
+    ) in rows.iterator(chunk_size=2000):
         n += 1
         deck = DeckModel(pk=pk, owner_id=owner_id, game=game, format=job.format, name=name)
         version = DeckVersion(pk=version_id, deck_id=pk, entries=entries, options=options or {})
@@ -203,45 +217,109 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
                 "was_legal": legal,
                 "was_points": _points(stored),
                 "was_validated": bool(stored),
+                "was_validated_at": validated_at,
             }
         )
     return n, changed
 
 
-def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, int]:
-    """Within the caller's transaction: the new verdicts (bulk_update) of the decks still at
-    the version checked and still at the verdict read, and the notices. Returns (decks
-    written, notices written)."""
-    if not changed:
-        return 0, 0
+def _verdict(report: dict[str, Any]) -> tuple[bool, int, int]:
+    return (
+        bool(report.get("legal")),
+        len(report.get("errors", [])),
+        len(report.get("warnings", [])),
+    )
+
+
+#: One statement writes a batch of verdicts on PostgreSQL: the new values come in as one JSON
+#: document (one parameter, quoted at C speed), and a deck is written only while it is at the
+#: version checked and at the verdict read (`validated_at` unchanged: no save and no other
+#: re-check meanwhile), which RETURNING reports.
+_UPDATE_SQL = """
+UPDATE decks_deck AS d
+SET legal = v.legal, violations_count = v.errors, warnings_count = v.warnings,
+    report = v.report, validated_at = %s
+FROM jsonb_to_recordset(%s::jsonb)
+     AS v(id bigint, version_id bigint, was_validated_at timestamptz, legal boolean,
+          errors integer, warnings integer, report jsonb)
+WHERE d.id = v.id AND d.current_version_id = v.version_id
+  AND d.validated_at IS NOT DISTINCT FROM v.was_validated_at
+RETURNING d.id
+"""
+
+
+def _write_verdicts_postgresql(changed: list[dict[str, Any]], now) -> set[int]:
+    written: set[int] = set()
+    with connection.cursor() as cursor:
+        for i in range(0, len(changed), WRITE_BATCH):
+            rows = []
+            for c in changed[i : i + WRITE_BATCH]:
+                legal, errors, warnings = _verdict(c["report"])
+                was = c["was_validated_at"]
+                rows.append(
+                    {
+                        "id": c["pk"],
+                        "version_id": c["version_id"],
+                        "was_validated_at": was.isoformat() if was else None,
+                        "legal": legal,
+                        "errors": errors,
+                        "warnings": warnings,
+                        "report": c["report"],
+                    }
+                )
+            cursor.execute(_UPDATE_SQL, [now, json.dumps(rows)])
+            written.update(row[0] for row in cursor.fetchall())
+    return written
+
+
+def _write_verdicts_portable(changed: list[dict[str, Any]], now) -> set[int]:
+    """Other databases (the embedded SQLite): lock, compare, bulk_update."""
     by_pk = {c["pk"]: c for c in changed}
     locked = (
         DeckModel.objects.select_for_update()
         .filter(pk__in=list(by_pk))
         .order_by("pk")
-        .values_list("pk", "current_version_id", "legal")
+        .values_list("pk", "current_version_id", "validated_at")
     )
-    now = timezone.now()
-    fmt_name = job.game.definition.format(job.format).name
-    decks, notices = [], []
-    for pk, version_id, legal in locked:
+    decks = []
+    for pk, version_id, validated_at in locked:
         c = by_pk[pk]
-        if version_id != c["version_id"] or legal != c["was_legal"]:
-            continue  # saved or re-checked meanwhile: that verdict stands
-        report = c["report"]
+        if version_id != c["version_id"] or validated_at != c["was_validated_at"]:
+            continue
+        legal, errors, warnings = _verdict(c["report"])
         decks.append(
             DeckModel(
                 pk=pk,
-                legal=bool(report.get("legal")),
-                violations_count=len(report.get("errors", [])),
-                warnings_count=len(report.get("warnings", [])),
-                report=report,
+                legal=legal,
+                violations_count=errors,
+                warnings_count=warnings,
+                report=c["report"],
                 validated_at=now,
             )
         )
-        points, was_points = _points(report), c["was_points"]
-        if not c["was_validated"]:
+    DeckModel.objects.bulk_update(decks, VERDICT_FIELDS, batch_size=WRITE_BATCH)
+    return {d.pk for d in decks}
+
+
+def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, int]:
+    """Within the caller's transaction: the new verdicts of the decks still at the version
+    checked and at the verdict read (a deck saved or re-checked meanwhile keeps that
+    verdict), and one notice per written deck whose verdict or total points changed.
+    Returns (decks written, notices written)."""
+    if not changed:
+        return 0, 0
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        written = _write_verdicts_postgresql(changed, now)
+    else:
+        written = _write_verdicts_portable(changed, now)
+    fmt_name = job.game.definition.format(job.format).name
+    notices = []
+    for c in changed:
+        if c["pk"] not in written or not c["was_validated"]:
             continue
+        report = c["report"]
+        points, was_points = _points(report), c["was_points"]
         if bool(report.get("legal")) == c["was_legal"] and points == was_points:
             continue
         kind, message = _message(
@@ -257,7 +335,7 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
         notices.append(
             Notice(
                 owner_id=c["owner_id"],
-                deck_id=pk,
+                deck_id=c["pk"],
                 kind=kind,
                 key=f"{job.rule_set_code or '-'}:{verdict}:{points}:job{job.pk}"[:120],
                 rule_set_code=job.rule_set_code,
@@ -268,8 +346,7 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
                 message=message,
             )
         )
-    DeckModel.objects.bulk_update(decks, VERDICT_FIELDS, batch_size=500)
-    return len(decks), notices_write(notices)
+    return len(written), notices_write(notices)
 
 
 def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:
