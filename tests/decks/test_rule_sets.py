@@ -167,3 +167,52 @@ def test_the_day_a_set_comes_into_force_a_recheck_follows_it(mini_catalogue, use
     deck.refresh_from_db()
     assert deck.report["rule_set"] == "S9"  # the day of
     assert "format.banned" in {e["code"] for e in deck.report["errors"]}
+
+
+def _named(data, name):
+    """Every JSON object named `name` anywhere in `data`."""
+    if isinstance(data, dict):
+        found = [data] if data.get("name") == name else []
+        return found + [x for v in data.values() for x in _named(v, name)]
+    if isinstance(data, list):
+        return [x for v in data for x in _named(v, name)]
+    return []
+
+
+def test_a_goldfish_plays_the_costs_the_deck_is_checked_under(sample_catalogue, user):
+    from decks.selectors import version_entries
+    from decks.services import deck_create
+    from simulations import kinds
+    from simulations.services import build_inputs
+    from tests.decks.conftest import sample_list
+
+    deck = deck_create(
+        owner=user,
+        game_slug="hex-skirmish",
+        format="standard",
+        name="Army",
+        text=sample_list("hex-skirmish", "standard"),
+    )
+    assert deck.report["totals"]["points"] == 39
+    make_set("P1", date(2000, 1, 1), game="hex-skirmish", costs={"Longbowmen": 18})
+    RuleSetCard.objects.create(
+        rule_set=RuleSet.objects.get(code="P1"),
+        card=Card.objects.get(game__slug="hex-skirmish", name="Arrow Storm"),
+        cost=5,
+    )
+    deck_revalidate(deck=deck)
+    deck.refresh_from_db()
+    # 39 + 11 + 3 = 53: over the 50 points, said by the points rule.
+    assert deck.report["totals"]["points"] == 53
+    (error,) = deck.report["errors"]
+    assert error["code"] == "army.points"
+    assert error["message"].endswith(
+        "; costs of P1 (Season P1): Longbowmen 7 → 18, Arrow Storm 2 → 5"
+    )
+
+    units = version_entries(version=deck.current_version, sections=["units"])["units"]
+    assert {e.card.name: e.card.cost for e in units}["Longbowmen"] == 18
+    kind = next(k for k in kinds.all_kinds() if k.game_slug == "hex-skirmish")
+    inputs = build_inputs(kind, params=kind.defaults, deck_version=deck.current_version)
+    storms = _named(inputs, "Arrow Storm")
+    assert storms and {c["cost"] for c in storms} == {5}

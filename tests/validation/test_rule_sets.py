@@ -98,3 +98,14 @@ def test_a_cost_change_of_a_card_not_in_the_deck_changes_nothing():
     rs = RuleSetFacts(**S2, costs={"rider": 40})
     report = validate("hex-skirmish", "standard", p.hs_deck(), rule_set=rs)
     assert report.legal and report.totals["points"] == 35
+
+
+def test_the_rule_set_codes_are_explained_without_a_rulebook_row():
+    from validation.registry import registry
+    from validation.rulesets import CODES
+    from validation.trace import why
+
+    for game in registry.all():
+        for code in CODES:
+            found = why(game, code)
+            assert found is not None and found.rule and found.source is None, (game.slug, code)
