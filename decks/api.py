@@ -118,6 +118,11 @@ ReportSerializer = inline_serializer(
         "errors": ViolationSerializer.__class__(many=True),
         "warnings": ViolationSerializer.__class__(many=True),
         "totals": serializers.DictField(),
+        "rule_set": serializers.CharField(
+            allow_null=True,
+            help_text="the code of the format's rule set the list was checked under (its "
+            "pool, bans, limits and costs), or null for the bare format (none in force)",
+        ),
         "unknown": UnknownLineSerializer.__class__(
             many=True,
             help_text="card lines not read: an unknown name (or one matching several cards, "

@@ -66,6 +66,8 @@ class Deck(models.Model):
 
     `current_version` is the latest saved version (None until the first save); `legal`,
     `violations_count` (errors only) and `report` are the latest validation of it.
+    `rule_set_pin` is the rule set a pinned deck is checked under; a deck without one follows
+    its format (the rule set in force today). A deleted rule set unpins its decks.
     """
 
     owner = models.ForeignKey(
@@ -94,6 +96,15 @@ class Deck(models.Model):
     warnings_count = models.PositiveIntegerField(default=0)
     report = models.JSONField(default=dict, blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
+    rule_set_pin = models.ForeignKey(
+        "catalogue.RuleSet",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="pinned_decks",
+        help_text="The rule set the deck is checked under for good; empty: the deck follows "
+        "its format (checked under the rule set in force today).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -150,7 +161,8 @@ class DeckVersion(models.Model):
     `list_text` is the canonical text of the list (the snapshot); `entries` the same list
     as [{"section", "card", "count", "hex"?}] with canonical card names; `options` the
     format options (e.g. {"points": 50}); `report` the validation report when it was saved.
-    `based_on` is the version the author started from (None for a first version).
+    `based_on` is the version the author started from (None for a first version);
+    `rule_set_code` the code of the rule set it was checked under (empty: the bare format).
     """
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
@@ -174,6 +186,9 @@ class DeckVersion(models.Model):
     note = models.CharField(max_length=200, blank=True, default="")
     revision = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(null=True, blank=True)
+    rule_set_code = models.CharField(
+        max_length=40, blank=True, default="", help_text="The rule set it was checked under."
+    )
 
     class Meta:
         ordering = ["deck", "-number"]

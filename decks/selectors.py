@@ -14,10 +14,10 @@ from catalogue.services import card_facts_by_names
 from validation.capabilities import DrawRules, InputsError
 from validation.registry import registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
-from validation.types import Entry
+from validation.types import Entry, RuleSetFacts
 
 from .list_header import export_header
-from .services import entries_as_sections
+from .services import IN_FORCE, deck_rule_set, entries_as_sections
 
 MAX_SEED = 2**31 - 1
 
@@ -115,11 +115,16 @@ class SectionDiff:
         }
 
 
-def version_entries(*, version, sections: Iterable[str]) -> dict[str, list[Entry]]:
+def version_entries(
+    *, version, sections: Iterable[str], rule_set: RuleSetFacts | None = IN_FORCE
+) -> dict[str, list[Entry]]:
     """The named sections of a version as the rules core's entries, in list order, with the
-    catalogue's facts of every card (one query); every section asked for is a key, empty
-    when the list has none. A card no longer in the catalogue raises InputsError naming
-    it."""
+    catalogue's facts of every card (one query) and the costs of `rule_set` (by default the
+    deck's own: its pin, or the rule set in force today; a goldfish plays the costs the deck
+    is checked under); every section asked for is a key, empty when the list has none. A
+    card no longer in the catalogue raises InputsError naming it."""
+    if rule_set is IN_FORCE:
+        rule_set = deck_rule_set(deck=version.deck)
     wanted = list(dict.fromkeys(sections))
     entries = [e for e in version.entries if e["section"] in wanted]
     facts = card_facts_by_names(
@@ -132,6 +137,8 @@ def version_entries(*, version, sections: Iterable[str]) -> dict[str, list[Entry
             raise InputsError(f"{e['card']} is no longer in the catalogue")
         hex_ = e.get("hex")
         placement = (int(hex_[0]), int(hex_[1])) if hex_ else None
+        if rule_set is not None:
+            card = rule_set.card(card)
         out[e["section"]].append(Entry(card, int(e["count"]), placement))
     return out
 

@@ -42,6 +42,33 @@ def recheck_chunk(self, job_id: int, index: int) -> str:
         raise
 
 
+@shared_task(
+    name="decks.recheck_start",
+    autoretry_for=(OperationalError, InterfaceError, ConnectionError),
+    retry_backoff=2,
+    max_retries=5,
+    acks_late=True,
+)
+def recheck_start(game_slug: str, format: str, code: str, reason: str) -> int:
+    """Start the re-check of a format's saved decks after its rule set `code` changed; its
+    chunks go to the workers. Returns the job's id."""
+    from .services import recheck_jobs
+
+    job = recheck_jobs.recheck_start(
+        game_slug=game_slug, format=format, reason=reason, rule_set_code=code
+    )
+    return job.pk
+
+
+@shared_task(name="decks.recheck_rule_sets_taking_effect")
+def recheck_rule_sets_taking_effect() -> list[int]:
+    """Start, once per rule set, the re-check of the decks of each format whose rule set
+    takes effect today (Celery beat, twice an hour: the first run after 00:00 site time)."""
+    from .services import recheck_jobs
+
+    return recheck_jobs.recheck_rule_sets_taking_effect()
+
+
 @shared_task(name="decks.recheck_sweep")
 def recheck_sweep() -> dict:
     """Send again the chunks of re-check jobs that stalled (Celery beat, every minute)."""

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogue import rulesets
+from catalogue.models import RuleSet
 from catalogue.services import (
     GamePool,
     card_facts_by_names,
@@ -16,7 +18,7 @@ from catalogue.services import (
 from validation import decklist
 from validation.registry import registry
 from validation.runner import Report, validate
-from validation.types import Deck
+from validation.types import Deck, RuleSetFacts
 
 from .errors import ListInvalid
 from .options import clean_collection_option, rules_options
@@ -48,6 +50,7 @@ class CheckedList:
             errors=[decklist.locate(v, self.where) for v in self.report.errors],
             warnings=[decklist.locate(v, self.where) for v in self.report.warnings],
             totals=self.report.totals,
+            rule_set=self.report.rule_set,
         )
 
     def answer(self) -> dict[str, Any]:
@@ -169,6 +172,21 @@ def deck_from_list(
 #: The deck option "restrict to my collection": `true` checks the deck against its owner's
 
 
+#: `list_check(rule_set=IN_FORCE)`: check under the format's rule set in force today.
+IN_FORCE: Any = object()
+
+
+def deck_rule_set(*, deck) -> RuleSetFacts | None:
+    """The rule set a saved deck is checked under: its pin, or (a deck that follows its
+    format, or whose pinned rule set was deleted) the one in force today; None for the bare
+    format."""
+    if deck.rule_set_pin_id is not None:
+        pinned = RuleSet.objects.filter(pk=deck.rule_set_pin_id).first()
+        if pinned is not None:
+            return rulesets.facts(pinned)
+    return rulesets.facts_in_force(deck.game.slug, deck.format)
+
+
 def list_check(
     *,
     game_slug: str,
@@ -178,9 +196,12 @@ def list_check(
     options: Mapping[str, Any] | None = None,
     owner=None,
     report_unknown: bool = False,
+    rule_set: RuleSetFacts | None = IN_FORCE,
 ) -> CheckedList:
     """Read and validate a list: every violation, every warning and the totals. `owner` is
     whose collection `options={"collection": true}` means (DeckInvalid without one).
+    `rule_set` is the rule set to check it under: by default the format's rule set in force
+    today (`IN_FORCE`); None checks the bare format.
 
     A list that does not parse raises ListInvalid with every line error. Card lines whose
     card is unknown do not stop the check: the lines read are validated all the same. With
@@ -196,7 +217,11 @@ def list_check(
     stored = dict(options or {})
     deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
     # The game's whole pool is loaded only if a rule asks for it (a map dealt from its cards).
-    report = validate(game_slug, format, deck, cards=GamePool(game_slug=game_slug))
+    if rule_set is IN_FORCE:
+        rule_set = rulesets.facts_in_force(game_slug, format)
+    report = validate(
+        game_slug, format, deck, cards=GamePool(game_slug=game_slug), rule_set=rule_set
+    )
     deck.options = stored
     checked = CheckedList(
         deck=deck, report=report, lines=parsed.lines, unread=read.unread, where=read.where

@@ -34,16 +34,18 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from catalogue.models import Game
+from catalogue import rulesets
+from catalogue.models import Game, RuleSet
 from catalogue.services import GamePool
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion, RecheckJob
 from notices.models import Notice
 from notices.services import notices_write
 
-from .rechecks import version_check
+from .rechecks import RuleSetCache, version_check
 
 logger = logging.getLogger(__name__)
 
@@ -68,8 +70,13 @@ def max_sweeps() -> int:
 
 
 def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
-    """The saved decks a job re-checks: every deck of the game and format with a version."""
-    return DeckModel.objects.filter(game_id=game_id, format=format, current_version__isnull=False)
+    """The saved decks a job re-checks: of the game and format, with a version; for the
+    change of a rule set, those that follow the format and those pinned to that rule set
+    (a deck pinned to another keeps its verdict)."""
+    decks = DeckModel.objects.filter(game_id=game_id, format=format, current_version__isnull=False)
+    if rule_set_code:
+        decks = decks.filter(Q(rule_set_pin__isnull=True) | Q(rule_set_pin__code=rule_set_code))
+    return decks
 
 
 # --- Starting ---------------------------------------------------------------------------------
@@ -172,6 +179,7 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
     decks whose stored verdict differs from the new one."""
     game = job.game
     pool = GamePool(game_slug=game.slug)
+    sets = RuleSetCache(game.slug)  # the one in force today and each pinned one, once
     rows = (
         _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
         .filter(pk__gte=lo, pk__lte=hi)
@@ -183,6 +191,7 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
             "current_version_id",
             "current_version__entries",
             "current_version__options",
+            "rule_set_pin_id",
             "legal",
             "report",
             "validated_at",
@@ -190,21 +199,14 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
     )
     changed: list[dict[str, Any]] = []
     n = 0
-    for (
-        pk,
-        owner_id,
-        name,
-        version_id,
-        entries,
-        options,
-        legal,
-        stored,
-        validated_at,
-    ) in rows.iterator(chunk_size=2000):
+    for row in rows.iterator(chunk_size=2000):
+        pk, owner_id, name, version_id, entries, options, pin, legal, stored, validated_at = row
         n += 1
-        deck = DeckModel(pk=pk, owner_id=owner_id, game=game, format=job.format, name=name)
+        deck = DeckModel(
+            pk=pk, owner_id=owner_id, game=game, format=job.format, name=name, rule_set_pin_id=pin
+        )
         version = DeckVersion(pk=version_id, deck_id=pk, entries=entries, options=options or {})
-        report = version_check(deck=deck, version=version, pool=pool)
+        report = version_check(deck=deck, version=version, pool=pool, rule_set=sets.for_deck(deck))
         if report == stored:
             continue
         changed.append(
@@ -322,10 +324,11 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
         points, was_points = _points(report), c["was_points"]
         if bool(report.get("legal")) == c["was_legal"] and points == was_points:
             continue
+        code = report.get("rule_set") or ""
         kind, message = _message(
             name=c["name"],
             fmt_name=fmt_name,
-            code=job.rule_set_code,
+            code=code,
             report=report,
             was_legal=c["was_legal"],
             was_points=was_points,
@@ -337,8 +340,8 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
                 owner_id=c["owner_id"],
                 deck_id=c["pk"],
                 kind=kind,
-                key=f"{job.rule_set_code or '-'}:{verdict}:{points}:job{job.pk}"[:120],
-                rule_set_code=job.rule_set_code,
+                key=f"{code or '-'}:{verdict}:{points}:job{job.pk}"[:120],
+                rule_set_code=code,
                 legal=bool(report.get("legal")),
                 was_legal=c["was_legal"],
                 points=points,
@@ -436,3 +439,74 @@ def recheck_sweep(*, now=None) -> dict[str, list[int]]:
             _enqueue_on_commit(pk, missing)
             out["requeued"].append(pk)
     return out
+
+
+# --- Rule sets taking effect, deleted pins ---------------------------------------------------
+
+#: Rule sets that took effect up to this many days ago still get their re-check (beat was
+#: down at midnight); the job's key makes it once per rule set and date.
+CATCH_UP_DAYS = 7
+
+
+def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
+    """Start the re-check of each format whose rule set takes effect today (or took effect
+    within CATCH_UP_DAYS and has had no such re-check): once per rule set and date, however
+    often it is called. Returns the ids of the jobs (new or existing)."""
+    today = today or rulesets.today()
+    jobs = []
+    found = RuleSet.objects.filter(
+        effective__lte=today, effective__gte=today - timedelta(days=CATCH_UP_DAYS)
+    ).select_related("game")
+    for rule_set in found.order_by("effective", "pk"):
+        job = recheck_start(
+            game_slug=rule_set.game.slug,
+            format=rule_set.format,
+            rule_set_code=rule_set.code,
+            reason=f"rule set {rule_set.code} took effect on {rule_set.effective:%Y-%m-%d}",
+            key=f"effective:{rule_set.pk}:{rule_set.effective:%Y-%m-%d}",
+        )
+        jobs.append(job.pk)
+    return jobs
+
+
+def pins_released(*, rule_set) -> int:
+    """Before a rule set is deleted: one notice to the owner of each deck pinned to it (the
+    deck now follows its format), written in the deleting transaction; once it commits, the
+    format's decks are re-checked (the unpinned ones now under the rule set in force), which
+    tells their owners of any verdict that changed too. Returns the number of decks."""
+    pinned = list(
+        DeckModel.objects.filter(rule_set_pin=rule_set).values_list("pk", "owner_id", "name")
+    )
+    if not pinned:
+        return 0
+    game = Game.objects.get(pk=rule_set.game_id)
+    try:
+        fmt_name = game.definition.format(rule_set.format).name
+    except ValueError:
+        fmt_name = rule_set.format
+    notices_write(
+        [
+            Notice(
+                owner_id=owner_id,
+                deck_id=pk,
+                kind=Notice.Kind.PIN,
+                key=f"pin:{rule_set.pk}:{rule_set.code}"[:120],
+                rule_set_code=rule_set.code,
+                message=(
+                    f"{name} was pinned to the rule set {rule_set.code} ({rule_set.name}), "
+                    f"which was deleted: it now follows {fmt_name} (the rule set in force "
+                    "today)."
+                )[:499],
+            )
+            for pk, owner_id, name in pinned
+        ]
+    )
+    slug, fmt, code = game.slug, rule_set.format, rule_set.code
+
+    def start() -> None:
+        from decks.tasks import recheck_start as task
+
+        task.delay(slug, fmt, "", f"rule set {code} deleted: its pinned decks follow {fmt}")
+
+    transaction.on_commit(start)
+    return len(pinned)

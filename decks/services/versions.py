@@ -18,7 +18,7 @@ from validation.registry import registry
 from validation.types import Deck
 
 from .errors import DeckInvalid, VersionConflict
-from .lists import CheckedList, list_check
+from .lists import CheckedList, deck_rule_set, list_check
 from .options import COLLECTION_OPTION
 
 
@@ -133,6 +133,7 @@ def _write_version(
         entries=_entries(checked.deck),
         options=dict(checked.deck.options),
         report=report,
+        rule_set_code=report.get("rule_set") or "",
     )
     deck.current_version = version
     _apply_report(deck, report)
@@ -171,6 +172,7 @@ def deck_save_version(
         options=options,
         # the deck's owner is read only for a deck restricted to its owner's collection
         owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
+        rule_set=deck_rule_set(deck=deck),
     )
     try:
         with transaction.atomic():
@@ -229,6 +231,7 @@ def deck_autosave(
         options=options,
         # the deck's owner is read only for a deck restricted to its owner's collection
         owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
+        rule_set=deck_rule_set(deck=deck),
     )
     now = timezone.now()
     with transaction.atomic():
@@ -265,6 +268,7 @@ def deck_autosave(
                 entries=_entries(checked.deck),
                 options=dict(checked.deck.options),
                 report=report,
+                rule_set_code=report.get("rule_set") or "",
                 revision=current.revision + 1,
                 updated_at=now,
             )
@@ -374,6 +378,7 @@ def deck_clone(*, deck, owner, name: str | None = None):
             name=name or f"{deck.name} (copy)"[:200],
             description=deck.description,
             cloned_from=deck,
+            rule_set_pin_id=deck.rule_set_pin_id,
             legal=deck.legal,
             violations_count=deck.violations_count,
             warnings_count=deck.warnings_count,
@@ -389,6 +394,7 @@ def deck_clone(*, deck, owner, name: str | None = None):
                 entries=source.entries,
                 options=source.options,
                 report=source.report,
+                rule_set_code=source.rule_set_code,
             )
             clone.current_version = version
             clone.save(update_fields=["current_version", "updated_at"])

@@ -32,7 +32,8 @@ def test_every_example_list_is_legal_through_the_api(client, sample_catalogue, p
     data = response.json()
     assert data["legal"] is True, data["errors"]
     assert data["errors"] == []
-    assert set(data) == {"legal", "errors", "warnings", "totals", "unknown"}
+    assert set(data) == {"legal", "errors", "warnings", "totals", "unknown", "rule_set"}
+    assert data["rule_set"] is None  # the sample catalogue alone has no rule set
     assert data["unknown"] == []
 
 

@@ -1,15 +1,19 @@
-"""A format's saved decks re-checked in chunks, and their owners told: one notice per deck
-per change (verdict or total points), none for a re-check that changes nothing, none twice
-for a chunk done twice; bulk loading and writing (query counts that do not grow with the
-chunk)."""
+"""A format's saved decks re-checked in chunks after a rule set changed, and their owners
+told: one notice per deck per change (verdict or total points), none for a re-check that
+changes nothing, none twice for a chunk done twice; decks pinned to another rule set left
+alone; a deleted pin falls back to following, with a notice; bulk loading and writing (query
+counts that do not grow with the chunk)."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from catalogue.models import Card
+from catalogue import rulesets
+from catalogue.models import Card, Game, RuleSet, RuleSetCard
 from decks import services
 from decks.models import Deck, RecheckJob
 from decks.services.recheck_jobs import recheck_run_chunk, recheck_start, recheck_sweep
@@ -36,9 +40,32 @@ def _recheck(game="redline", fmt="standard", code="") -> RecheckJob:
     return _run(recheck_start(game_slug=game, format=fmt, reason="test", rule_set_code=code))
 
 
-def _ban_tigercat():
-    # Outside the UNE general's faction: the sample REDLINE list becomes illegal.
-    Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="cpm")
+def make_set(code, days_ago, *, game="redline", fmt="standard", banned=(), costs=None):
+    """A rule set that took effect `days_ago` days ago (negative: upcoming)."""
+    game = Game.objects.get(slug=game)
+    effective = rulesets.today() - timedelta(days=days_ago)
+    rs = RuleSet.objects.create(
+        game=game,
+        format=fmt,
+        code=code,
+        name=f"Sample season {code}",
+        announced=effective - timedelta(days=30),
+        effective=effective,
+    )
+    for name in banned:
+        RuleSetCard.objects.create(
+            rule_set=rs, card=Card.objects.get(game=game, name=name), banned=True
+        )
+    for name, cost in (costs or {}).items():
+        RuleSetCard.objects.create(
+            rule_set=rs, card=Card.objects.get(game=game, name=name), cost=cost
+        )
+    return rs
+
+
+def _ban_tigercat(code="S2"):
+    """A rule set in force since yesterday that bans a card of the sample REDLINE list."""
+    return make_set(code, 1, banned=["Tigercat"])
 
 
 def test_a_verdict_change_tells_the_owner_once(sample_catalogue, user, other_user):
@@ -46,7 +73,7 @@ def test_a_verdict_change_tells_the_owner_once(sample_catalogue, user, other_use
     theirs = _deck(other_user, name="Theirs")
     _recheck()  # the saved verdicts as a re-check writes them: nothing to tell
     assert Notice.objects.count() == 0
-    _ban_tigercat()
+    _ban_tigercat("S2")
     job = _recheck(code="S2")
     assert (job.status, job.total, job.checked, job.changed, job.notices) == ("done", 2, 2, 2, 2)
     notice = Notice.objects.get(deck=mine)
@@ -82,11 +109,11 @@ def test_legal_again_is_a_notice_too(sample_catalogue, user):
     deck = _deck(user, name="Back")
     _ban_tigercat()
     _recheck()
-    Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="une")
-    _recheck()
+    RuleSetCard.objects.filter(rule_set__code="S2").update(banned=False)  # S2 edited
+    _recheck(code="S2")
     latest = Notice.objects.filter(deck=deck).order_by("-id").first()
     assert (latest.was_legal, latest.legal) == (False, True)
-    assert latest.message == "Back is legal again in Standard."
+    assert latest.message == "Back is legal again in Standard under S2."
     assert Notice.objects.filter(deck=deck).count() == 2
 
 
@@ -94,8 +121,8 @@ def test_a_points_change_tells_the_owner(sample_catalogue, user):
     deck = _deck(user, game="hex-skirmish", name="Army")
     _recheck("hex-skirmish")
     before = Deck.objects.get(pk=deck.pk).report["totals"]["points"]
-    lancers = Card.objects.get(game__slug="hex-skirmish", name="Lancers")
-    Card.objects.filter(pk=lancers.pk).update(cost=lancers.cost + 2)  # one in the list
+    lancers = Card.objects.get(game__slug="hex-skirmish", name="Lancers")  # one in the list
+    make_set("P2", 0, game="hex-skirmish", costs={"Lancers": lancers.cost + 2})
     job = _recheck("hex-skirmish", code="P2")
     assert job.notices == 1
     notice = Notice.objects.get(deck=deck)
@@ -196,3 +223,99 @@ def test_the_progress_page_is_the_staffs(user, client, sample_catalogue):
     job = recheck_start(game_slug="redline", format="standard", reason="test")
     client.force_login(user)
     assert client.get(f"/admin/decks/recheckjob/{job.pk}/progress/").status_code == 302
+
+
+def test_a_deck_pinned_to_another_rule_set_is_left_alone(sample_catalogue, user):
+    s1 = make_set("S1", 30)
+    follows = _deck(user, name="Follows")
+    pinned = _deck(user, name="Pinned")
+    Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
+    _recheck(code="S1")
+    _ban_tigercat("S2")
+    job = _recheck(code="S2")
+    assert job.total == 1  # the follower; the deck pinned to S1 is not in scope
+    assert Notice.objects.filter(deck=follows).count() == 1
+    assert not Notice.objects.filter(deck=pinned).exists()
+    assert Deck.objects.get(pk=pinned.pk).legal
+    # a re-check of every deck of the format checks the pinned one under its own S1
+    everything = _recheck()
+    assert (everything.total, everything.changed) == (2, 0)
+    assert Deck.objects.get(pk=pinned.pk).report["rule_set"] == "S1"
+
+
+def test_a_deck_pinned_to_the_changed_rule_set_is_re_checked(sample_catalogue, user):
+    s2 = make_set("S2", 1)
+    pinned = _deck(user, name="Pinned")
+    Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s2)
+    _recheck()
+    make_set("S3", 0)  # in force today: followers move on, the pinned deck stays on S2
+    RuleSetCard.objects.create(
+        rule_set=s2, card=Card.objects.get(game__slug="redline", name="Tigercat"), banned=True
+    )
+    job = _recheck(code="S2")
+    assert job.notices == 1
+    notice = Notice.objects.get(deck=pinned)
+    assert notice.rule_set_code == "S2" and "under S2" in notice.message
+
+
+def test_an_upcoming_rule_set_changes_no_verdict_yet(sample_catalogue, user):
+    deck = _deck(user)
+    _recheck()
+    make_set("S9", -10, banned=["Tigercat"])  # takes effect in ten days
+    job = _recheck(code="S9")
+    assert (job.checked, job.changed, job.notices) == (1, 0, 0)
+    assert Deck.objects.get(pk=deck.pk).legal
+
+
+def test_a_deleted_pin_falls_back_to_following_with_a_notice(sample_catalogue, user, other_user):
+    s1 = make_set("S1", 30)
+    pinned = _deck(user, name="Pinned")
+    bystander = _deck(other_user, name="Follows")
+    Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
+    _ban_tigercat("S2")
+    _recheck()  # the follower told of S2's ban; the pinned deck legal under S1
+    assert Deck.objects.get(pk=pinned.pk).legal
+    told_before = Notice.objects.filter(deck=bystander).count()
+
+    s1.delete()
+    deck = Deck.objects.get(pk=pinned.pk)
+    assert deck.rule_set_pin is None
+    notice = Notice.objects.get(deck=pinned, kind="pin")
+    assert notice.owner == user and notice.rule_set_code == "S1"
+    assert notice.message.startswith("Pinned was pinned to the rule set S1 (Sample season S1)")
+    assert "now follows Standard" in notice.message
+    # the re-check sent once the deletion commits: the deck now under S2, its verdict changed
+    _recheck()
+    verdict = Notice.objects.get(deck=pinned, kind="verdict")
+    assert (verdict.was_legal, verdict.legal, verdict.rule_set_code) == (True, False, "S2")
+    assert Notice.objects.filter(deck=bystander).count() == told_before
+
+
+def test_deleting_a_rule_set_queues_the_re_check_once_committed(
+    sample_catalogue, user, django_capture_on_commit_callbacks, monkeypatch
+):
+    from decks import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks.recheck_start, "delay", lambda *a: sent.append(a))
+    s1 = make_set("S1", 30)
+    pinned = _deck(user)
+    Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
+    with django_capture_on_commit_callbacks(execute=True):
+        s1.delete()
+    assert len(sent) == 1 and sent[0][:3] == ("redline", "standard", "")
+
+
+def test_the_day_a_rule_set_takes_effect_starts_one_re_check(sample_catalogue, user):
+    from decks.services.recheck_jobs import recheck_rule_sets_taking_effect
+
+    _deck(user)
+    s2 = make_set("S2", -1, banned=["Tigercat"])  # takes effect tomorrow
+    today = rulesets.today()
+    assert recheck_rule_sets_taking_effect(today=today) == []
+    tomorrow = today + timedelta(days=1)
+    first = recheck_rule_sets_taking_effect(today=tomorrow)
+    assert recheck_rule_sets_taking_effect(today=tomorrow) == first  # beat again: same job
+    job = RecheckJob.objects.get(pk=first[0])
+    assert (job.rule_set_code, job.key) == ("S2", f"effective:{s2.pk}:{tomorrow:%Y-%m-%d}")
+    assert RecheckJob.objects.count() == 1
