@@ -370,6 +370,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SIMULATIONS_REAP_SECONDS,
         "options": {"expires": 5 * SIMULATIONS_REAP_SECONDS},
     },
+    # The day a rule set takes effect (00:00 site time), its format's saved decks are
+    # re-checked: the first run after midnight starts it, once per rule set.
+    "rule-sets-taking-effect": {
+        "task": "decks.recheck_rule_sets_taking_effect",
+        "schedule": crontab(minute="1,31"),
+        "options": {"expires": 1200},
+    },
     "rechecks-sweep": {
         "task": "decks.recheck_sweep",
         "schedule": 60.0,
