@@ -94,6 +94,10 @@ class GamePool(Mapping):
     def __getitem__(self, key: str) -> CardFacts:
         return self._load()[key]
 
+    def get(self, key: str, default=None):
+        # Mapping.get goes through __getitem__ and an exception for every miss.
+        return self._load().get(key, default)
+
     def __iter__(self):
         return iter(self._load())
 
