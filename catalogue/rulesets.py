@@ -13,6 +13,7 @@ cards, new costs, errata), read by the rules core as `RuleSetFacts`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 
 from django.db.models.functions import Lower
@@ -21,7 +22,7 @@ from django.utils import timezone
 from cardsite import hooks
 from validation.types import RuleSetFacts
 
-from .models import Expansion, RuleSet, RuleSetCard
+from .models import Printing, RuleSet, RuleSetCard
 
 
 def today() -> date:
@@ -57,19 +58,22 @@ def history(game_slug: str, format: str) -> list[RuleSet]:
     return list(_sets(game_slug, format).order_by("effective"))
 
 
-def facts(rule_set: RuleSet) -> RuleSetFacts:
-    """The rules core's view of a rule set: its per-card entries (one query) and its legal
-    expansions with the names of the cards they print (one query)."""
+def facts(rule_set: RuleSet, names: Iterable[str] | None = None) -> RuleSetFacts:
+    """The rules core's view of a rule set: its per-card entries (one query), its legal
+    expansions (one query) and the names of the cards they print (one query, only when it
+    lists expansions). With `names` (the cards of one deck, any case) only those cards are
+    read: what checking that deck needs, whatever the size of the catalogue."""
+    wanted = sorted({n.lower() for n in names}) if names is not None else None
     banned: set[str] = set()
     limits: dict[str, int] = {}
     costs: dict[str, int] = {}
     texts: dict[str, str] = {}
-    rows = (
-        RuleSetCard.objects.filter(rule_set=rule_set)
-        .annotate(lname=Lower("card__name"))
-        .values_list("lname", "banned", "limit", "cost", "text")
-    )
-    for name, is_banned, limit, cost, text in rows:
+    rows = RuleSetCard.objects.filter(rule_set=rule_set).annotate(lname=Lower("card__name"))
+    if wanted is not None:
+        rows = rows.filter(lname__in=wanted)
+    for name, is_banned, limit, cost, text in rows.values_list(
+        "lname", "banned", "limit", "cost", "text"
+    ):
         if is_banned:
             banned.add(name)
         if limit is not None:
@@ -78,37 +82,39 @@ def facts(rule_set: RuleSet) -> RuleSetFacts:
             costs[name] = cost
         if text:
             texts[name] = text
-    codes: dict[str, None] = {}
-    pool: set[str] = set()
-    printed = (
-        Expansion.objects.filter(rule_sets=rule_set)
-        .annotate(lname=Lower("printings__card__name"))
-        .order_by("released", "code")
-        .values_list("code", "lname")
-    )
-    for code, name in printed:
-        codes[code] = None
-        if name is not None:
-            pool.add(name)
+    codes = tuple(rule_set.expansions.order_by("released", "code").values_list("code", flat=True))
+    pool: frozenset[str] | None = None
+    if codes:
+        printed = (
+            Printing.objects.filter(expansion__rule_sets=rule_set)
+            .annotate(lname=Lower("card__name"))
+            .order_by()
+            .values_list("lname", flat=True)
+        )
+        if wanted is not None:
+            printed = printed.filter(lname__in=wanted)
+        pool = frozenset(printed.distinct())
     return RuleSetFacts(
         code=rule_set.code,
         name=rule_set.name,
         effective=rule_set.effective,
-        pool=frozenset(pool) if codes else None,
+        pool=pool,
         banned=frozenset(banned),
         limits=limits,
         costs=costs,
         texts=texts,
-        expansions=tuple(codes),
+        expansions=codes,
         note=rule_set.note,
     )
 
 
-def facts_in_force(game_slug: str, format: str, on: date | None = None) -> RuleSetFacts | None:
+def facts_in_force(
+    game_slug: str, format: str, on: date | None = None, names: Iterable[str] | None = None
+) -> RuleSetFacts | None:
     """The facts of the rule set in force on `on` (today when None), None for the bare
-    format."""
+    format; `names` as for `facts`."""
     found = in_force(game_slug, format, on)
-    return facts(found) if found is not None else None
+    return facts(found, names) if found is not None else None
 
 
 def rule_set_changed(rule_set: RuleSet) -> None:

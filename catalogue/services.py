@@ -252,6 +252,11 @@ def sample_data_files() -> list[Path]:
     return sorted(SAMPLE_DATA_DIR.glob("*/*.json"))
 
 
+def sample_rule_set_files() -> list[Path]:
+    """The sample rule sets: `<game>/rule_sets/<format>.json` (rule set files)."""
+    return sorted(SAMPLE_DATA_DIR.glob("*/rule_sets/*.json"))
+
+
 def sample_deck_files() -> list[Path]:
     """The example lists shipped with the sample data: `<game>/decks/<format>.txt`."""
     return sorted(SAMPLE_DATA_DIR.glob("*/decks/*.txt"))

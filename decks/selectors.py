@@ -123,10 +123,10 @@ def version_entries(
     deck's own: its pin, or the rule set in force today; a goldfish plays the costs the deck
     is checked under); every section asked for is a key, empty when the list has none. A
     card no longer in the catalogue raises InputsError naming it."""
-    if rule_set is IN_FORCE:
-        rule_set = deck_rule_set(deck=version.deck)
     wanted = list(dict.fromkeys(sections))
     entries = [e for e in version.entries if e["section"] in wanted]
+    if rule_set is IN_FORCE:
+        rule_set = deck_rule_set(deck=version.deck, names=[e["card"] for e in entries])
     facts = card_facts_by_names(
         game_slug=version.deck.game.slug, names=[e["card"] for e in entries]
     )

@@ -3,7 +3,7 @@ against the catalogue (with suggestions), and validating with the owner's option
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,15 +176,20 @@ def deck_from_list(
 IN_FORCE: Any = object()
 
 
-def deck_rule_set(*, deck) -> RuleSetFacts | None:
+def deck_rule_set(*, deck, names: Iterable[str] | None = None) -> RuleSetFacts | None:
     """The rule set a saved deck is checked under: its pin, or (a deck that follows its
     format, or whose pinned rule set was deleted) the one in force today; None for the bare
-    format."""
+    format. `names` (the deck's cards) bounds what is read of it (catalogue.rulesets.facts)."""
     if deck.rule_set_pin_id is not None:
         pinned = RuleSet.objects.filter(pk=deck.rule_set_pin_id).first()
         if pinned is not None:
-            return rulesets.facts(pinned)
-    return rulesets.facts_in_force(deck.game.slug, deck.format)
+            return rulesets.facts(pinned, names)
+    return rulesets.facts_in_force(deck.game.slug, deck.format, names=names)
+
+
+def deck_card_names(deck: Deck) -> list[str]:
+    """The names of the cards of a rules-core deck."""
+    return list({e.card.name for entries in deck.sections.values() for e in entries})
 
 
 def list_check(
@@ -196,12 +201,13 @@ def list_check(
     options: Mapping[str, Any] | None = None,
     owner=None,
     report_unknown: bool = False,
-    rule_set: RuleSetFacts | None = IN_FORCE,
+    rule_set: RuleSetFacts | Callable[[Deck], RuleSetFacts | None] | None = IN_FORCE,
 ) -> CheckedList:
     """Read and validate a list: every violation, every warning and the totals. `owner` is
     whose collection `options={"collection": true}` means (DeckInvalid without one).
     `rule_set` is the rule set to check it under: by default the format's rule set in force
-    today (`IN_FORCE`); None checks the bare format.
+    today (`IN_FORCE`); None checks the bare format; a function of the deck read answers it
+    (a saved deck's own rule set, read for the deck's cards only).
 
     A list that does not parse raises ListInvalid with every line error. Card lines whose
     card is unknown do not stop the check: the lines read are validated all the same. With
@@ -218,7 +224,9 @@ def list_check(
     deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
     # The game's whole pool is loaded only if a rule asks for it (a map dealt from its cards).
     if rule_set is IN_FORCE:
-        rule_set = rulesets.facts_in_force(game_slug, format)
+        rule_set = rulesets.facts_in_force(game_slug, format, names=deck_card_names(deck))
+    elif callable(rule_set):
+        rule_set = rule_set(deck)
     report = validate(
         game_slug, format, deck, cards=GamePool(game_slug=game_slug), rule_set=rule_set
     )

@@ -56,7 +56,7 @@ def version_check(
     today)."""
     slug = deck.game.slug
     if rule_set is IN_FORCE:
-        rule_set = deck_rule_set(deck=deck)
+        rule_set = deck_rule_set(deck=deck, names=[e["card"] for e in version.entries])
     if pool is None:
         pool = card_facts_by_names(game_slug=slug, names=[e["card"] for e in version.entries])
     sections: dict[str, list[Entry]] = {}

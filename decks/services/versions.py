@@ -18,7 +18,7 @@ from validation.registry import registry
 from validation.types import Deck
 
 from .errors import DeckInvalid, VersionConflict
-from .lists import CheckedList, deck_rule_set, list_check
+from .lists import CheckedList, deck_card_names, deck_rule_set, list_check
 from .options import COLLECTION_OPTION
 
 
@@ -172,7 +172,7 @@ def deck_save_version(
         options=options,
         # the deck's owner is read only for a deck restricted to its owner's collection
         owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
-        rule_set=deck_rule_set(deck=deck),
+        rule_set=lambda read: deck_rule_set(deck=deck, names=deck_card_names(read)),
     )
     try:
         with transaction.atomic():
@@ -231,7 +231,7 @@ def deck_autosave(
         options=options,
         # the deck's owner is read only for a deck restricted to its owner's collection
         owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
-        rule_set=deck_rule_set(deck=deck),
+        rule_set=lambda read: deck_rule_set(deck=deck, names=deck_card_names(read)),
     )
     now = timezone.now()
     with transaction.atomic():

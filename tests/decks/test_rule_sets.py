@@ -87,13 +87,13 @@ def test_today_is_the_site_time_zone_day(two_sets, settings):
     assert timezone.localdate(instant) == S2_DAY
 
 
-def test_facts_in_two_queries(mini_catalogue):
+def test_facts_in_three_queries(mini_catalogue):
     rs = make_set("S2", S2_DAY, banned=["Tigercat"], limits={"Rabbit": 1})
     RuleSetCard.objects.filter(rule_set=rs, card__name="Rabbit").update(cost=7, text="Errata")
     rs.expansions.add(Expansion.objects.get(code="RL1"))
     with CaptureQueriesContext(connection) as ctx:
         facts = rulesets.facts(rs)
-    assert len(ctx.captured_queries) == 2
+    assert len(ctx.captured_queries) == 3  # entries, expansions, the cards they print
     assert facts.code == "S2" and facts.effective == S2_DAY
     assert facts.banned == {"tigercat"} and facts.limits == {"rabbit": 1}
     assert facts.costs == {"rabbit": 7} and facts.texts == {"rabbit": "Errata"}
@@ -194,12 +194,14 @@ def test_a_goldfish_plays_the_costs_the_deck_is_checked_under(sample_catalogue, 
         text=sample_list("hex-skirmish", "standard"),
     )
     assert deck.report["totals"]["points"] == 39
-    make_set("P1", date(2000, 1, 1), game="hex-skirmish", costs={"Longbowmen": 18})
+    pinned = make_set("X1", date(2000, 1, 1), game="hex-skirmish", costs={"Longbowmen": 18})
     RuleSetCard.objects.create(
-        rule_set=RuleSet.objects.get(code="P1"),
+        rule_set=pinned,
         card=Card.objects.get(game__slug="hex-skirmish", name="Arrow Storm"),
         cost=5,
     )
+    deck.rule_set_pin = pinned
+    deck.save()
     deck_revalidate(deck=deck)
     deck.refresh_from_db()
     # 39 + 11 + 3 = 53: over the 50 points, said by the points rule.
@@ -207,7 +209,7 @@ def test_a_goldfish_plays_the_costs_the_deck_is_checked_under(sample_catalogue, 
     (error,) = deck.report["errors"]
     assert error["code"] == "army.points"
     assert error["message"].endswith(
-        "; costs of P1 (Season P1): Longbowmen 7 → 18, Arrow Storm 2 → 5"
+        "; costs of X1 (Season X1): Longbowmen 7 → 18, Arrow Storm 2 → 5"
     )
 
     units = version_entries(version=deck.current_version, sections=["units"])["units"]
@@ -216,3 +218,19 @@ def test_a_goldfish_plays_the_costs_the_deck_is_checked_under(sample_catalogue, 
     inputs = build_inputs(kind, params=kind.defaults, deck_version=deck.current_version)
     storms = _named(inputs, "Arrow Storm")
     assert storms and {c["cost"] for c in storms} == {5}
+
+
+def test_the_sample_lists_stay_legal_under_every_sample_rule_set(sample_catalogue):
+    """Past and upcoming alike: the day an upcoming one comes into force the examples hold."""
+    from decks.services import list_check
+    from tests.decks.conftest import sample_list
+
+    checked = 0
+    for rs in RuleSet.objects.select_related("game"):
+        text = sample_list(rs.game.slug, rs.format)
+        result = list_check(
+            game_slug=rs.game.slug, format=rs.format, text=text, rule_set=rulesets.facts(rs)
+        )
+        assert result.report.legal and result.report.rule_set == rs.code, result.report.errors
+        checked += 1
+    assert checked == 4

@@ -7,6 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from catalogue import rulesets
 from catalogue.models import Card, Game
 from catalogue.services import SAMPLE_DATA_DIR
 
@@ -33,7 +34,8 @@ def test_every_example_list_is_legal_through_the_api(client, sample_catalogue, p
     assert data["legal"] is True, data["errors"]
     assert data["errors"] == []
     assert set(data) == {"legal", "errors", "warnings", "totals", "unknown", "rule_set"}
-    assert data["rule_set"] is None  # the sample catalogue alone has no rule set
+    in_force = rulesets.in_force(game, fmt)  # the sample rule sets, where there are some
+    assert data["rule_set"] == (in_force.code if in_force else None)
     assert data["unknown"] == []
 
 
