@@ -20,7 +20,16 @@ from decks.services.recheck_jobs import recheck_run_chunk, recheck_start, rechec
 from notices.models import Notice
 from tests.decks.conftest import sample_list
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_sample_rule_sets")]
+
+
+@pytest.fixture
+def no_sample_rule_sets(request):
+    """The rule sets of these tests alone: the sample ones (dated, loaded with the sample
+    catalogue) are deleted first, so that which set is in force does not depend on the day."""
+    if "sample_catalogue" in request.fixturenames:
+        request.getfixturevalue("sample_catalogue")
+        RuleSet.objects.filter(sample=True).delete()
 
 
 def _deck(owner, game="redline", fmt="standard", name="Deck"):
@@ -63,7 +72,7 @@ def make_set(code, days_ago, *, game="redline", fmt="standard", banned=(), costs
     return rs
 
 
-def _ban_tigercat(code="S2"):
+def _ban_tigercat(code="T2"):
     """A rule set in force since yesterday that bans a card of the sample REDLINE list."""
     return make_set(code, 1, banned=["Tigercat"])
 
@@ -73,13 +82,13 @@ def test_a_verdict_change_tells_the_owner_once(sample_catalogue, user, other_use
     theirs = _deck(other_user, name="Theirs")
     _recheck()  # the saved verdicts as a re-check writes them: nothing to tell
     assert Notice.objects.count() == 0
-    _ban_tigercat("S2")
-    job = _recheck(code="S2")
+    _ban_tigercat("T2")
+    job = _recheck(code="T2")
     assert (job.status, job.total, job.checked, job.changed, job.notices) == ("done", 2, 2, 2, 2)
     notice = Notice.objects.get(deck=mine)
     assert notice.owner == user and notice.kind == "verdict"
-    assert (notice.was_legal, notice.legal, notice.rule_set_code) == (True, False, "S2")
-    assert notice.message.startswith("Mine is no longer legal in Standard under S2")
+    assert (notice.was_legal, notice.legal, notice.rule_set_code) == (True, False, "T2")
+    assert notice.message.startswith("Mine is no longer legal in Standard under T2")
     assert Notice.objects.get(deck=theirs).owner == other_user
     assert not Deck.objects.get(pk=mine.pk).legal
 
@@ -87,9 +96,9 @@ def test_a_verdict_change_tells_the_owner_once(sample_catalogue, user, other_use
 def test_re_checking_the_same_change_again_tells_nothing_new(sample_catalogue, user):
     deck = _deck(user)
     _ban_tigercat()
-    _recheck(code="S2")
+    _recheck(code="T2")
     assert Notice.objects.filter(deck=deck).count() == 1
-    again = _recheck(code="S2")
+    again = _recheck(code="T2")
     assert (again.checked, again.changed, again.notices) == (1, 0, 0)
     assert Notice.objects.filter(deck=deck).count() == 1
 
@@ -109,11 +118,11 @@ def test_legal_again_is_a_notice_too(sample_catalogue, user):
     deck = _deck(user, name="Back")
     _ban_tigercat()
     _recheck()
-    RuleSetCard.objects.filter(rule_set__code="S2").update(banned=False)  # S2 edited
-    _recheck(code="S2")
+    RuleSetCard.objects.filter(rule_set__code="T2").update(banned=False)  # T2 edited
+    _recheck(code="T2")
     latest = Notice.objects.filter(deck=deck).order_by("-id").first()
     assert (latest.was_legal, latest.legal) == (False, True)
-    assert latest.message == "Back is legal again in Standard under S2."
+    assert latest.message == "Back is legal again in Standard under T2."
     assert Notice.objects.filter(deck=deck).count() == 2
 
 
@@ -226,54 +235,54 @@ def test_the_progress_page_is_the_staffs(user, client, sample_catalogue):
 
 
 def test_a_deck_pinned_to_another_rule_set_is_left_alone(sample_catalogue, user):
-    s1 = make_set("S1", 30)
+    s1 = make_set("T1", 30)
     follows = _deck(user, name="Follows")
     pinned = _deck(user, name="Pinned")
     Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
-    _recheck(code="S1")
-    _ban_tigercat("S2")
-    job = _recheck(code="S2")
-    assert job.total == 1  # the follower; the deck pinned to S1 is not in scope
+    _recheck(code="T1")
+    _ban_tigercat("T2")
+    job = _recheck(code="T2")
+    assert job.total == 1  # the follower; the deck pinned to T1 is not in scope
     assert Notice.objects.filter(deck=follows).count() == 1
     assert not Notice.objects.filter(deck=pinned).exists()
     assert Deck.objects.get(pk=pinned.pk).legal
-    # a re-check of every deck of the format checks the pinned one under its own S1
+    # a re-check of every deck of the format checks the pinned one under its own T1
     everything = _recheck()
     assert (everything.total, everything.changed) == (2, 0)
-    assert Deck.objects.get(pk=pinned.pk).report["rule_set"] == "S1"
+    assert Deck.objects.get(pk=pinned.pk).report["rule_set"] == "T1"
 
 
 def test_a_deck_pinned_to_the_changed_rule_set_is_re_checked(sample_catalogue, user):
-    s2 = make_set("S2", 1)
+    s2 = make_set("T2", 1)
     pinned = _deck(user, name="Pinned")
     Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s2)
     _recheck()
-    make_set("S3", 0)  # in force today: followers move on, the pinned deck stays on S2
+    make_set("T3", 0)  # in force today: followers move on, the pinned deck stays on T2
     RuleSetCard.objects.create(
         rule_set=s2, card=Card.objects.get(game__slug="redline", name="Tigercat"), banned=True
     )
-    job = _recheck(code="S2")
+    job = _recheck(code="T2")
     assert job.notices == 1
     notice = Notice.objects.get(deck=pinned)
-    assert notice.rule_set_code == "S2" and "under S2" in notice.message
+    assert notice.rule_set_code == "T2" and "under T2" in notice.message
 
 
 def test_an_upcoming_rule_set_changes_no_verdict_yet(sample_catalogue, user):
     deck = _deck(user)
     _recheck()
-    make_set("S9", -10, banned=["Tigercat"])  # takes effect in ten days
-    job = _recheck(code="S9")
+    make_set("T9", -10, banned=["Tigercat"])  # takes effect in ten days
+    job = _recheck(code="T9")
     assert (job.checked, job.changed, job.notices) == (1, 0, 0)
     assert Deck.objects.get(pk=deck.pk).legal
 
 
 def test_a_deleted_pin_falls_back_to_following_with_a_notice(sample_catalogue, user, other_user):
-    s1 = make_set("S1", 30)
+    s1 = make_set("T1", 30)
     pinned = _deck(user, name="Pinned")
     bystander = _deck(other_user, name="Follows")
     Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
-    _ban_tigercat("S2")
-    _recheck()  # the follower told of S2's ban; the pinned deck legal under S1
+    _ban_tigercat("T2")
+    _recheck()  # the follower told of T2's ban; the pinned deck legal under T1
     assert Deck.objects.get(pk=pinned.pk).legal
     told_before = Notice.objects.filter(deck=bystander).count()
 
@@ -281,13 +290,13 @@ def test_a_deleted_pin_falls_back_to_following_with_a_notice(sample_catalogue, u
     deck = Deck.objects.get(pk=pinned.pk)
     assert deck.rule_set_pin is None
     notice = Notice.objects.get(deck=pinned, kind="pin")
-    assert notice.owner == user and notice.rule_set_code == "S1"
-    assert notice.message.startswith("Pinned was pinned to the rule set S1 (Sample season S1)")
+    assert notice.owner == user and notice.rule_set_code == "T1"
+    assert notice.message.startswith("Pinned was pinned to the rule set T1 (Sample season T1)")
     assert "now follows Standard" in notice.message
-    # the re-check sent once the deletion commits: the deck now under S2, its verdict changed
+    # the re-check sent once the deletion commits: the deck now under T2, its verdict changed
     _recheck()
     verdict = Notice.objects.get(deck=pinned, kind="verdict")
-    assert (verdict.was_legal, verdict.legal, verdict.rule_set_code) == (True, False, "S2")
+    assert (verdict.was_legal, verdict.legal, verdict.rule_set_code) == (True, False, "T2")
     assert Notice.objects.filter(deck=bystander).count() == told_before
 
 
@@ -298,7 +307,7 @@ def test_deleting_a_rule_set_queues_the_re_check_once_committed(
 
     sent = []
     monkeypatch.setattr(tasks.recheck_start, "delay", lambda *a: sent.append(a))
-    s1 = make_set("S1", 30)
+    s1 = make_set("T1", 30)
     pinned = _deck(user)
     Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
     with django_capture_on_commit_callbacks(execute=True):
@@ -310,12 +319,12 @@ def test_the_day_a_rule_set_takes_effect_starts_one_re_check(sample_catalogue, u
     from decks.services.recheck_jobs import recheck_rule_sets_taking_effect
 
     _deck(user)
-    s2 = make_set("S2", -1, banned=["Tigercat"])  # takes effect tomorrow
+    s2 = make_set("T2", -1, banned=["Tigercat"])  # takes effect tomorrow
     today = rulesets.today()
     assert recheck_rule_sets_taking_effect(today=today) == []
     tomorrow = today + timedelta(days=1)
     first = recheck_rule_sets_taking_effect(today=tomorrow)
     assert recheck_rule_sets_taking_effect(today=tomorrow) == first  # beat again: same job
     job = RecheckJob.objects.get(pk=first[0])
-    assert (job.rule_set_code, job.key) == ("S2", f"effective:{s2.pk}:{tomorrow:%Y-%m-%d}")
+    assert (job.rule_set_code, job.key) == ("T2", f"effective:{s2.pk}:{tomorrow:%Y-%m-%d}")
     assert RecheckJob.objects.count() == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from cardsite.celery import app, route_task
+from cardsite.celery import app, control_queue, route_task
 
 SCHEDULED = {
     "decks.recheck_rule_sets_taking_effect",
@@ -20,9 +20,7 @@ def test_beat_schedules_the_re_checks_and_the_digest():
     app.loader.import_default_modules()
     assert SCHEDULED <= set(app.tasks)
     for name in SCHEDULED:
-        assert route_task(name, (), {}, {}) == {
-            "queue": f"{settings.CELERY_TASK_DEFAULT_QUEUE}.control"
-        }
+        assert route_task(name, (), {}, {}) == {"queue": control_queue()}
 
 
 def test_beat_keeps_the_sites_time():
