@@ -365,10 +365,11 @@ if not 0 < SIMULATIONS_HEARTBEAT_SECONDS < SIMULATIONS_LEASE_SECONDS:
     )
 # Re-checks of a format's saved decks (decks.services.recheck_jobs): decks per chunk (one
 # Celery task each); a job without progress for RECHECK_STALL_SECONDS has its chunks sent
-# again by the sweep, at most RECHECK_MAX_SWEEPS times.
+# again by beat's sweep (every RECHECK_SWEEP_SECONDS), at most RECHECK_MAX_SWEEPS times.
 RECHECK_CHUNK_DECKS = int(os.environ.get("RECHECK_CHUNK_DECKS", "2000"))
 RECHECK_STALL_SECONDS = float(os.environ.get("RECHECK_STALL_SECONDS", "300"))
 RECHECK_MAX_SWEEPS = int(os.environ.get("RECHECK_MAX_SWEEPS", "3"))
+RECHECK_SWEEP_SECONDS = float(os.environ.get("RECHECK_SWEEP_SECONDS", "60"))
 # Beat's times are the site's (a rule set takes effect at 00:00 in TIME_ZONE).
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
@@ -386,8 +387,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     "rechecks-sweep": {
         "task": "decks.recheck_sweep",
-        "schedule": 60.0,
-        "options": {"expires": 300},
+        "schedule": RECHECK_SWEEP_SECONDS,
+        "options": {"expires": 5 * RECHECK_SWEEP_SECONDS},
     },
     # The email digest of notices, to the owners who opted in: daily.
     "notices-digest": {
