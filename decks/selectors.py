@@ -9,6 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q
+
+from catalogue import rulesets
 from catalogue.models import Card
 from catalogue.services import card_facts_by_names
 from validation.capabilities import DrawRules, InputsError
@@ -228,9 +231,11 @@ def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     return out
 
 
-def deck_public_list(*, game_slug: str | None = None, query: str = ""):
-    """Public decks (of one game), newest first, whose name contains `query`; a queryset
-    with the game and owner joined, for pagination."""
+def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in: str = ""):
+    """Public decks (of one game), newest first, whose name contains `query`; with
+    `legal_in` (a format), only the decks of that format legal today: their verdict is under
+    the rule set in force today (they follow the format, or are pinned to that very rule set)
+    and legal. A queryset with the game and owner joined, for pagination."""
     from .models import Deck as DeckModel
 
     qs = DeckModel.objects.public().select_related("game", "owner")
@@ -238,6 +243,18 @@ def deck_public_list(*, game_slug: str | None = None, query: str = ""):
         qs = qs.filter(game__slug=game_slug)
     if query:
         qs = qs.filter(name__icontains=query)
+    if legal_in:
+        games = [registry.get(game_slug)] if game_slug in registry else registry.all()
+        today_q = Q(pk__in=[])
+        for game in games:
+            if legal_in not in game.formats:
+                continue
+            current = rulesets.in_force(game.slug, legal_in)
+            pinned = Q(rule_set_pin__isnull=True)
+            if current is not None:
+                pinned |= Q(rule_set_pin_id=current.pk)
+            today_q |= Q(game__slug=game.slug) & pinned
+        qs = qs.filter(today_q, format=legal_in, legal=True)
     return qs.order_by("-updated_at", "-id")
 
 

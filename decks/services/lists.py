@@ -20,7 +20,7 @@ from validation.registry import registry
 from validation.runner import Report, validate
 from validation.types import Deck, RuleSetFacts
 
-from .errors import ListInvalid
+from .errors import DeckInvalid, ListInvalid
 from .options import clean_collection_option, rules_options
 
 
@@ -185,6 +185,29 @@ def deck_rule_set(*, deck, names: Iterable[str] | None = None) -> RuleSetFacts |
         if pinned is not None:
             return rulesets.facts(pinned, names)
     return rulesets.facts_in_force(deck.game.slug, deck.format, names=names)
+
+
+def chosen_rule_set(
+    *, game_slug: str, format: str, code: str | None = None, as_of=None
+) -> Callable[[Deck], RuleSetFacts | None]:
+    """The rule set a check asks for, as `list_check(rule_set=…)` takes it: the one of
+    `code`, the one in force on `as_of` (a date), or (neither) the one in force today.
+    DeckInvalid naming the known codes when `code` is not one of the format's."""
+    if code:
+        found = rulesets.by_code(game_slug, format, code)
+        if found is None:
+            known = [rs.code for rs in rulesets.history(game_slug, format)]
+            raise DeckInvalid(
+                {
+                    "rule_set": [
+                        f"{format} has no rule set {code!r}; "
+                        + (f"its rule sets: {', '.join(known)}" if known else "it has none")
+                    ]
+                }
+            )
+    else:
+        found = rulesets.in_force(game_slug, format, as_of)
+    return lambda read: rulesets.facts(found, deck_card_names(read)) if found else None
 
 
 def deck_card_names(deck: Deck) -> list[str]:
