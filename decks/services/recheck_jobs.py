@@ -203,7 +203,7 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
     decks whose stored verdict differs from the new one."""
     game = job.game
     pool = GamePool(game_slug=game.slug)
-    sets = RuleSetCache(game.slug)  # the one in force today and each pinned one, once
+    sets = RuleSetCache(game.slug)  # today's rule set and each pinned one, once
     rows = (
         _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
         .filter(pk__gte=lo, pk__lte=hi)
@@ -494,7 +494,7 @@ def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
 def pins_released(*, rule_set) -> int:
     """Before a rule set is deleted: one notice to the owner of each deck pinned to it (the
     deck now follows its format), written in the deleting transaction; once it commits, the
-    format's decks are re-checked (the unpinned ones now under the rule set in force), which
+    format's decks are re-checked (the unpinned ones now under today's rule set), which
     tells their owners of any verdict that changed too. Returns the number of decks."""
     pinned = list(
         DeckModel.objects.filter(rule_set_pin=rule_set).values_list("pk", "owner_id", "name")
@@ -516,7 +516,7 @@ def pins_released(*, rule_set) -> int:
                 rule_set_code=rule_set.code,
                 message=(
                     f"{name} was pinned to the rule set {rule_set.code} ({rule_set.name}), "
-                    f"which was deleted: it now follows {fmt_name} (the rule set in force "
+                    f"which was deleted: it now follows {fmt_name} (the rule set in effect "
                     "today)."
                 )[:499],
             )
