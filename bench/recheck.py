@@ -46,6 +46,7 @@ os.environ["DEBUG"] = "0"
 os.environ["AXES_ENABLED"] = "0"
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(60))
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+os.environ["DB_STATEMENT_TIMEOUT_MS"] = "5000"  # the production default, for the workers too
 
 DECKS = int(os.environ.get("BENCH_DECKS", "100000"))
 OWNERS = 2_000
@@ -95,11 +96,10 @@ def stop(procs: list[subprocess.Popen]) -> None:
 def build_decks(n: int):
     """n saved decks (one version each, with the verdict a re-check would store), in bulk."""
     from django.contrib.auth.models import User
-    from django.db import connection
+    from django.db import connection, transaction
     from django.utils import timezone
 
     from catalogue.models import Game
-    from decks.models import Deck, DeckVersion
     from decks.services import deck_create, version_check
 
     text = (ROOT / "catalogue/sample_data/redline/decks/standard.txt").read_text()
@@ -114,34 +114,44 @@ def build_decks(n: int):
     assert report["legal"], report
     game = Game.objects.get(slug="redline")
     now = timezone.now()
-    batch = 5_000
+    batch = 2_000
     for start in range(1, n, batch):
-        decks = Deck.objects.bulk_create(
-            [
-                Deck(
-                    owner=users[i % OWNERS], game=game, format="standard",
-                    name=f"Sample deck {i}", legal=True, report=report, validated_at=now,
-                    warnings_count=len(report["warnings"]),
-                )
-                for i in range(start, min(start + batch, n))
-            ]
-        )  # fmt: skip
-        DeckVersion.objects.bulk_create(
-            [
-                DeckVersion(
-                    deck=d, number=1, author_id=d.owner_id, list_text=version.list_text,
-                    entries=version.entries, options=version.options, report=report,
-                )
-                for d in decks
-            ]
-        )  # fmt: skip
-    with connection.cursor() as cursor:
+        with transaction.atomic(), connection.cursor() as cursor:
+            # Building the decks is not what is timed: no statement timeout for it.
+            cursor.execute("SET LOCAL statement_timeout = 0")
+            _build_batch(users, game, report, version, now, start, min(start + batch, n))
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL statement_timeout = 0")
         cursor.execute(
             "UPDATE decks_deck d SET current_version_id = v.id FROM decks_deckversion v "
             "WHERE v.deck_id = d.id AND d.current_version_id IS NULL"
         )
         cursor.execute("ANALYZE")
     return proto, version
+
+
+def _build_batch(users, game, report, version, now, first: int, last: int) -> None:
+    from decks.models import Deck, DeckVersion
+
+    decks = Deck.objects.bulk_create(
+        [
+            Deck(
+                owner=users[i % OWNERS], game=game, format="standard",
+                name=f"Sample deck {i}", legal=True, report=report, validated_at=now,
+                warnings_count=len(report["warnings"]),
+            )
+            for i in range(first, last)
+        ]
+    )  # fmt: skip
+    DeckVersion.objects.bulk_create(
+        [
+            DeckVersion(
+                deck=d, number=1, author_id=d.owner_id, list_text=version.list_text,
+                entries=version.entries, options=version.options, report=report,
+            )
+            for d in decks
+        ]
+    )  # fmt: skip
 
 
 def baseline_rate(proto, version, seconds: float = 3.0) -> float:

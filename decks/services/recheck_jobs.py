@@ -344,7 +344,9 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
             continue
         report = c["report"]
         points, was_points = _points(report), c["was_points"]
-        if bool(report.get("legal")) == c["was_legal"] and points == was_points:
+        # Total points are told when both are known (a list that could not be read has none).
+        moved = points is not None and was_points is not None and points != was_points
+        if bool(report.get("legal")) == c["was_legal"] and not moved:
             continue
         code = report.get("rule_set") or ""
         kind, message = _message(

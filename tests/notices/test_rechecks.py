@@ -328,3 +328,30 @@ def test_the_day_a_rule_set_takes_effect_starts_one_re_check(sample_catalogue, u
     job = RecheckJob.objects.get(pk=first[0])
     assert (job.rule_set_code, job.key) == ("T2", f"effective:{s2.pk}:{tomorrow:%Y-%m-%d}")
     assert RecheckJob.objects.count() == 1
+
+
+def test_the_portable_writer_writes_the_same_and_skips_a_deck_saved_meanwhile(
+    sample_catalogue, user
+):
+    """The writer of the databases other than PostgreSQL (the embedded SQLite): row locks
+    and bulk_update, with the same condition."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from decks.services import recheck_jobs
+
+    kept, saved = _deck(user, name="Kept"), _deck(user, name="Saved")
+    _ban_tigercat()
+    job = RecheckJob.objects.select_related("game").get(
+        pk=recheck_start(game_slug="redline", format="standard", reason="test").pk
+    )
+    _n, changed = recheck_jobs._check_chunk(job, *job.chunks[0])
+    services.deck_save_version(
+        deck=saved, author=user, text=sample_list("redline", "standard") + "\n# x", based_on=1
+    )
+    with transaction.atomic():
+        written = recheck_jobs._write_verdicts_portable(changed, timezone.now())
+    assert written == {kept.pk}
+    after = Deck.objects.get(pk=kept.pk)
+    assert not after.legal and after.report["rule_set"] == "T2"
+    assert after.violations_count == len(after.report["errors"]) >= 1
