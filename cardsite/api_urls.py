@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("decks.api_urls")),
     path("", include("simulations.api_urls")),
     path("", include("play.api_urls")),
+    path("", include("notices.api_urls")),
 ]

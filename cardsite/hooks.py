@@ -5,6 +5,9 @@ Hooks in use:
 - `game_tools`: functions `fn(game_slug) -> [{"label", "url"}]`, buttons on a game's page.
 - `catalogue_changed`: functions `fn(*, game_slug)`, called after an import or an admin edit
   changed a game's cards (the decks app re-validates that game's saved decks).
+- `rule_set_changed`: functions `fn(*, game_slug, format, code)`, called after a rule set was
+  written or deleted (`catalogue.rulesets.rule_set_changed`; the decks app re-checks the
+  saved decks).
 - `card_counts`: functions `fn() -> {game_slug: cards}`, the home page's counts (the
   catalogue's).
 - `profile_context`: functions `fn(user) -> {name: value}`, added to the profile page's

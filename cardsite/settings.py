@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
 
@@ -90,6 +91,7 @@ INSTALLED_APPS = [
     "decks",
     "play",
     "simulations",
+    "notices",
 ]
 
 #: Game packages beyond the built-in ones of validation/games/: importable modules, each
@@ -158,6 +160,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "cardsite.context_processors.site",
+                "notices.context_processors.unread",
             ],
         },
     },
@@ -311,6 +314,15 @@ EMAIL_BACKEND = os.environ.get(
     else "django.core.mail.backends.console.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cardsite <noreply@localhost>")
+# The SMTP server of the SMTP backend (production's default).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 10
+#: The site's address (https://cards.example.org), for links in emails (the notice digest).
+SITE_URL = os.environ.get("SITE_URL", "")
 
 # --- Celery -------------------------------------------------------------------------------
 BROKER_DIR = DATA_DIR / "broker"
@@ -365,12 +377,39 @@ if not 0 < SIMULATIONS_HEARTBEAT_SECONDS < SIMULATIONS_LEASE_SECONDS:
     raise ImproperlyConfigured(
         "SIMULATIONS_HEARTBEAT_SECONDS must be positive and shorter than SIMULATIONS_LEASE_SECONDS."
     )
+# Re-checks of a format's saved decks (decks.services.recheck_jobs): decks per chunk (one
+# Celery task each); a job without progress for RECHECK_STALL_SECONDS has its chunks sent
+# again by beat's sweep (every RECHECK_SWEEP_SECONDS), at most RECHECK_MAX_SWEEPS times.
+RECHECK_CHUNK_DECKS = int(os.environ.get("RECHECK_CHUNK_DECKS", "2000"))
+RECHECK_STALL_SECONDS = float(os.environ.get("RECHECK_STALL_SECONDS", "300"))
+RECHECK_MAX_SWEEPS = int(os.environ.get("RECHECK_MAX_SWEEPS", "3"))
+RECHECK_SWEEP_SECONDS = float(os.environ.get("RECHECK_SWEEP_SECONDS", "60"))
+# Beat's times are the site's (a rule set takes effect at 00:00 in TIME_ZONE).
+CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "simulations-reap": {
         "task": "simulations.reap",
         "schedule": SIMULATIONS_REAP_SECONDS,
         "options": {"expires": 5 * SIMULATIONS_REAP_SECONDS},
-    }
+    },
+    # The day a rule set takes effect (00:00 site time), its format's saved decks are
+    # re-checked: the first run after midnight starts it, once per rule set.
+    "rule-sets-taking-effect": {
+        "task": "decks.recheck_rule_sets_taking_effect",
+        "schedule": crontab(minute="1,31"),
+        "options": {"expires": 1200},
+    },
+    "rechecks-sweep": {
+        "task": "decks.recheck_sweep",
+        "schedule": RECHECK_SWEEP_SECONDS,
+        "options": {"expires": 5 * RECHECK_SWEEP_SECONDS},
+    },
+    # The email digest of notices, to the owners who opted in: daily.
+    "notices-digest": {
+        "task": "notices.send_digests",
+        "schedule": crontab(hour=7, minute=0),
+        "options": {"expires": 6 * 3600},
+    },
 }
 
 # --- REST framework -----------------------------------------------------------------------

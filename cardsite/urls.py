@@ -29,6 +29,7 @@ urlpatterns = [
     path("", include("decks.builder_urls")),
     path("", include("decks.urls")),
     path("", include("play.urls")),
+    path("", include("notices.urls")),
 ]
 
 # Uploaded media, unless MEDIA_URL points at another host (a CDN or object store).

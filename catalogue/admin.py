@@ -9,11 +9,21 @@ from django.contrib import admin, messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
-from .forms import CardAdminForm, ExpansionImportForm, PrintingAdminForm
+from . import rulesets
+from .forms import (
+    CardAdminForm,
+    ExpansionImportForm,
+    PrintingAdminForm,
+    RuleSetAdminForm,
+    RuleSetCardForm,
+    RuleSetCardFormSet,
+    RuleSetImportForm,
+)
 from .importer import ImportFailed, expansion_export, expansion_import
-from .models import Card, Expansion, Game, Printing
+from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard
+from .rule_set_file import RuleSetImportFailed, rule_set_export, rule_set_import
 from .services import catalogue_changed
 
 
@@ -203,6 +213,117 @@ class PrintingAdmin(admin.ModelAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         kwargs["fields"] = ["card", "expansion", "number", "rarity", "image", "flavour", "artist"]
         return super().get_form(request, obj, change=change, **kwargs)
+
+
+class RuleSetCardInline(admin.TabularInline):
+    model = RuleSetCard
+    form = RuleSetCardForm
+    formset = RuleSetCardFormSet
+    extra = 1
+    autocomplete_fields = ["card"]
+    verbose_name = "card entry"
+    verbose_name_plural = "card entries (banned, limit, cost, errata)"
+
+
+@admin.register(RuleSet)
+class RuleSetAdmin(admin.ModelAdmin):
+    """A format's rule sets: typed card entries inline (each card checked to be the game's),
+    what the rule set changes against the one before shown on its page, a file import with
+    a preview, and export."""
+
+    form = RuleSetAdminForm
+    inlines = [RuleSetCardInline]
+    list_display = ("code", "name", "game", "format", "announced", "effective", "sample")
+    list_filter = ("game", "format", "sample")
+    search_fields = ("code", "name", "note")
+    list_select_related = ("game",)
+    filter_horizontal = ("expansions",)
+    readonly_fields = ("what_changes",)
+    actions = ["export_json"]
+    change_list_template = "admin/catalogue/ruleset/change_list.html"
+
+    @admin.display(description="What it changes against the rule set before")
+    def what_changes(self, obj):
+        if obj is None or obj.pk is None:
+            return "Save the rule set to see what it changes."
+        found = rulesets.changes(obj)
+        if not found:
+            return "Nothing: the same pool, bans, limits, costs and errata."
+        return format_html(
+            "<ul class='rule-set-changes'>{}</ul>",
+            format_html_join("", "<li>{}</li>", ((c.text,) for c in found)),
+        )
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        rulesets.rule_set_changed(form.instance)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        rulesets.rule_set_changed(obj)
+
+    def delete_queryset(self, request, queryset):
+        gone = list(queryset.select_related("game"))
+        super().delete_queryset(request, queryset)
+        for obj in gone:
+            rulesets.rule_set_changed(obj)
+
+    @admin.action(description="Export the selected rule sets as JSON")
+    def export_json(self, request, queryset):
+        docs = [
+            rule_set_export(game_slug=r.game.slug, format=r.format, code=r.code)
+            for r in queryset.select_related("game")
+        ]
+        body = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False)
+        one = docs[0] if len(docs) == 1 else None
+        name = f"{one['game']}-{one['format']}-{one['code']}.json" if one else "rule-sets.json"
+        response = HttpResponse(body, content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    def get_urls(self):
+        return [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="catalogue_ruleset_import",
+            ),
+        ] + super().get_urls()
+
+    def import_view(self, request):
+        """Upload → preview (a dry run: each rule set new, changed or unchanged and what
+        changes, or every bad row) → confirm."""
+        if not request.user.has_perm("catalogue.add_ruleset"):
+            return redirect("admin:index")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Import a rule set file",
+        }
+        if request.method == "POST" and "confirm" in request.POST:
+            data = request.session.pop("rule_set_import", None)
+            if data is None:
+                messages.error(request, "The preview expired; upload the file again.")
+                return redirect("admin:catalogue_ruleset_import")
+            try:
+                report = rule_set_import(data=data)
+            except RuleSetImportFailed as exc:
+                context.update(form=RuleSetImportForm(), report=exc.report)
+                return render(request, "admin/catalogue/ruleset/import.html", context)
+            messages.success(request, report.summary())
+            return redirect("admin:catalogue_ruleset_changelist")
+        form = RuleSetImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data["file"]
+            try:
+                report = rule_set_import(data=data, dry_run=True)
+            except RuleSetImportFailed as exc:
+                report = exc.report
+            else:
+                request.session["rule_set_import"] = data
+            context["report"] = report
+        context["form"] = form
+        return render(request, "admin/catalogue/ruleset/import.html", context)
 
 
 def import_url() -> str:

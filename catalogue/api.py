@@ -26,7 +26,7 @@ from cardsite.paging import Pagination
 from cardsite.ratelimit import ScopedRateThrottle
 from validation.registry import registry
 
-from . import bulk
+from . import bulk, rulesets
 from .models import Card, Expansion, Game, Printing
 from .paging import WalkPaginator, search_walk
 from .search import search_cards
@@ -37,6 +37,7 @@ from .serializers import (
     ExpansionSerializer,
     GameSerializer,
     PrintingSerializer,
+    RuleSetSerializer,
 )
 from .services import game_card_counts
 
@@ -260,3 +261,53 @@ class PrintingViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Printing.objects.select_related("card", "expansion").order_by("id")
     serializer_class = PrintingSerializer
     filterset_fields = ["card", "expansion"]
+
+
+# --- Rule sets ---------------------------------------------------------------------------
+
+FORMAT_PARAM = OpenApiParameter(
+    "fmt", str, OpenApiParameter.PATH, description="format slug (standard, …)"
+)
+GAME_PARAM = OpenApiParameter("game", str, OpenApiParameter.PATH, description="game slug")
+CODE_PARAM = OpenApiParameter("code", str, OpenApiParameter.PATH, description="rule set code")
+
+
+def _game_format(game: str, format: str) -> None:
+    """Http404 for a game or format the registry does not know."""
+    if game not in registry.slugs():
+        raise Http404(f"no game {game!r}")
+    game_def = registry.get(game)
+    if format not in game_def.formats:
+        raise Http404(f"{game_def.name} has no format {format!r}")
+
+
+class RuleSetListView(APIView):
+    """A format's rule sets, newest first: the legal expansions, the card entries (banned,
+    limit, cost, errata), whether each is past, in force or upcoming today, and what each
+    changed against the one before."""
+
+    @extend_schema(
+        parameters=[GAME_PARAM, FORMAT_PARAM],
+        responses=RuleSetSerializer(many=True),
+        summary="A format's rule sets, with what each changed",
+    )
+    def get(self, request, game: str, fmt: str):
+        # (`format` is DRF's format-suffix argument: the path names the format `fmt`.)
+        _game_format(game, fmt)
+        return Response(RuleSetSerializer(rulesets.documents(game, fmt), many=True).data)
+
+
+class RuleSetDetailView(APIView):
+    """One rule set of a format, with what it changed against the one before."""
+
+    @extend_schema(
+        parameters=[GAME_PARAM, FORMAT_PARAM, CODE_PARAM],
+        responses=RuleSetSerializer,
+        summary="One rule set, with what it changed",
+    )
+    def get(self, request, game: str, fmt: str, code: str):
+        _game_format(game, fmt)
+        found = next((d for d in rulesets.documents(game, fmt) if d["code"] == code), None)
+        if found is None:
+            raise Http404(f"{fmt} has no rule set {code!r}")
+        return Response(RuleSetSerializer(found).data)

@@ -14,7 +14,7 @@ from PIL import Image, UnidentifiedImageError
 from validation.registry import registry
 from validation.schema import Attr
 
-from .models import Card, Game, Printing, check_card_fields
+from .models import Card, Game, Printing, RuleSet, RuleSetCard, check_card_fields
 
 ATTR_PREFIX = "attr__"
 ALLOWED_IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
@@ -310,3 +310,113 @@ class ExpansionImportForm(forms.Form):
             raise forms.ValidationError(f"not valid JSON: {exc}") from exc
         except RecursionError as exc:
             raise forms.ValidationError("not valid JSON: nested too deeply") from exc
+
+
+class RuleSetImportForm(ExpansionImportForm):
+    file = forms.FileField(
+        help_text="A rule set file (one rule set or a list) in the JSON format of the "
+        "documentation."
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > 5 * 1024 * 1024:
+            raise forms.ValidationError("the file is larger than 5 MB")
+        return super().clean_file()
+
+
+def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every format of every game, grouped by game (the form checks it is the game's)."""
+    return [
+        (game.name, [(f.slug, f"{f.name} ({f.slug})") for f in game.formats.values()])
+        for game in registry.all()
+    ]
+
+
+class RuleSetAdminForm(forms.ModelForm):
+    """A rule set: the format must be one of its game's, the expansions its game's, and the
+    dates in order."""
+
+    format = forms.ChoiceField(choices=format_choices)
+
+    class Meta:
+        model = RuleSet
+        fields = [
+            "game",
+            "format",
+            "code",
+            "name",
+            "announced",
+            "effective",
+            "expansions",
+            "note",
+            "sample",
+        ]
+
+    def clean(self):
+        data = super().clean()
+        game = data.get("game")
+        fmt = data.get("format")
+        if game is not None and fmt:
+            game_def = registry.get(game.slug)
+            if fmt not in game_def.formats:
+                self.add_error(
+                    "format",
+                    f"{fmt!r} is not a format of {game_def.name}; use one of "
+                    f"{', '.join(game_def.formats)}",
+                )
+        expansions = data.get("expansions")
+        if game is not None and expansions is not None:
+            strays = [e.code for e in expansions if e.game_id != game.pk]
+            if strays:
+                self.add_error("expansions", f"not expansions of {game.name}: {', '.join(strays)}")
+        code = data.get("code") or ""
+        if any(ch.isspace() for ch in code):
+            self.add_error("code", "a code has no spaces (such as 'S2')")
+        announced, effective = data.get("announced"), data.get("effective")
+        if announced and effective and effective < announced:
+            self.add_error(
+                "effective",
+                f"{effective.isoformat()} is before the announcement on {announced.isoformat()}",
+            )
+        return data
+
+
+class RuleSetCardForm(forms.ModelForm):
+    """One card's entry: a card of the rule set's game that the entry says something about."""
+
+    class Meta:
+        model = RuleSetCard
+        fields = ["card", "banned", "limit", "cost", "text"]
+
+    def clean(self):
+        data = super().clean()
+        card = data.get("card")
+        parent = getattr(self, "parent_rule_set", None)  # RuleSetCardFormSet sets it
+        game_id = parent.game_id if parent is not None else None
+        if card is not None and game_id is not None and card.game_id != game_id:
+            self.add_error("card", f"{card.name} is a card of {card.game.name}, not of this game")
+        if card is not None and not (
+            data.get("banned")
+            or data.get("limit") is not None
+            or data.get("cost") is not None
+            or (data.get("text") or "").strip()
+        ):
+            raise ValidationError(f"{card.name}: give banned, a limit, a cost or a text")
+        return data
+
+
+class RuleSetCardFormSet(forms.BaseInlineFormSet):
+    """The card entries of a rule set; each form knows its rule set (saved or not), so that
+    a card of another game is refused."""
+
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        form.parent_rule_set = self.instance
+        return form
+
+    @property
+    def empty_form(self):
+        form = super().empty_form
+        form.parent_rule_set = self.instance
+        return form

@@ -191,3 +191,77 @@ class Printing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card.name} [{self.expansion.code} {self.number}]"
+
+
+class RuleSet(models.Model):
+    """A format's rule set: organised play's dated snapshot of which expansions are legal,
+    which cards are banned or limited, new costs and errata (see catalogue.rulesets).
+
+    In force on a date from `effective` (00:00 in the site's time zone) until the next rule set
+    of the same game and format. `expansions` empty means every expansion of the game. The
+    identity is (game, format, code): importing the same code again updates it."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rule_sets")
+    format = models.SlugField(max_length=40)
+    code = models.CharField(max_length=40)
+    name = models.CharField(max_length=200, blank=True)
+    announced = models.DateField()
+    effective = models.DateField()
+    expansions = models.ManyToManyField(
+        Expansion,
+        blank=True,
+        related_name="rule_sets",
+        help_text="The legal expansions; none chosen means every expansion of the game.",
+    )
+    note = models.TextField(blank=True, max_length=2000)
+    sample = models.BooleanField(default=False, help_text="Sample data, not an official list.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game__position", "format", "effective"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "format", "code"], name="ruleset_code_unique_in_format"
+            ),
+            # Also the index of `in_force` and `upcoming` (read either way).
+            models.UniqueConstraint(
+                fields=["game", "format", "effective"], name="ruleset_effective_unique_in_format"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(effective__gte=models.F("announced")),
+                name="ruleset_effective_not_before_announced",
+                violation_error_message="A rule set cannot take effect before it is announced.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.name})" if self.name else self.code
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:rule_sets", args=[self.game.slug, self.format])
+
+
+class RuleSetCard(models.Model):
+    """One card's entry in a rule set: banned, limited to `limit` copies, a new `cost`, or
+    errata `text` (shown with the card; the printed text stays visible)."""
+
+    rule_set = models.ForeignKey(RuleSet, on_delete=models.CASCADE, related_name="cards")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="rule_set_entries")
+    banned = models.BooleanField(default=False)
+    limit = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="At most this many copies (empty: the format's limit)."
+    )
+    cost = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Replaces the card's cost (empty: the printed cost)."
+    )
+    text = models.TextField(blank=True, max_length=5000, help_text="Errata, shown with the card.")
+
+    class Meta:
+        ordering = ["rule_set", "card__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["rule_set", "card"], name="rulesetcard_once_per_set")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rule_set.code}: {self.card.name}"

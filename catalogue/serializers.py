@@ -166,3 +166,49 @@ class BulkIndexItemSerializer(serializers.Serializer):
 
 class BulkIndexSerializer(serializers.Serializer):
     data = BulkIndexItemSerializer(many=True)
+
+
+class RuleSetChangeSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["expansions", "banned", "unbanned", "limit", "cost", "errata"],
+        help_text="what changed",
+    )
+    card = serializers.CharField(help_text="the card (empty for the expansions)")
+    before = serializers.JSONField(
+        allow_null=True,
+        help_text="the value before: a limit (null: none), a cost, an errata text, or the "
+        "legal expansions' codes (empty: every expansion)",
+    )
+    after = serializers.JSONField(allow_null=True, help_text="the value after, likewise")
+    text = serializers.CharField(help_text="the change in words: 'Tigercat banned'")
+
+
+class RuleSetEntrySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    banned = serializers.BooleanField()
+    limit = serializers.IntegerField(allow_null=True)
+    cost = serializers.IntegerField(allow_null=True)
+    text = serializers.CharField(allow_blank=True)
+
+
+class RuleSetSerializer(serializers.Serializer):
+    """A format's rule set with what it changed against the one before."""
+
+    game = serializers.CharField()
+    format = serializers.CharField()
+    code = serializers.CharField()
+    name = serializers.CharField(allow_blank=True)
+    announced = serializers.DateField()
+    effective = serializers.DateField(help_text="in force from 00:00 on this date, site time")
+    status = serializers.ChoiceField(
+        choices=["past", "in force", "upcoming"], help_text="on today's date, site time"
+    )
+    expansions = serializers.ListField(
+        child=serializers.CharField(), help_text="the legal expansions; empty: every one"
+    )
+    cards = RuleSetEntrySerializer(many=True)
+    note = serializers.CharField(allow_blank=True)
+    sample = serializers.BooleanField()
+    changes = RuleSetChangeSerializer(
+        many=True, help_text="against the rule set before (the format's own rules before the first)"
+    )

@@ -89,6 +89,10 @@ class GamePool(Mapping):
     def __getitem__(self, key: str) -> CardFacts:
         return self._load()[key]
 
+    def get(self, key: str, default=None):
+        # Mapping.get goes through __getitem__ and an exception for every miss.
+        return self._load().get(key, default)
+
     def __iter__(self):
         return iter(self._load())
 
@@ -243,6 +247,12 @@ def sample_data_files() -> list[Path]:
     """The sample expansion files of every registered game, found in the games' packages
     (`sample_data/*.json`, validation/packages.py)."""
     return [path for _, path in packages.all_sample_expansions()]
+
+
+def sample_rule_set_files() -> list[Path]:
+    """The sample rule set files of every registered game, found in the games' packages
+    (`sample_data/rule_sets/<format>.json`, validation/packages.py)."""
+    return [path for _, path in packages.all_sample_rule_sets()]
 
 
 def sample_deck_files() -> list[packages.SampleList]:

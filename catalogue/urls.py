@@ -14,4 +14,5 @@ urlpatterns = [
     path("cards/<slug:game>/named/", views.card_by_name, name="card-by-name"),
     path("cards/<slug:game>/sets/<str:code>/", views.expansion_detail, name="expansion"),
     path("rules/<slug:game>/", views.rules, name="rules"),
+    path("rules/<slug:game>/<slug:format>/rule-sets/", views.rule_sets, name="rule_sets"),
 ]

@@ -13,6 +13,7 @@ from cardsite.throttling import page_throttle
 from validation.registry import registry
 from validation.trace import codes_without_source
 
+from . import rulesets
 from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
 from .presentation import face_context, labelled_attributes, search_reading, stat_line
@@ -70,6 +71,7 @@ def search_help(request):
             Expansion.objects.filter(game__slug=shown.slug).values_list("code", flat=True).first()
             or "SET1"
         )
+        context["ex_format"] = next(iter(shown.formats))
     return render(request, "catalogue/search_help.html", context)
 
 
@@ -143,9 +145,10 @@ def game_cards(request, game: str):
 
 def card_detail(request, game: str, pk: int):
     card = get_object_or_404(Card.objects.select_related("game"), game__slug=game, pk=pk)
-    printings = card.printings.select_related("expansion").order_by("expansion__released")
+    printings = list(card.printings.select_related("expansion").order_by("expansion__released"))
     game_def = registry.get(game)
     card.stats = stat_line(card, game)
+    standings = rulesets.card_standings(card, printed_in={p.expansion_id for p in printings})
     return render(
         request,
         "catalogue/card.html",
@@ -159,6 +162,36 @@ def card_detail(request, game: str, pk: int):
             else card.kind,
             "faction_label": game_def.factions.get(card.faction, card.faction),
             "face": face_context(game, card),
+            "standings": [
+                (game_def.formats[s.format].name if s.format in game_def.formats else s.format, s)
+                for s in standings
+            ],
+        },
+    )
+
+
+def rule_sets(request, game: str, format: str):
+    """A format's rule sets, oldest first, each with what it changed against the one before
+    (cards banned and unbanned, limits, costs, errata, the legal expansions); the one in
+    force today and the upcoming one marked."""
+    try:
+        game_def = registry.get(game)
+    except KeyError:
+        raise Http404(f"no game {game!r}") from None
+    if format not in game_def.formats:
+        raise Http404(f"{game_def.name} has no format {format!r}")
+    history = rulesets.history_with_changes(game, format)
+    on = rulesets.today()
+    current = next((rs for rs, _ in reversed(history) if rs.effective <= on), None)
+    return render(
+        request,
+        "catalogue/rule_sets.html",
+        {
+            "game": game_def,
+            "format": game_def.formats[format],
+            "history": list(reversed(history)),  # newest first
+            "current": current,
+            "today": on,
         },
     )
 

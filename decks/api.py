@@ -61,6 +61,16 @@ class ValidateRequestSerializer(serializers.Serializer):
     list = ListTextField(required=False, allow_blank=True)
     sections = SectionsField(required=False)
     options = serializers.DictField(required=False)
+    as_of = serializers.DateField(
+        required=False,
+        help_text="check under the format's rule set in force on this date (YYYY-MM-DD); "
+        "by default today's",
+    )
+    rule_set = serializers.CharField(
+        required=False,
+        max_length=40,
+        help_text="check under the format's rule set of this code, whatever its dates",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -76,6 +86,19 @@ class ValidateRequestSerializer(serializers.Serializer):
             game.format(attrs["format"])
         except UnknownFormat as exc:
             raise serializers.ValidationError({"format": str(exc)}) from exc
+        if "as_of" in attrs and "rule_set" in attrs:
+            raise serializers.ValidationError(
+                {"rule_set": "give either 'as_of' (a date) or 'rule_set' (a code), not both"}
+            )
+        try:
+            attrs["chosen"] = services.chosen_rule_set(
+                game_slug=attrs["game"],
+                format=attrs["format"],
+                code=attrs.get("rule_set"),
+                as_of=attrs.get("as_of"),
+            )
+        except services.DeckInvalid as exc:
+            raise serializers.ValidationError(exc.errors) from exc
         return attrs
 
 
@@ -120,12 +143,52 @@ ReportSerializer = inline_serializer(
         "errors": ViolationSerializer.__class__(many=True),
         "warnings": ViolationSerializer.__class__(many=True),
         "totals": serializers.DictField(),
+        "rule_set": serializers.CharField(
+            allow_null=True,
+            help_text="the code of the format's rule set the list was checked under (its "
+            "pool, bans, limits and costs), or null for the bare format (none in force)",
+        ),
         "unknown": UnknownLineSerializer.__class__(
             many=True,
             help_text="card lines not read: an unknown name (or one matching several cards, "
             "or an expansion code that does not print the card); the rules checked the "
             "other lines",
         ),
+    },
+)
+
+
+LegalityCheckSerializer = inline_serializer(
+    "RuleSetCheck",
+    {
+        "rule_set": serializers.CharField(
+            allow_null=True, help_text="the rule set's code; null: the format's own rules"
+        ),
+        "name": serializers.CharField(allow_blank=True),
+        "effective": serializers.DateField(allow_null=True),
+        "status": serializers.ChoiceField(
+            choices=["past", "in force", "upcoming", "bare format"], help_text="today"
+        ),
+        "legal": serializers.BooleanField(),
+        "errors": inline_serializer(
+            "RuleSetCheckError",
+            {"code": serializers.CharField(), "message": serializers.CharField()},
+            many=True,
+        ),
+        "totals": serializers.DictField(),
+    },
+)
+LegalitySerializer = inline_serializer(
+    "DeckLegality",
+    {
+        "follows": serializers.BooleanField(
+            help_text="true: the deck follows its format (checked under the rule set in force "
+            "today); false: it is pinned"
+        ),
+        "checked_under": serializers.CharField(
+            allow_null=True, help_text="the code of the rule set the deck is checked under"
+        ),
+        "checks": LegalityCheckSerializer.__class__(many=True),
     },
 )
 
@@ -158,7 +221,9 @@ _EXAMPLE_REQUEST = _example_request()
 
 class ValidateView(APIView):
     """Check a deck list against a game's format: every error and warning, the totals, and
-    the card lines whose card is unknown (with the closest names), all at once. A list with
+    the card lines whose card is unknown (with the closest names), all at once. The list is
+    checked under the format's rule set in force today, or on `as_of`, or the one of code
+    `rule_set`; the answer's `rule_set` names the one used. A list with
     unknown names still answers 200 with the rule problems of the lines that were read (not
     legal); a list that does not parse (a line without a count, an unknown section) answers
     400 with its line errors."""
@@ -189,6 +254,7 @@ class ValidateView(APIView):
                 options=data.get("options"),
                 owner=request.user,
                 report_unknown=True,
+                rule_set=data["chosen"],
             )
         except ListInvalid as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
@@ -470,6 +536,25 @@ class DeckViewSet(
         else:
             version = get_object_or_404(versions, pk=deck.current_version_id)
         return Response(selectors.deck_export(deck=deck, version=version, as_="text"))
+
+    @extend_schema(
+        parameters=[DECK_ID],
+        responses=LegalitySerializer,
+        summary="The deck's current list checked under each rule set of its format",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        filter_backends=[],
+        throttle_classes=[ScopedRateThrottle],
+        throttle_scope="validate",
+    )
+    def legality(self, request, pk=None):
+        """The deck's current list checked under each rule set of its format (the newest 20,
+        newest first) and under the format's own rules, with the one the deck is checked
+        under and whether it follows the format or is pinned."""
+        deck = self.get_object()
+        return Response(LegalitySerializer.__class__(services.deck_legality(deck=deck)).data)
 
     @extend_schema(
         request=DeckImportSerializer,

@@ -726,6 +726,7 @@ def builder_deck(request, pk: int):
     context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
+    context["rule_sets"] = services.deck_rule_sets(deck=deck)
     return render(request, "decks/builder/builder.html", context)
 
 

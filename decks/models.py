@@ -66,6 +66,8 @@ class Deck(models.Model):
 
     `current_version` is the latest saved version (None until the first save); `legal`,
     `violations_count` (errors only) and `report` are the latest validation of it.
+    `rule_set_pin` is the rule set a pinned deck is checked under; a deck without one follows
+    its format (the rule set in force today). A deleted rule set unpins its decks.
     """
 
     owner = models.ForeignKey(
@@ -94,6 +96,15 @@ class Deck(models.Model):
     warnings_count = models.PositiveIntegerField(default=0)
     report = models.JSONField(default=dict, blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
+    rule_set_pin = models.ForeignKey(
+        "catalogue.RuleSet",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="pinned_decks",
+        help_text="The rule set the deck is checked under for good; empty: the deck follows "
+        "its format (checked under the rule set in force today).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -151,7 +162,8 @@ class DeckVersion(models.Model):
     as [{"section", "card", "count", "placement"?}] (`placement`: [column, row] of a
     placed unit) with canonical card names; `options` the
     format options (e.g. {"points": 50}); `report` the validation report when it was saved.
-    `based_on` is the version the author started from (None for a first version).
+    `based_on` is the version the author started from (None for a first version);
+    `rule_set_code` the code of the rule set it was checked under (empty: the bare format).
     """
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
@@ -175,6 +187,9 @@ class DeckVersion(models.Model):
     note = models.CharField(max_length=200, blank=True, default="")
     revision = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(null=True, blank=True)
+    rule_set_code = models.CharField(
+        max_length=40, blank=True, default="", help_text="The rule set it was checked under."
+    )
 
     class Meta:
         ordering = ["deck", "-number"]
@@ -224,3 +239,71 @@ class CollectionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} {self.card}"
+
+
+class RecheckJob(models.Model):
+    """The re-check of a format's saved decks after its rule sets changed (a rule set
+    imported, edited or deleted, or taking effect today), played in chunks by the
+    workers: `chunks` holds each chunk's first and last deck id, `chunks_done` each finished
+    chunk's counts, and `checked`, `changed` and `notices` their sums (the admin's progress
+    page reads them). `key`, when set, makes a job unique (the day a rule set takes effect
+    starts one job for it, however often beat asks)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    game = models.ForeignKey("catalogue.Game", on_delete=models.CASCADE, related_name="+")
+    format = models.SlugField(max_length=40)
+    #: The rule set whose change started the job: the decks pinned to it are re-checked
+    #: with the decks that follow the format ("" when none).
+    rule_set_code = models.CharField(max_length=40, blank=True, default="")
+    reason = models.CharField(max_length=200)
+    key = models.CharField(max_length=120, blank=True, default="")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    checked = models.PositiveIntegerField(default=0)
+    changed = models.PositiveIntegerField(default=0)
+    notices = models.PositiveIntegerField(default=0)
+    chunks = models.JSONField(default=list, blank=True)
+    chunks_done = models.JSONField(default=dict, blank=True)
+    sweeps = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=~Q(key=""), name="recheckjob_key_unique"
+            )
+        ]
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="recheckjob_status")]
+
+    def __str__(self) -> str:
+        return f"re-check #{self.pk} of {self.format} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def n_chunks(self) -> int:
+        return len(self.chunks)
+
+    @property
+    def progress_percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return int(100 * self.checked / self.total) if self.total else 0
+
+    @property
+    def duration(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None

@@ -9,16 +9,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q
+
+from catalogue import rulesets
 from catalogue.models import Card
 from catalogue.services import card_facts_by_names
 from validation import decklist
 from validation.capabilities import DrawRules, InputsError
 from validation.registry import registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
-from validation.types import Entry, plain
+from validation.types import Entry, RuleSetFacts, plain
 
 from .list_header import export_header
-from .services import entries_as_sections
+from .services import IN_FORCE, deck_rule_set, entries_as_sections
 
 MAX_SEED = 2**31 - 1
 
@@ -111,13 +114,18 @@ class SectionDiff:
         return plain(self, "section", "added", "removed", "changed")
 
 
-def version_entries(*, version, sections: Iterable[str]) -> dict[str, list[Entry]]:
+def version_entries(
+    *, version, sections: Iterable[str], rule_set: RuleSetFacts | None = IN_FORCE
+) -> dict[str, list[Entry]]:
     """The named sections of a version as the rules core's entries, in list order, with the
-    catalogue's facts of every card (one query); every section asked for is a key, empty
-    when the list has none. A card no longer in the catalogue raises InputsError naming
-    it."""
+    catalogue's facts of every card (one query) and the costs of `rule_set` (by default the
+    deck's own: its pin, or the rule set in force today; a goldfish plays the costs the deck
+    is checked under); every section asked for is a key, empty when the list has none. A
+    card no longer in the catalogue raises InputsError naming it."""
     wanted = list(dict.fromkeys(sections))
     entries = [e for e in version.entries if e["section"] in wanted]
+    if rule_set is IN_FORCE:
+        rule_set = deck_rule_set(deck=version.deck, names=[e["card"] for e in entries])
     facts = card_facts_by_names(
         game_slug=version.deck.game.slug, names=[e["card"] for e in entries]
     )
@@ -128,6 +136,8 @@ def version_entries(*, version, sections: Iterable[str]) -> dict[str, list[Entry
             raise InputsError(f"{e['card']} is no longer in the catalogue")
         cell = e.get(decklist.PLACEMENT)
         placement = (int(cell[0]), int(cell[1])) if cell else None
+        if rule_set is not None:
+            card = rule_set.card(card)
         out[e["section"]].append(Entry(card, int(e["count"]), placement))
     return out
 
@@ -218,9 +228,11 @@ def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     return out
 
 
-def deck_public_list(*, game_slug: str | None = None, query: str = ""):
-    """Public decks (of one game), newest first, whose name contains `query`; a queryset
-    with the game and owner joined, for pagination."""
+def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in: str = ""):
+    """Public decks (of one game), newest first, whose name contains `query`; with
+    `legal_in` (a format), only the decks of that format legal today: their verdict is under
+    the rule set in force today (they follow the format, or are pinned to that very rule set)
+    and legal. A queryset with the game and owner joined, for pagination."""
     from .models import Deck as DeckModel
 
     qs = DeckModel.objects.public().select_related("game", "owner")
@@ -228,6 +240,18 @@ def deck_public_list(*, game_slug: str | None = None, query: str = ""):
         qs = qs.filter(game__slug=game_slug)
     if query:
         qs = qs.filter(name__icontains=query)
+    if legal_in:
+        games = [registry.get(game_slug)] if game_slug in registry else registry.all()
+        today_q = Q(pk__in=[])
+        for game in games:
+            if legal_in not in game.formats:
+                continue
+            current = rulesets.in_force(game.slug, legal_in)
+            pinned = Q(rule_set_pin__isnull=True)
+            if current is not None:
+                pinned |= Q(rule_set_pin_id=current.pk)
+            today_q |= Q(game__slug=game.slug) & pinned
+        qs = qs.filter(today_q, format=legal_in, legal=True)
     return qs.order_by("-updated_at", "-id")
 
 

@@ -4,6 +4,7 @@ service and are idempotent, so that a redelivered message (acks_late) does no ha
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 
 @shared_task(name="decks.tasks.revalidate_game_decks")
@@ -12,3 +13,65 @@ def revalidate_game_decks(game_slug: str) -> int:
     from . import services
 
     return services.revalidate_game_decks(game_slug=game_slug)
+
+
+@shared_task(
+    bind=True,
+    name="decks.recheck_chunk",
+    autoretry_for=(OperationalError, InterfaceError, ConnectionError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=3,
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
+def recheck_chunk(self, job_id: int, index: int) -> str:
+    """Re-check one chunk of a format's saved decks (decks.services.recheck_jobs)."""
+    from .services import recheck_jobs
+
+    try:
+        return recheck_jobs.recheck_run_chunk(
+            job_id=job_id, index=index, worker=self.request.hostname or ""
+        )
+    except (OperationalError, InterfaceError, ConnectionError):
+        raise
+    except Exception as exc:
+        recheck_jobs.recheck_fail(
+            job_id=job_id, reason=f"chunk {index} failed: {type(exc).__name__}: {exc}"
+        )
+        raise
+
+
+@shared_task(
+    name="decks.recheck_start",
+    autoretry_for=(OperationalError, InterfaceError, ConnectionError),
+    retry_backoff=2,
+    max_retries=5,
+    acks_late=True,
+)
+def recheck_start(game_slug: str, format: str, code: str, reason: str) -> int:
+    """Start the re-check of a format's saved decks after its rule set `code` changed; its
+    chunks go to the workers. Returns the job's id."""
+    from .services import recheck_jobs
+
+    job = recheck_jobs.recheck_start(
+        game_slug=game_slug, format=format, reason=reason, rule_set_code=code
+    )
+    return job.pk
+
+
+@shared_task(name="decks.recheck_rule_sets_taking_effect")
+def recheck_rule_sets_taking_effect() -> list[int]:
+    """Start, once per rule set, the re-check of the decks of each format whose rule set
+    takes effect today (Celery beat, twice an hour: the first run after 00:00 site time)."""
+    from .services import recheck_jobs
+
+    return recheck_jobs.recheck_rule_sets_taking_effect()
+
+
+@shared_task(name="decks.recheck_sweep")
+def recheck_sweep() -> dict:
+    """Send again the chunks of re-check jobs that stalled (Celery beat, every minute)."""
+    from .services import recheck_jobs
+
+    return recheck_jobs.recheck_sweep()

@@ -19,6 +19,7 @@ urlpatterns = [
     path("decks/<int:pk>/clone/", views.deck_clone, name="clone"),
     path("decks/<int:pk>/edit/", views.deck_edit, name="edit"),
     path("decks/<int:pk>/settings/", views.deck_settings, name="settings"),
+    path("decks/<int:pk>/rule-set/", views.deck_rule_set, name="rule-set"),
     path("decks/<int:pk>/delete/", views.deck_delete, name="delete"),
     path("decks/<int:pk>/hand/", views.deck_hand, name="hand"),
     path("decks/<int:pk>/new-link/", views.deck_new_link, name="new-link"),

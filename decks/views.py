@@ -15,10 +15,12 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
+from catalogue import rulesets
 from catalogue.models import Game
 from validation.registry import registry
 
@@ -73,6 +75,11 @@ def check_list(request):
         else:
             # The unknown lines and the rule problems of the lines read, at once.
             context["report"] = checked.located()
+            context["rule_set"] = (
+                rulesets.by_code(game_slug, fmt, checked.report.rule_set)
+                if checked.report.rule_set
+                else None
+            )
             context["unknown"] = [e.as_unread() for e in checked.unread]
             context["violations"] = explained(context["report"], context["game"], fmt)
             context["totals"] = totals_rows(checked.report.totals, context["game"])
@@ -180,13 +187,28 @@ def public_decks(request, game: str | None = None):
         if current is None:
             raise Http404(f"no game {game!r}")
     q = request.GET.get("q", "").strip()[:100]
+    formats = sorted(
+        {f for g in registry.all() if current is None or g.slug == current.slug for f in g.formats}
+    )
+    legal_in = request.GET.get("legal", "")
+    legal_in = legal_in if legal_in in formats else ""
     page = Paginator(
-        selectors.deck_public_list(game_slug=game, query=q), 50, allow_empty_first_page=True
+        selectors.deck_public_list(game_slug=game, query=q, legal_in=legal_in),
+        50,
+        allow_empty_first_page=True,
     ).get_page(request.GET.get("page"))
     return render(
         request,
         "decks/public.html",
-        {"games": games, "game": current, "q": q, "page": page, "decks": page.object_list},
+        {
+            "games": games,
+            "game": current,
+            "q": q,
+            "page": page,
+            "decks": page.object_list,
+            "formats": formats,
+            "legal_in": legal_in,
+        },
     )
 
 
@@ -294,6 +316,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "history": history,
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
+            "rule_sets": services.deck_rule_sets(deck=deck, with_effect=is_current),
         },
     )
 
@@ -437,6 +460,31 @@ def deck_edit(request, pk: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@login_required
+@require_POST
+def deck_rule_set(request, pk: int):
+    """Pin the owner's deck to a rule set of its format (`rule_set`: a code), or let it
+    follow the format (empty); the deck is re-checked at once."""
+    deck = _owned(request, pk)
+    code = request.POST.get("rule_set", "").strip()[:40]
+    try:
+        services.deck_pin(deck=deck, code=code or None)
+    except services.DeckInvalid as exc:
+        messages.error(request, " ".join(exc.errors.get("rule_set", [])))
+    else:
+        messages.success(
+            request, f"Pinned to {code}." if code else "The deck follows its format again."
+        )
+    return redirect(request.POST.get("next") if _safe_next(request) else deck)
+
+
+def _safe_next(request) -> bool:
+    target = request.POST.get("next", "")
+    return bool(target) and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+
+
 def deck_settings(request, pk: int):
     deck = _owned(request, pk)
     form = DeckSettingsForm(request.POST or None, instance=deck)

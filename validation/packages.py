@@ -51,6 +51,12 @@ def sample_expansions(slug: str) -> list[Path]:
     return sorted(folder.glob("*.json")) if folder is not None else []
 
 
+def sample_rule_sets(slug: str) -> list[Path]:
+    """The game's sample rule set files (`sample_data/rule_sets/<format>.json`), by name."""
+    folder = sample_data_dir(slug)
+    return sorted((folder / "rule_sets").glob("*.json")) if folder is not None else []
+
+
 @dataclass(frozen=True, slots=True)
 class SampleList:
     """An example list of a format of a game, shipped with its sample data."""
@@ -95,6 +101,11 @@ def main_sample_list(slug: str) -> SampleList | None:
 def all_sample_expansions() -> list[tuple[str, Path]]:
     """(game slug, file) of every registered game's sample expansion files."""
     return [(g.slug, p) for g in registry.all() for p in sample_expansions(g.slug)]
+
+
+def all_sample_rule_sets() -> list[tuple[str, Path]]:
+    """(game slug, file) of every registered game's sample rule set files."""
+    return [(g.slug, p) for g in registry.all() for p in sample_rule_sets(g.slug)]
 
 
 def all_sample_lists() -> list[SampleList]:

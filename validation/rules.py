@@ -94,6 +94,10 @@ class Rule:
 
     __slots__ = ("code", "severity", "when_present", "description", "where")
 
+    #: Whether the rule reads cards' costs (a rule set's new costs are then named in its
+    #: messages: validation.rulesets.cost_note).
+    reads_cost = False
+
     def __init__(
         self,
         *,
@@ -483,6 +487,8 @@ class PointsLimit(Rule):
     ("38 force points; at most 36"). A malformed limit is itself a violation."""
 
     __slots__ = ("sections", "option", "noun", "kinds")
+
+    reads_cost = True
 
     def __init__(
         self,

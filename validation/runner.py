@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from validation import rulesets
 from validation.registry import GameDef, UnknownFormat, registry
 from validation.rules import RuleContext
-from validation.types import CardFacts, Deck, Violation
+from validation.types import CardFacts, Deck, RuleSetFacts, Violation
 
 __all__ = ["Report", "UnknownFormat", "validate", "context_for", "SECTION_CODE", "OPTION_CODE"]
 
@@ -32,6 +33,7 @@ class Report:
     errors: list[Violation] = field(default_factory=list)
     warnings: list[Violation] = field(default_factory=list)
     totals: dict[str, Any] = field(default_factory=dict)
+    rule_set: str | None = None
 
     @property
     def violations(self) -> list[Violation]:
@@ -47,6 +49,7 @@ class Report:
             "errors": [v.as_dict() for v in self.errors],
             "warnings": [v.as_dict() for v in self.warnings],
             "totals": dict(self.totals),
+            "rule_set": self.rule_set,
         }
 
 
@@ -70,15 +73,26 @@ def validate(
     deck: Deck,
     *,
     cards: Mapping[str, CardFacts] | None = None,
+    rule_set: RuleSetFacts | None = None,
 ) -> Report:
     """Check `deck` against every rule of `format` of `game` and collect every violation.
 
     `cards` (lower-cased name -> CardFacts) is the game's card pool, needed only by rules that
     look beyond the deck's sections (the Red Code map layout). Raises `UnknownFormat` (a
     ValueError listing the valid formats) and KeyError for an unknown game slug.
+
+    `rule_set` is the format's rule set to check the deck under (validation.rulesets): its
+    pool, bans and limits are checked too, and its costs replace the printed ones for every
+    rule and total. The report names the rule set's code (None for the bare format).
     """
     if isinstance(game, str):
         game = registry.get(game)
+    changes: dict[str, tuple[int, int]] = {}
+    if rule_set is not None:
+        changes = rulesets.cost_changes(deck, rule_set)
+        deck = rulesets.apply(deck, rule_set)
+        if cards is not None and rule_set.costs:
+            cards = rulesets.CostedCards(cards, rule_set)
     ctx = context_for(game, format, deck, cards)
     fmt = ctx.format
     errors: list[Violation] = []
@@ -107,12 +121,18 @@ def validate(
             if problem:
                 errors.append(Violation(OPTION_CODE, problem, "error"))
 
+    if rule_set is not None:
+        for v in rulesets.check(deck, fmt, rule_set):
+            (errors if v.severity == "error" else warnings).append(v)
+
     sections = deck.sections
     for rule in fmt.rules:
         present = rule.when_present
         if present is not None and not sections.get(present):
             continue
         for v in rule.check(deck, ctx):
+            if changes and rule.reads_cost:
+                v = rulesets.cost_note(v, changes, rule_set.label)  # type: ignore[union-attr]
             (errors if v.severity == "error" else warnings).append(v)
 
     # A section's count is of the cards that belong in it (a stray is not counted).
@@ -123,4 +143,10 @@ def validate(
         }
     }
     totals.update(game.totals(deck, ctx))
-    return Report(legal=not errors, errors=errors, warnings=warnings, totals=totals)
+    return Report(
+        legal=not errors,
+        errors=errors,
+        warnings=warnings,
+        totals=totals,
+        rule_set=rule_set.code if rule_set is not None else None,
+    )

@@ -25,6 +25,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from validation.rulesets import DESCRIPTIONS as RULE_SET_RULES
+
 if TYPE_CHECKING:
     from validation.registry import FormatDef, GameDef
 
@@ -158,6 +160,9 @@ def why(game: GameDef, code: str, format: str | None = None) -> Why | None:
     if format is not None and format in game.formats:
         formats = (game.formats[format], *game.formats.values())
     rule = next((r.describe() for f in formats for r in f.rules if r.code == code), "")
+    if not rule:
+        # The codes of a format's rule set (organised play, not the rulebook): no row.
+        rule = RULE_SET_RULES.get(code, "")
     source = game.trace.source(code) if game.trace is not None else None
     if not rule and source is None:
         return None

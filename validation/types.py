@@ -7,7 +7,8 @@ with `Violation`s. Nothing here imports Django.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
@@ -85,3 +86,35 @@ class Violation:
 
     def as_dict(self) -> dict[str, Any]:
         return plain(self, "code", "severity", "message", "section", "cards", "lines")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSetFacts:
+    """A format's rule set as the rules core sees it (organised play's dated snapshot on top of
+    the rulebook's format): `pool` the lower-cased names of the cards printed in its legal
+    expansions (None: every expansion is legal), `banned` the lower-cased names of banned
+    cards, `limits` / `costs` / `texts` lower-cased name -> copy limit / cost / errata.
+    `expansions` are the legal expansions' codes (empty: every expansion), for messages."""
+
+    code: str
+    name: str = ""
+    effective: date | None = None
+    pool: frozenset[str] | None = None
+    banned: frozenset[str] = frozenset()
+    limits: Mapping[str, int] = field(default_factory=dict)
+    costs: Mapping[str, int] = field(default_factory=dict)
+    texts: Mapping[str, str] = field(default_factory=dict)
+    expansions: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        """'S2 (Season 2)', or the code alone."""
+        return f"{self.code} ({self.name})" if self.name and self.name != self.code else self.code
+
+    def card(self, card: CardFacts) -> CardFacts:
+        """The card with the rule set's cost in place of its printed one (itself when none)."""
+        cost = self.costs.get(card.name.lower())
+        if cost is None or cost == card.cost:
+            return card
+        return replace(card, cost=cost)

@@ -343,6 +343,9 @@ class _Compiler:
                     f" (factions: {', '.join(sorted(self.factions))})"
                 )
             q, shown_op = Q(faction=value), ":" if op != "!=" else op
+        elif key in ("legal", "banned", "restricted"):
+            q, value = self.rule_set_term(key, t)
+            shown_op = ":" if op != "!=" else op
         elif key == "set":
             from ..models import Printing
 
@@ -356,6 +359,45 @@ class _Compiler:
                 raise _Drop(f"{t.raw}: no such game{_suggest(value, registry.slugs())}")
             q, shown_op = Q(game__slug=value), ":" if op != "!=" else op
         return (~q if op == "!=" else q), f"{key}{shown_op}{_fmt_value(value)}"
+
+    def rule_set_term(self, key: str, t: Term) -> tuple[Q, str]:
+        """`legal:<format>`, `banned:<format>`, `restricted:<format>` under the format's rule
+        set in force today, in the game searched (every game with that format when none): a
+        card is legal when it is not banned and (when the rule set lists expansions) printed
+        in one of them; restricted when the rule set gives it a copy limit. A game without a
+        rule set in force in that format: every card is legal, none banned or restricted."""
+        from .. import rulesets
+        from ..models import Printing, RuleSet, RuleSetCard
+
+        value = _norm_choice(self._value(t)).replace("_", "-")
+        games = [self.game] if self.game else registry.all()
+        having = [g for g in games if value in g.formats]
+        if not having:
+            formats = sorted({f for g in games for f in g.formats})
+            raise _Drop(
+                f"{t.raw}: not a format{_suggest(value, formats)} (formats: {', '.join(formats)})"
+            )
+        q = Q(pk__in=[])
+        for g in having:
+            rs = rulesets.in_force(g.slug, value)
+            if rs is None:
+                cond = Q(game__slug=g.slug) if key == "legal" else Q(pk__in=[])
+            else:
+                entries = RuleSetCard.objects.filter(card=OuterRef("pk"), rule_set_id=rs.pk)
+                banned = Exists(entries.filter(banned=True))
+                if key == "banned":
+                    cond = Q(banned)
+                elif key == "restricted":
+                    cond = Q(Exists(entries.filter(limit__isnull=False)))
+                else:
+                    listed = RuleSet.expansions.through.objects.filter(ruleset_id=rs.pk)
+                    printed = Printing.objects.filter(
+                        card=OuterRef("pk"), expansion__rule_sets__pk=rs.pk
+                    )
+                    cond = ~Q(banned) & (~Q(Exists(listed)) | Q(Exists(printed)))
+                cond &= Q(game__slug=g.slug)
+            q |= cond
+        return q, value
 
     def attribute(self, key: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
         """An attribute of the game's kinds; with several games, one Q per attribute type."""

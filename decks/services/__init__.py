@@ -4,7 +4,12 @@
   the rules core (`list_check`, `deck_from_list`);
 - `versions`: decks and their versions (create, save, autosave, seal, update, share links,
   delete, clone);
-- `rechecks`: re-checking saved decks against today's catalogue;
+- `rechecks`: re-checking saved decks against today's catalogue, each under its rule set
+  (its pin, or the one in force today);
+- `recheck_jobs`: re-checking a format's saved decks on the workers, in chunks, and the
+  notices to their owners (`recheck_start`);
+- `rulesets`: a deck and its format's rule sets (follow or pin, the upcoming rule set's
+  effect on it);
 - `collection`: a player's collection and importing it;
 - `options`: the deck options the rules core sees (the collection restriction);
 - `errors`: what the services raise.
@@ -17,9 +22,24 @@ it is handed. The names below are the package's public interface.
 
 from .collection import collection_import, collection_set
 from .errors import DeckInvalid, ListInvalid, VersionConflict
-from .lists import CheckedList, deck_from_list, list_check
+from .lists import (
+    IN_FORCE,
+    CheckedList,
+    chosen_rule_set,
+    deck_from_list,
+    deck_rule_set,
+    list_check,
+)
 from .options import COLLECTION_OPTION, clean_collection_option, collection_counts, rules_options
-from .rechecks import deck_revalidate, revalidate_game_decks, version_check
+from .rechecks import RuleSetCache, deck_revalidate, revalidate_game_decks, version_check
+from .rulesets import (
+    DeckRuleSets,
+    Effect,
+    deck_legality,
+    deck_pin,
+    deck_rule_sets,
+    effect_of,
+)
 from .versions import (
     WORKING_WINDOW_SECONDS,
     _entries,
@@ -36,6 +56,16 @@ from .versions import (
 
 __all__ = [
     "COLLECTION_OPTION",
+    "IN_FORCE",
+    "RuleSetCache",
+    "DeckRuleSets",
+    "Effect",
+    "deck_legality",
+    "deck_pin",
+    "deck_rule_sets",
+    "effect_of",
+    "chosen_rule_set",
+    "deck_rule_set",
     "WORKING_WINDOW_SECONDS",
     "CheckedList",
     "DeckInvalid",

@@ -3,10 +3,12 @@ against the catalogue (with suggestions), and validating with the owner's option
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogue import rulesets
+from catalogue.models import RuleSet
 from catalogue.services import (
     GamePool,
     card_facts_by_names,
@@ -16,9 +18,9 @@ from catalogue.services import (
 from validation import decklist
 from validation.registry import registry
 from validation.runner import Report, validate
-from validation.types import Deck
+from validation.types import Deck, RuleSetFacts
 
-from .errors import ListInvalid
+from .errors import DeckInvalid, ListInvalid
 from .options import clean_collection_option, rules_options
 
 
@@ -48,6 +50,7 @@ class CheckedList:
             errors=[decklist.locate(v, self.where) for v in self.report.errors],
             warnings=[decklist.locate(v, self.where) for v in self.report.warnings],
             totals=self.report.totals,
+            rule_set=self.report.rule_set,
         )
 
     def answer(self) -> dict[str, Any]:
@@ -169,6 +172,49 @@ def deck_from_list(
 #: The deck option "restrict to my collection": `true` checks the deck against its owner's
 
 
+#: `list_check(rule_set=IN_FORCE)`: check under the format's rule set in force today.
+IN_FORCE: Any = object()
+
+
+def deck_rule_set(*, deck, names: Iterable[str] | None = None) -> RuleSetFacts | None:
+    """The rule set a saved deck is checked under: its pin, or (a deck that follows its
+    format, or whose pinned rule set was deleted) the one in force today; None for the bare
+    format. `names` (the deck's cards) bounds what is read of it (catalogue.rulesets.facts)."""
+    if deck.rule_set_pin_id is not None:
+        pinned = RuleSet.objects.filter(pk=deck.rule_set_pin_id).first()
+        if pinned is not None:
+            return rulesets.facts(pinned, names)
+    return rulesets.facts_in_force(deck.game.slug, deck.format, names=names)
+
+
+def chosen_rule_set(
+    *, game_slug: str, format: str, code: str | None = None, as_of=None
+) -> Callable[[Deck], RuleSetFacts | None]:
+    """The rule set a check asks for, as `list_check(rule_set=…)` takes it: the one of
+    `code`, the one in force on `as_of` (a date), or (neither) the one in force today.
+    DeckInvalid naming the known codes when `code` is not one of the format's."""
+    if code:
+        found = rulesets.by_code(game_slug, format, code)
+        if found is None:
+            known = [rs.code for rs in rulesets.history(game_slug, format)]
+            raise DeckInvalid(
+                {
+                    "rule_set": [
+                        f"{format} has no rule set {code!r}; "
+                        + (f"its rule sets: {', '.join(known)}" if known else "it has none")
+                    ]
+                }
+            )
+    else:
+        found = rulesets.in_force(game_slug, format, as_of)
+    return lambda read: rulesets.facts(found, deck_card_names(read)) if found else None
+
+
+def deck_card_names(deck: Deck) -> list[str]:
+    """The names of the cards of a rules-core deck."""
+    return list({e.card.name for entries in deck.sections.values() for e in entries})
+
+
 def list_check(
     *,
     game_slug: str,
@@ -178,9 +224,13 @@ def list_check(
     options: Mapping[str, Any] | None = None,
     owner=None,
     report_unknown: bool = False,
+    rule_set: RuleSetFacts | Callable[[Deck], RuleSetFacts | None] | None = IN_FORCE,
 ) -> CheckedList:
     """Read and validate a list: every violation, every warning and the totals. `owner` is
     whose collection `options={"collection": true}` means (DeckInvalid without one).
+    `rule_set` is the rule set to check it under: by default the format's rule set in force
+    today (`IN_FORCE`); None checks the bare format; a function of the deck read answers it
+    (a saved deck's own rule set, read for the deck's cards only).
 
     A list that does not parse raises ListInvalid with every line error. Card lines whose
     card is unknown do not stop the check: the lines read are validated all the same. With
@@ -196,7 +246,13 @@ def list_check(
     stored = dict(options or {})
     deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
     # The game's whole pool is loaded only if a rule asks for it (a map dealt from its cards).
-    report = validate(game_slug, format, deck, cards=GamePool(game_slug=game_slug))
+    if rule_set is IN_FORCE:
+        rule_set = rulesets.facts_in_force(game_slug, format, names=deck_card_names(deck))
+    elif callable(rule_set):
+        rule_set = rule_set(deck)
+    report = validate(
+        game_slug, format, deck, cards=GamePool(game_slug=game_slug), rule_set=rule_set
+    )
     deck.options = stored
     checked = CheckedList(
         deck=deck, report=report, lines=parsed.lines, unread=read.unread, where=read.where

@@ -18,7 +18,7 @@ from validation.registry import registry
 from validation.types import Deck
 
 from .errors import DeckInvalid, VersionConflict
-from .lists import CheckedList, list_check
+from .lists import CheckedList, deck_card_names, deck_rule_set, list_check
 from .options import COLLECTION_OPTION
 
 
@@ -122,6 +122,7 @@ def _check_for(deck, *, sections, options, text: str | None = None) -> CheckedLi
         sections=sections,
         options=options,
         owner=deck.owner if (options or {}).get(COLLECTION_OPTION) is True else None,
+        rule_set=lambda read: deck_rule_set(deck=deck, names=deck_card_names(read)),
     )
 
 
@@ -159,6 +160,7 @@ def _write_version(
         entries=_entries(checked.deck),
         options=dict(checked.deck.options),
         report=report,
+        rule_set_code=report.get("rule_set") or "",
     )
     deck.current_version = version
     _apply_report(deck, report)
@@ -263,6 +265,7 @@ def deck_autosave(
                 entries=_entries(checked.deck),
                 options=dict(checked.deck.options),
                 report=report,
+                rule_set_code=report.get("rule_set") or "",
                 revision=current.revision + 1,
                 updated_at=now,
             )
@@ -372,6 +375,7 @@ def deck_clone(*, deck, owner, name: str | None = None):
             name=name or f"{deck.name} (copy)"[:200],
             description=deck.description,
             cloned_from=deck,
+            rule_set_pin_id=deck.rule_set_pin_id,
             legal=deck.legal,
             violations_count=deck.violations_count,
             warnings_count=deck.warnings_count,
@@ -387,6 +391,7 @@ def deck_clone(*, deck, owner, name: str | None = None):
                 entries=source.entries,
                 options=source.options,
                 report=source.report,
+                rule_set_code=source.rule_set_code,
             )
             clone.current_version = version
             clone.save(update_fields=["current_version", "updated_at"])

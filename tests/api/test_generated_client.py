@@ -2,7 +2,7 @@
 drives a whole workflow against a live site, unpatched: list games; search cards; fetch a
 card; validate lists (an unknown card, a rule problem); create a deck with sections; rename
 it; add a version; start a goldfish with parameters and poll it to the end; export text and
-JSON; read the bulk index and one file."""
+JSON; read the bulk index and one file; list your notices and mark them read."""
 
 from __future__ import annotations
 
@@ -158,3 +158,34 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     bulk = mod("games", "games_bulk_retrieve").sync(client=c, slug=item.game)
     assert bulk.game == "redline" and bulk.cards
     assert json.dumps(bulk.to_dict())
+
+    # The notices of the signed-in user: one written for the deck, listed, marked read.
+    from notices.models import Notice
+    from notices.services import notices_write
+
+    assert mod("notices", "notices_list").sync(client=c).count == 0
+    notices_write(
+        [
+            Notice(
+                owner_id=user.pk,
+                deck_id=deck.id,
+                kind="verdict",
+                key="contract",
+                rule_set_code="S2",
+                legal=False,
+                was_legal=True,
+                message="Contract, renamed is no longer legal in Standard under S2.",
+            )
+        ]
+    )
+    listed = mod("notices", "notices_list").sync(client=c)
+    (notice,) = listed.results
+    assert (notice.deck, notice.legal, notice.was_legal, notice.read) == (
+        deck.id,
+        False,
+        True,
+        False,
+    )
+    assert notice.points is None and notice.deck_url.endswith(f"/decks/{deck.id}/")
+    assert mod("notices", "notices_read_create").sync(client=c).marked == 1
+    assert mod("notices", "notices_list").sync(client=c).results[0].read is True

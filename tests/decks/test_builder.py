@@ -419,8 +419,10 @@ def test_query_counts_are_pinned(signed_in, sample_catalogue, user, django_asser
     # session, user, deck (+game, version), card facts, search results, generals
     with django_assert_num_queries(6):
         signed_in.get(reverse("builder:deck", args=[deck.pk]))
-    # session, user, deck, card facts of the new list, the save (savepoint, locked deck,
-    # current version, insert, deck update, release), card facts for the panels, generals
+    # session, user, deck, card facts of the new list, the rule set in force and its facts
+    # for the list's cards (entries, expansions, the cards printed in them), the save
+    # (savepoint, locked deck, current version, insert, deck update, release), card facts for
+    # the panels, generals
     base = current(deck).number
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(16):
         change(signed_in, deck, base, op="add", section="arsenal", card="Tigercat")

@@ -5,6 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from catalogue import rulesets
 from catalogue.models import Card, Game
 from validation.packages import SampleList, all_sample_lists, sample_list
 
@@ -30,7 +31,9 @@ def test_every_example_list_is_legal_through_the_api(client, sample_catalogue, p
     data = response.json()
     assert data["legal"] is True, data["errors"]
     assert data["errors"] == []
-    assert set(data) == {"legal", "errors", "warnings", "totals", "unknown"}
+    assert set(data) == {"legal", "errors", "warnings", "totals", "unknown", "rule_set"}
+    in_force = rulesets.in_force(game, fmt)  # the sample rule sets, where there are some
+    assert data["rule_set"] == (in_force.code if in_force else None)
     assert data["unknown"] == []
 
 

@@ -17,7 +17,8 @@ def test_report_as_dict_is_json_ready():
     arsenal = p.replace(p.redline_sections()["arsenal"], "Ambush", ("Ambush", 5))
     report = validate("redline", "standard", p.redline_deck(arsenal=arsenal))
     data = json.loads(json.dumps(report.as_dict()))
-    assert set(data) == {"legal", "errors", "warnings", "totals"}
+    assert set(data) == {"legal", "errors", "warnings", "totals", "rule_set"}
+    assert data["rule_set"] is None
     assert data["legal"] is False
     assert {e["code"] for e in data["errors"]} == {"arsenal.size", "arsenal.copies"}
     assert set(data["errors"][0]) == {"code", "severity", "message", "section", "cards", "lines"}

@@ -6,11 +6,15 @@ from catalogue.importer import (
     expansion_import,
     read_expansion_file,
 )
-from catalogue.services import games_sync, sample_data_files
+from catalogue.rule_set_file import RuleSetImportFailed, rule_set_import
+from catalogue.services import games_sync, sample_data_files, sample_rule_set_files
 
 
 class Command(BaseCommand):
-    help = "Load the sample core set of every game (sample data shipped in the repository)."
+    help = (
+        "Load the sample core set of every game and the sample rule sets (sample data shipped "
+        "in the repository)."
+    )
 
     def handle(self, *args, **options):
         games_sync()
@@ -25,6 +29,14 @@ class Command(BaseCommand):
                     self.stderr.write(f"  {error}")
                 raise CommandError(f"{path.name}: {exc.report.summary()}") from exc
             self.stdout.write(f"{report.game}/{path.name}: {report.summary()}")
+        for path in sample_rule_set_files():
+            try:
+                sets = rule_set_import(data=read_expansion_file(path))
+            except RuleSetImportFailed as exc:
+                for error in exc.report.errors:
+                    self.stderr.write(f"  {error}")
+                raise CommandError(f"{path.name}: {exc.report.summary()}") from exc
+            self.stdout.write(f"{path.name}: {sets.summary()}")
         # Statistics even when nothing changed: a database loaded before imports analysed
         # their tables would otherwise keep planning searches without any.
         analyze_catalogue()

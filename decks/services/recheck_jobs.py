@@ -1,0 +1,536 @@
+"""Re-checking a format's saved decks on the workers, in chunks, and telling their owners.
+
+How a job moves (docs/architecture.md, "Re-checks and notices"):
+
+1. ``recheck_start`` lists the ids of the decks in scope (the decks that follow the format,
+   and those pinned to the rule set that changed) in one query, cuts them into chunks of
+   ``RECHECK_CHUNK_DECKS`` (first and last id of each) and, once the transaction commits,
+   sends one Celery task per chunk. A job with a ``key`` is made once (the day a rule set
+   takes effect).
+2. ``recheck_run_chunk`` (the task's body) loads the chunk's decks with their current
+   versions and stored verdicts in one query, and the game's card pool once; runs the rules
+   core on each in memory; then, in one transaction, writes the verdicts that changed (on
+   PostgreSQL one ``UPDATE … FROM unnest(…)`` per 1,000 decks; elsewhere ``bulk_update``),
+   each only while the deck is still at the version checked and the verdict read (a deck
+   saved or re-checked meanwhile keeps that verdict), writes one notice per written deck
+   whose verdict (legal ↔ not legal) or total points changed with
+   ``bulk_create(ignore_conflicts=True)`` (unique per deck and change), and adds the
+   chunk's counts to the job. A deck whose verdict did not change is not written: a rule
+   set imported twice re-checks every deck and tells nobody anything new.
+3. A chunk already counted is skipped, so a redelivered message does no harm.
+   ``recheck_sweep`` (Celery beat, every minute) sends again the chunks of a job that made no
+   progress for ``RECHECK_STALL_SECONDS`` (a lost worker or message), at most
+   ``RECHECK_MAX_SWEEPS`` times, then marks it failed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from catalogue import rulesets
+from catalogue.models import Game, RuleSet
+from catalogue.services import GamePool
+from decks.models import Deck as DeckModel
+from decks.models import RecheckJob
+from notices.models import Notice
+from notices.services import notices_write
+
+from .rechecks import RuleSetCache, version_check
+
+logger = logging.getLogger(__name__)
+
+VERDICT_FIELDS = ["legal", "violations_count", "warnings_count", "report", "validated_at"]
+#: Verdicts written by one statement.
+WRITE_BATCH = 1000
+
+
+def chunk_decks() -> int:
+    return int(getattr(settings, "RECHECK_CHUNK_DECKS", 2000))
+
+
+def stall_seconds() -> float:
+    return float(getattr(settings, "RECHECK_STALL_SECONDS", 300))
+
+
+def max_sweeps() -> int:
+    return int(getattr(settings, "RECHECK_MAX_SWEEPS", 3))
+
+
+# --- Scope ------------------------------------------------------------------------------------
+
+
+def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
+    """The saved decks a job re-checks: of the game and format, with a version; for the
+    change of a rule set, those that follow the format and those pinned to that rule set
+    (a deck pinned to another keeps its verdict)."""
+    decks = DeckModel.objects.filter(game_id=game_id, format=format, current_version__isnull=False)
+    if rule_set_code:
+        decks = decks.filter(Q(rule_set_pin__isnull=True) | Q(rule_set_pin__code=rule_set_code))
+    return decks
+
+
+# --- Starting ---------------------------------------------------------------------------------
+
+
+def recheck_start(
+    *, game_slug: str, format: str, reason: str, rule_set_code: str = "", key: str = ""
+) -> RecheckJob:
+    """Start re-checking the decks of a game's format (see the module docstring); returns
+    the job (the existing one for a `key` already used)."""
+    if key:
+        existing = RecheckJob.objects.filter(key=key).first()
+        if existing is not None:
+            return existing
+    game = Game.objects.get(slug=game_slug)
+    game.definition.format(format)  # an unknown format raises ValueError
+    ids = list(
+        _scope(game_id=game.pk, format=format, rule_set_code=rule_set_code)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    size = chunk_decks()
+    chunks = [[ids[i], ids[min(i + size, len(ids)) - 1]] for i in range(0, len(ids), size)]
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            job = RecheckJob.objects.create(
+                game=game,
+                format=format,
+                rule_set_code=rule_set_code,
+                reason=reason[:200],
+                key=key,
+                total=len(ids),
+                chunks=chunks,
+                status=RecheckJob.Status.QUEUED if chunks else RecheckJob.Status.DONE,
+                heartbeat_at=now,
+                finished_at=None if chunks else now,
+            )
+    except IntegrityError:  # the same key, made meanwhile
+        return RecheckJob.objects.get(key=key)
+    _enqueue_on_commit(job.pk, range(len(chunks)))
+    logger.info(
+        "re-check started",
+        extra={"job": job.pk, "game": game_slug, "format": format, "decks": len(ids)},
+    )
+    return job
+
+
+def _enqueue_on_commit(job_id: int, indexes: Iterable[int]) -> None:
+    indexes = list(indexes)
+
+    def send() -> None:
+        from decks.tasks import recheck_chunk
+
+        for i in indexes:
+            try:
+                recheck_chunk.delay(job_id, i)
+            except Exception as exc:  # noqa: BLE001 - the job is saved; the sweep sends it
+                logger.warning(
+                    "re-check chunks not sent: the broker is unavailable; the sweep sends them",
+                    extra={"job": job_id, "error": repr(exc)},
+                )
+                return
+
+    transaction.on_commit(send)
+
+
+# --- One chunk --------------------------------------------------------------------------------
+
+
+def _points(report: dict[str, Any] | None) -> int | None:
+    value = ((report or {}).get("totals") or {}).get("points")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _message(
+    *, name: str, fmt_name: str, code: str, report: dict, was_legal: bool, was_points, points
+) -> tuple[str, str]:
+    """(kind, message) of a notice."""
+    under = f" under {code}" if code else ""
+    legal = bool(report.get("legal"))
+    moved = (
+        f"; total points {was_points} → {points}"
+        if points != was_points and points is not None and was_points is not None
+        else ""
+    )
+    if legal != was_legal:
+        if legal:
+            return "verdict", f"{name} is legal again in {fmt_name}{under}{moved}."
+        errors = report.get("errors") or []
+        first = f": {errors[0]['message']}" if errors else ""
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        message = f"{name} is no longer legal in {fmt_name}{under}{moved}{first}{more}"
+        return "verdict", message[:499]
+    return "points", f"{name}: total points {was_points} → {points} in {fmt_name}{under}."
+
+
+class _SavedDeck:
+    """What the rules check reads of a saved deck, without a model instance (building one
+    per deck cost a quarter of a chunk's time)."""
+
+    __slots__ = ("pk", "owner_id", "game", "format", "name", "rule_set_pin_id")
+
+    def __init__(self, pk, owner_id, game, format, name, rule_set_pin_id):
+        self.pk, self.owner_id, self.game, self.format = pk, owner_id, game, format
+        self.name, self.rule_set_pin_id = name, rule_set_pin_id
+
+    @property
+    def owner(self):
+        """Read only for a deck restricted to its owner's collection (one query)."""
+        return get_user_model().objects.get(pk=self.owner_id)
+
+
+class _SavedVersion:
+    __slots__ = ("pk", "entries", "options")
+
+    def __init__(self, pk, entries, options):
+        self.pk, self.entries, self.options = pk, entries, options
+
+
+def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str, Any]]]:
+    """Run the rules core on the chunk's decks (loaded in one query, the pool once); the
+    decks whose stored verdict differs from the new one."""
+    game = job.game
+    pool = GamePool(game_slug=game.slug)
+    sets = RuleSetCache(game.slug)  # today's rule set and each pinned one, once
+    rows = (
+        _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
+        .filter(pk__gte=lo, pk__lte=hi)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "owner_id",
+            "name",
+            "current_version_id",
+            "current_version__entries",
+            "current_version__options",
+            "rule_set_pin_id",
+            "legal",
+            "report",
+            "validated_at",
+        )
+    )
+    changed: list[dict[str, Any]] = []
+    n = 0
+    for row in rows.iterator(chunk_size=2000):
+        pk, owner_id, name, version_id, entries, options, pin, legal, stored, validated_at = row
+        n += 1
+        deck = _SavedDeck(pk, owner_id, game, job.format, name, pin)
+        version = _SavedVersion(version_id, entries, options or {})
+        report = version_check(deck=deck, version=version, pool=pool, rule_set=sets.for_deck(deck))
+        if report == stored:
+            continue
+        changed.append(
+            {
+                "pk": pk,
+                "owner_id": owner_id,
+                "name": name,
+                "version_id": version_id,
+                "report": report,
+                "was_legal": legal,
+                "was_points": _points(stored),
+                "was_validated": bool(stored),
+                "was_validated_at": validated_at,
+            }
+        )
+    return n, changed
+
+
+def _verdict(report: dict[str, Any]) -> tuple[bool, int, int]:
+    return (
+        bool(report.get("legal")),
+        len(report.get("errors", [])),
+        len(report.get("warnings", [])),
+    )
+
+
+#: One statement writes a batch of verdicts on PostgreSQL: the new values come in as one JSON
+#: document (one parameter, quoted at C speed), and a deck is written only while it is at the
+#: version checked and at the verdict read (`validated_at` unchanged: no save and no other
+#: re-check meanwhile), which RETURNING reports.
+_UPDATE_SQL = """
+UPDATE decks_deck AS d
+SET legal = v.legal, violations_count = v.errors, warnings_count = v.warnings,
+    report = v.report, validated_at = %s
+FROM jsonb_to_recordset(%s::jsonb)
+     AS v(id bigint, version_id bigint, was_validated_at timestamptz, legal boolean,
+          errors integer, warnings integer, report jsonb)
+WHERE d.id = v.id AND d.current_version_id = v.version_id
+  AND d.validated_at IS NOT DISTINCT FROM v.was_validated_at
+RETURNING d.id
+"""
+
+
+def _write_verdicts_postgresql(changed: list[dict[str, Any]], now) -> set[int]:
+    written: set[int] = set()
+    with connection.cursor() as cursor:
+        for i in range(0, len(changed), WRITE_BATCH):
+            rows = []
+            for c in changed[i : i + WRITE_BATCH]:
+                legal, errors, warnings = _verdict(c["report"])
+                was = c["was_validated_at"]
+                rows.append(
+                    {
+                        "id": c["pk"],
+                        "version_id": c["version_id"],
+                        "was_validated_at": was.isoformat() if was else None,
+                        "legal": legal,
+                        "errors": errors,
+                        "warnings": warnings,
+                        "report": c["report"],
+                    }
+                )
+            cursor.execute(_UPDATE_SQL, [now, json.dumps(rows)])
+            written.update(row[0] for row in cursor.fetchall())
+    return written
+
+
+def _write_verdicts_portable(changed: list[dict[str, Any]], now) -> set[int]:
+    """Other databases (the embedded SQLite): lock, compare, bulk_update."""
+    by_pk = {c["pk"]: c for c in changed}
+    locked = (
+        DeckModel.objects.select_for_update()
+        .filter(pk__in=list(by_pk))
+        .order_by("pk")
+        .values_list("pk", "current_version_id", "validated_at")
+    )
+    decks = []
+    for pk, version_id, validated_at in locked:
+        c = by_pk[pk]
+        if version_id != c["version_id"] or validated_at != c["was_validated_at"]:
+            continue
+        legal, errors, warnings = _verdict(c["report"])
+        decks.append(
+            DeckModel(
+                pk=pk,
+                legal=legal,
+                violations_count=errors,
+                warnings_count=warnings,
+                report=c["report"],
+                validated_at=now,
+            )
+        )
+    DeckModel.objects.bulk_update(decks, VERDICT_FIELDS, batch_size=WRITE_BATCH)
+    return {d.pk for d in decks}
+
+
+def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, int]:
+    """Within the caller's transaction: the new verdicts of the decks still at the version
+    checked and at the verdict read (a deck saved or re-checked meanwhile keeps that
+    verdict), and one notice per written deck whose verdict or total points changed.
+    Returns (decks written, notices written)."""
+    if not changed:
+        return 0, 0
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        written = _write_verdicts_postgresql(changed, now)
+    else:
+        written = _write_verdicts_portable(changed, now)
+    fmt_name = job.game.definition.format(job.format).name
+    notices = []
+    for c in changed:
+        if c["pk"] not in written or not c["was_validated"]:
+            continue
+        report = c["report"]
+        points, was_points = _points(report), c["was_points"]
+        # Total points are told when both are known (a list that could not be read has none).
+        moved = points is not None and was_points is not None and points != was_points
+        if bool(report.get("legal")) == c["was_legal"] and not moved:
+            continue
+        code = report.get("rule_set") or ""
+        kind, message = _message(
+            name=c["name"],
+            fmt_name=fmt_name,
+            code=code,
+            report=report,
+            was_legal=c["was_legal"],
+            was_points=was_points,
+            points=points,
+        )
+        verdict = "legal" if report.get("legal") else "illegal"
+        notices.append(
+            Notice(
+                owner_id=c["owner_id"],
+                deck_id=c["pk"],
+                kind=kind,
+                key=f"{code or '-'}:{verdict}:{points}:job{job.pk}"[:120],
+                rule_set_code=code,
+                legal=bool(report.get("legal")),
+                was_legal=c["was_legal"],
+                points=points,
+                was_points=was_points,
+                message=message,
+            )
+        )
+    return len(written), notices_write(notices)
+
+
+def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:
+    """Re-check chunk `index` of a job and count it; finish the job with its last chunk.
+    Idempotent. Returns "stored", "finished" or "skipped"."""
+    job = RecheckJob.objects.select_related("game").filter(pk=job_id).first()
+    key = str(index)
+    if job is None or not job.is_active or key in job.chunks_done:
+        return "skipped"
+    if not 0 <= index < len(job.chunks):
+        raise ValueError(f"re-check job {job_id} has no chunk {index}")
+    now = timezone.now()
+    RecheckJob.objects.filter(pk=job_id, status=RecheckJob.Status.QUEUED).update(
+        status=RecheckJob.Status.RUNNING, started_at=now, heartbeat_at=now
+    )
+    t0 = time.perf_counter()
+    lo, hi = job.chunks[index]
+    checked, changed = _check_chunk(job, lo, hi)
+    with transaction.atomic():
+        written, told = _write_chunk(job, changed)
+        # The job's row last, so that it is locked only until this commits.
+        locked = RecheckJob.objects.select_for_update().filter(pk=job_id).first()
+        if locked is None or not locked.is_active or key in locked.chunks_done:
+            transaction.set_rollback(True)
+            return "skipped"
+        now = timezone.now()
+        locked.chunks_done[key] = {
+            "checked": checked,
+            "changed": written,
+            "notices": told,
+            "seconds": round(time.perf_counter() - t0, 3),
+            "worker": worker,
+        }
+        locked.checked += checked
+        locked.changed += written
+        locked.notices += told
+        locked.heartbeat_at = now
+        outcome = "stored"
+        if len(locked.chunks_done) >= len(locked.chunks):
+            locked.status = RecheckJob.Status.DONE
+            locked.finished_at = now
+            outcome = "finished"
+        locked.save()
+    if outcome == "finished":
+        logger.info(
+            "re-check finished",
+            extra={"job": job_id, "checked": locked.checked, "changed": locked.changed},
+        )
+    return outcome
+
+
+def recheck_fail(*, job_id: int, reason: str) -> bool:
+    """Mark an active job failed with `reason`."""
+    now = timezone.now()
+    return bool(
+        RecheckJob.objects.filter(
+            pk=job_id, status__in=[RecheckJob.Status.QUEUED, RecheckJob.Status.RUNNING]
+        ).update(status=RecheckJob.Status.FAILED, error=reason[:5000], finished_at=now)
+    )
+
+
+def recheck_sweep(*, now=None) -> dict[str, list[int]]:
+    """Send again the chunks not counted of every job that made no progress for
+    RECHECK_STALL_SECONDS; fail a job swept RECHECK_MAX_SWEEPS times already."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=stall_seconds())
+    out: dict[str, list[int]] = {"requeued": [], "failed": []}
+    stalled = RecheckJob.objects.filter(
+        status__in=[RecheckJob.Status.QUEUED, RecheckJob.Status.RUNNING], heartbeat_at__lt=cutoff
+    ).values_list("pk", flat=True)
+    for pk in stalled:
+        with transaction.atomic():
+            job = RecheckJob.objects.select_for_update().filter(pk=pk).first()
+            if job is None or not job.is_active or job.heartbeat_at >= cutoff:
+                continue
+            if job.sweeps >= max_sweeps():
+                job.status = RecheckJob.Status.FAILED
+                job.error = f"no progress after {job.sweeps} re-deliveries of its chunks"
+                job.finished_at = now
+                job.save()
+                out["failed"].append(pk)
+                continue
+            missing = [i for i in range(len(job.chunks)) if str(i) not in job.chunks_done]
+            job.sweeps += 1
+            job.heartbeat_at = now
+            job.save(update_fields=["sweeps", "heartbeat_at"])
+            _enqueue_on_commit(pk, missing)
+            out["requeued"].append(pk)
+    return out
+
+
+# --- Rule sets taking effect, deleted pins ---------------------------------------------------
+
+#: Rule sets that took effect up to this many days ago still get their re-check (beat was
+#: down at midnight); the job's key makes it once per rule set and date.
+CATCH_UP_DAYS = 7
+
+
+def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
+    """Start the re-check of each format whose rule set takes effect today (or took effect
+    within CATCH_UP_DAYS and has had no such re-check): once per rule set and date, however
+    often it is called. Returns the ids of the jobs (new or existing)."""
+    today = today or rulesets.today()
+    jobs = []
+    found = RuleSet.objects.filter(
+        effective__lte=today, effective__gte=today - timedelta(days=CATCH_UP_DAYS)
+    ).select_related("game")
+    for rule_set in found.order_by("effective", "pk"):
+        job = recheck_start(
+            game_slug=rule_set.game.slug,
+            format=rule_set.format,
+            rule_set_code=rule_set.code,
+            reason=f"rule set {rule_set.code} took effect on {rule_set.effective:%Y-%m-%d}",
+            key=f"effective:{rule_set.pk}:{rule_set.effective:%Y-%m-%d}",
+        )
+        jobs.append(job.pk)
+    return jobs
+
+
+def pins_released(*, rule_set) -> int:
+    """Before a rule set is deleted: one notice to the owner of each deck pinned to it (the
+    deck now follows its format), written in the deleting transaction; once it commits, the
+    format's decks are re-checked (the unpinned ones now under today's rule set), which
+    tells their owners of any verdict that changed too. Returns the number of decks."""
+    pinned = list(
+        DeckModel.objects.filter(rule_set_pin=rule_set).values_list("pk", "owner_id", "name")
+    )
+    if not pinned:
+        return 0
+    game = Game.objects.get(pk=rule_set.game_id)
+    try:
+        fmt_name = game.definition.format(rule_set.format).name
+    except ValueError:
+        fmt_name = rule_set.format
+    notices_write(
+        [
+            Notice(
+                owner_id=owner_id,
+                deck_id=pk,
+                kind=Notice.Kind.PIN,
+                key=f"pin:{rule_set.pk}:{rule_set.code}"[:120],
+                rule_set_code=rule_set.code,
+                message=(
+                    f"{name} was pinned to the rule set {rule_set.code} ({rule_set.name}), "
+                    f"which was deleted: it now follows {fmt_name} (the rule set in effect "
+                    "today)."
+                )[:499],
+            )
+            for pk, owner_id, name in pinned
+        ]
+    )
+    slug, fmt, code = game.slug, rule_set.format, rule_set.code
+
+    def start() -> None:
+        from decks.tasks import recheck_start as task
+
+        task.delay(slug, fmt, "", f"rule set {code} deleted: its pinned decks follow {fmt}")
+
+    transaction.on_commit(start)
+    return len(pinned)

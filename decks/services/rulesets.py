@@ -1,0 +1,252 @@
+"""A saved deck and its format's rule sets: follow or pin, and what the upcoming rule set
+will do to the deck.
+
+A deck follows its format (checked under the rule set in force today) unless its owner pins
+it to one rule set; `deck_pin` switches and re-checks the deck at once. `deck_rule_sets`
+answers what the deck page and the builder show: the rule set the deck is checked under,
+whether it is pinned, the format's rule sets to pin to, and (for a deck that follows) the
+upcoming rule set's effect on it: "From 1 Jan 2027: Tigercat banned (4 copies); Longbow cost
+3 → 4, points 52/50".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+
+from catalogue import rulesets
+from catalogue.models import RuleSet
+from catalogue.services import card_facts_by_names
+from decks.models import Deck as DeckModel
+from validation.types import RuleSetFacts
+
+from .errors import DeckInvalid
+from .rechecks import deck_revalidate, version_check
+
+#: How long a deck's upcoming effect is kept (the key changes with its list and rule sets).
+EFFECT_SECONDS = 600
+
+
+def deck_pin(*, deck, code: str | None):
+    """Pin `deck` to its format's rule set `code`, or (None or empty) let it follow the
+    format; the deck is re-checked at once. DeckInvalid when the format has no such rule
+    set."""
+    pin = None
+    if code:
+        pin = rulesets.by_code(deck.game.slug, deck.format, code)
+        if pin is None:
+            raise DeckInvalid({"rule_set": [f"{deck.format} has no rule set {code!r}"]})
+    deck.rule_set_pin = pin
+    DeckModel.objects.filter(pk=deck.pk).update(rule_set_pin=pin)
+    deck_revalidate(deck=deck)
+    return deck
+
+
+@dataclass
+class Effect:
+    """What a rule set will do to a deck from its date: `items` in words, the verdict then,
+    and the figures (points and their limit, when the game counts them)."""
+
+    rule_set: RuleSet
+    items: list[str] = field(default_factory=list)
+    legal: bool = True
+    errors: int = 0
+
+    @property
+    def text(self) -> str:
+        when = f"From {self.rule_set.effective.day} {self.rule_set.effective:%b %Y}"
+        said = "; ".join(self.items) if self.items else "no change to this deck"
+        return f"{when}: {said}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rule_set": self.rule_set.code,
+            "effective": self.rule_set.effective.isoformat(),
+            "items": list(self.items),
+            "legal": self.legal,
+            "errors": self.errors,
+            "text": self.text,
+        }
+
+
+def _counts(version) -> tuple[dict[str, int], dict[str, str]]:
+    counts: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for e in version.entries:
+        key = e["card"].lower()
+        counts[key] = counts.get(key, 0) + int(e["count"])
+        names.setdefault(key, e["card"])
+    return counts, names
+
+
+def _copies(n: int) -> str:
+    return f"{n} {'copy' if n == 1 else 'copies'}"
+
+
+def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effect:
+    """What rule set `then` does to `version` of `deck` against the rule set it is checked
+    under now (`now`; None: the bare format): the cards it bans, drops from the pool or
+    limits below the deck's count, the costs it changes, the points against their limit, and
+    the verdict."""
+    counts, names = _counts(version)
+    later = rulesets.facts(then, names.values())
+    report = version_check(deck=deck, version=version, rule_set=later)
+    effect = Effect(rule_set=then, legal=bool(report.get("legal")))
+    effect.errors = len(report.get("errors") or [])
+    costs_now = now.costs if now is not None else {}
+    for key in sorted(counts, key=lambda k: names[k].lower()):
+        name, n = names[key], counts[key]
+        if key in later.banned:
+            if now is None or key not in now.banned:
+                effect.items.append(f"{name} banned ({_copies(n)})")
+            continue
+        if later.pool is not None and key not in later.pool:
+            if now is None or now.pool is None or key in now.pool:
+                effect.items.append(f"{name} leaves the card pool ({_copies(n)})")
+        limit = later.limits.get(key)
+        if limit is not None and n > limit:
+            before = now.limits.get(key) if now is not None else None
+            if before != limit:
+                effect.items.append(f"{name} limited to {limit} ({_copies(n)})")
+    printed = _printed_costs(deck, names.values())
+    for key in sorted(counts, key=lambda k: names[k].lower()):
+        if key not in printed:
+            continue
+        old = costs_now.get(key, printed[key])
+        new = later.costs.get(key, printed[key])
+        if old != new:
+            effect.items.append(f"{names[key]} cost {old} → {new}")
+    totals = report.get("totals") or {}
+    if isinstance(totals.get("points"), int) and isinstance(totals.get("limit"), int):
+        effect.items.append(f"points {totals['points']}/{totals['limit']}")
+    return effect
+
+
+def _printed_costs(deck, names) -> dict[str, int]:
+    facts = card_facts_by_names(game_slug=deck.game.slug, names=names)
+    return {k: f.cost for k, f in facts.items()}
+
+
+@dataclass
+class DeckRuleSets:
+    """What the deck page and the builder show of a deck's rule sets."""
+
+    pinned: bool
+    checked_under: RuleSet | None
+    in_force: RuleSet | None
+    upcoming: RuleSet | None
+    choices: list[RuleSet]
+    effect: Effect | None = None
+    pin_lost: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        def brief(rs: RuleSet | None) -> dict[str, Any] | None:
+            if rs is None:
+                return None
+            return {
+                "code": rs.code,
+                "name": rs.name,
+                "effective": rs.effective.isoformat(),
+            }
+
+        return {
+            "follows": not self.pinned,
+            "checked_under": brief(self.checked_under),
+            "in_force": brief(self.in_force),
+            "upcoming": brief(self.upcoming),
+            "upcoming_effect": self.effect.as_dict() if self.effect else None,
+        }
+
+
+def deck_rule_sets(*, deck, with_effect: bool = True) -> DeckRuleSets:
+    """The deck's rule sets (see DeckRuleSets): a few queries, plus (with `with_effect`, for a
+    deck that follows its format and has a saved list) one check of the list under the
+    upcoming rule set."""
+    choices = rulesets.history(deck.game.slug, deck.format)
+    on = rulesets.today()
+    in_force = next((rs for rs in reversed(choices) if rs.effective <= on), None)
+    upcoming = next((rs for rs in choices if rs.effective > on), None)
+    pin = next((rs for rs in choices if rs.pk == deck.rule_set_pin_id), None)
+    state = DeckRuleSets(
+        pinned=pin is not None,
+        checked_under=pin if pin is not None else in_force,
+        in_force=in_force,
+        upcoming=upcoming,
+        choices=choices,
+        pin_lost=deck.rule_set_pin_id is not None and pin is None,
+    )
+    version = deck.current_version
+    if with_effect and pin is None and upcoming is not None and version is not None:
+        # A page reads the effect, it does not re-check the deck on every view: the effect
+        # is kept for a while, under a key that changes with the list and the rule sets.
+        key = ":".join(
+            str(part)
+            for part in (
+                "upcoming-effect",
+                deck.pk,
+                version.pk,
+                version.revision,
+                in_force.pk if in_force else 0,
+                in_force.updated_at.timestamp() if in_force else 0,
+                upcoming.pk,
+                upcoming.updated_at.timestamp(),
+            )
+        )
+        kept = cache.get(key)
+        if kept is None:
+            names = [e["card"] for e in version.entries]
+            now = rulesets.facts(in_force, names) if in_force is not None else None
+            found = effect_of(deck=deck, version=version, now=now, then=upcoming)
+            kept = {"items": found.items, "legal": found.legal, "errors": found.errors}
+            cache.set(key, kept, EFFECT_SECONDS)
+        state.effect = Effect(upcoming, list(kept["items"]), kept["legal"], kept["errors"])
+    return state
+
+
+#: The most rule sets a deck's legality is answered for (the newest ones).
+LEGALITY_SETS = 20
+
+
+def deck_legality(*, deck) -> dict[str, Any]:
+    """The deck's current list checked under each of its format's rule sets (the newest
+    LEGALITY_SETS, newest first) and under the format's own rules: code, dates, status today,
+    verdict, the error codes and messages. Which one the deck is checked under, and whether
+    it follows the format. A deck without a list answers no checks."""
+    state = deck_rule_sets(deck=deck, with_effect=False)
+    version = deck.current_version
+    on = rulesets.today()
+    checks: list[dict[str, Any]] = []
+    if version is not None:
+        names = [e["card"] for e in version.entries]
+        pool = card_facts_by_names(game_slug=deck.game.slug, names=names)
+        sets: list[RuleSet | None] = [*reversed(state.choices[-LEGALITY_SETS:]), None]
+        for rs in sets:
+            facts = rulesets.facts(rs, names) if rs is not None else None
+            report = version_check(deck=deck, version=version, pool=pool, rule_set=facts)
+            if rs is None:
+                status = "bare format"
+            elif rs.effective > on:
+                status = "upcoming"
+            else:
+                status = "in force" if rs == state.in_force else "past"
+            checks.append(
+                {
+                    "rule_set": rs.code if rs else None,
+                    "name": rs.name if rs else "",
+                    "effective": rs.effective if rs else None,
+                    "status": status,
+                    "legal": bool(report.get("legal")),
+                    "errors": [
+                        {"code": e["code"], "message": e["message"]}
+                        for e in report.get("errors") or ()
+                    ],
+                    "totals": report.get("totals") or {},
+                }
+            )
+    return {
+        "follows": not state.pinned,
+        "checked_under": state.checked_under.code if state.checked_under else None,
+        "checks": checks,
+    }

@@ -1,0 +1,151 @@
+"""Notices: writing them in bulk (once per deck per change), the navigation's unread count,
+marking read, the owner's digest preference and the email digest."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.mail import send_mail
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from .models import Notice, NoticePreference
+
+logger = logging.getLogger(__name__)
+
+#: How long the navigation's unread count is kept in the cache (seconds); any change to a
+#: user's notices drops it sooner.
+UNREAD_TTL = 3600
+#: Notices listed in one digest email (the rest are counted).
+DIGEST_MAX = 50
+
+
+def _unread_key(user_id: int) -> str:
+    return f"notices:unread:{user_id}"
+
+
+def unread_count(user) -> int:
+    """The user's unread notices, from the cache (one query when it is not there)."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    key = _unread_key(user.pk)
+    n = cache.get(key)
+    if n is None:
+        n = Notice.objects.filter(owner_id=user.pk, read_at__isnull=True).count()
+        cache.set(key, n, UNREAD_TTL)
+    return n
+
+
+def unread_count_warm(sender=None, request=None, user=None, **kwargs) -> None:
+    """Signal receiver (user_logged_in): count the user's unread notices into the cache."""
+    if user is not None:
+        cache.delete(_unread_key(user.pk))
+        unread_count(user)
+
+
+def unread_forget(owner_ids: Iterable[int]) -> None:
+    """Drop the cached counts of these owners now and again once the transaction commits (a
+    page counting meanwhile would cache the count from before the change)."""
+    keys = [_unread_key(pk) for pk in set(owner_ids)]
+    if keys:
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
+
+
+def notices_write(notices: list[Notice]) -> int:
+    """Insert notices in bulk; a notice whose (deck, key) exists already is skipped, so that
+    work done twice tells nobody twice. Returns the number given."""
+    if not notices:
+        return 0
+    Notice.objects.bulk_create(notices, batch_size=1000, ignore_conflicts=True)
+    unread_forget(n.owner_id for n in notices)
+    return len(notices)
+
+
+def notices_mark_all_read(user) -> int:
+    """Mark every unread notice of the user read; returns how many."""
+    n = Notice.objects.owned_by(user).unread().update(read_at=timezone.now())
+    unread_forget([user.pk])
+    return n
+
+
+def notices_for(user):
+    """The user's notices, newest first (scoped in the query)."""
+    return Notice.objects.owned_by(user).order_by("-created_at", "-id")
+
+
+# --- The digest -----------------------------------------------------------------------------
+
+
+def preference_for(user) -> NoticePreference:
+    """The user's preference (an unsaved default when they never chose)."""
+    return NoticePreference.objects.filter(user=user).first() or NoticePreference(user=user)
+
+
+def preference_set(user, *, email_digest: bool) -> NoticePreference:
+    pref, _ = NoticePreference.objects.update_or_create(
+        user=user, defaults={"email_digest": email_digest}
+    )
+    return pref
+
+
+def _site_url(path: str) -> str:
+    base = getattr(settings, "SITE_URL", "").rstrip("/")
+    return f"{base}{path}" if base else path
+
+
+def _digest_body(user, notices: list[Notice], more: int) -> str:
+    lines = [f"Hello {user.get_username()},", "", "What changed for your decks:", ""]
+    for n in notices:
+        url = _site_url(reverse("decks:detail", args=[n.deck_id]))
+        lines.append(f"- {n.created_at:%Y-%m-%d}: {n.message} ({url})")
+    if more:
+        lines.append(f"- … and {more} more")
+    lines += [
+        "",
+        f"Every notice: {_site_url(reverse('notices:list'))}",
+        f"Stop these emails on your account page: {_site_url(reverse('profile'))}",
+    ]
+    return "\n".join(lines)
+
+
+def digest_send(*, now=None) -> int:
+    """Mail each owner who opted in the unread notices not mailed yet (newest first, at most
+    DIGEST_MAX listed); every notice of theirs not mailed yet is then marked mailed, so that a
+    second run sends nothing new. An owner without an email address is skipped. A failed
+    mail is logged and tried again at the next run. Returns the number of emails sent."""
+    now = now or timezone.now()
+    sent = 0
+    prefs = (
+        NoticePreference.objects.filter(email_digest=True)
+        .exclude(user__email="")
+        .select_related("user")
+        .order_by("pk")
+    )
+    for pref in prefs.iterator(chunk_size=200):
+        user = pref.user
+        pending = Notice.objects.filter(owner=user, emailed_at__isnull=True)
+        unread = list(
+            pending.filter(read_at__isnull=True).order_by("-created_at", "-id")[: DIGEST_MAX + 1]
+        )
+        if not unread:
+            pending.update(emailed_at=now)
+            continue
+        shown, more = unread[:DIGEST_MAX], 0
+        if len(unread) > DIGEST_MAX:
+            more = pending.filter(read_at__isnull=True).count() - DIGEST_MAX
+        subject = f"Cardsite: {len(shown) + more} change{'s' if len(shown) + more != 1 else ''} to your decks"
+        try:
+            send_mail(subject, _digest_body(user, shown, more), None, [user.email])
+        except Exception:  # noqa: BLE001 - one owner's mail must not stop the others'
+            logger.exception("notice digest not sent", extra={"user": user.pk})
+            continue
+        cutoff = max(n.created_at for n in unread)
+        pending.filter(created_at__lte=cutoff).update(emailed_at=now)
+        NoticePreference.objects.filter(pk=pref.pk).update(digest_sent_at=now)
+        sent += 1
+    return sent
