@@ -457,7 +457,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # "kind" names card kinds and simulation kinds: the simulation kinds' enum named here.
-    "ENUM_NAME_OVERRIDES": {"SimulationKindEnum": "simulations.schema.SIMULATION_KINDS"},
+    "ENUM_NAME_OVERRIDES": {
+        "SimulationKindEnum": "simulations.schema.SIMULATION_KINDS",
+        "SimulationStatusEnum": "simulations.models.Status",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "cardsite.problems.problem_postprocessing_hook",

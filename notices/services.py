@@ -33,17 +33,30 @@ def unread_count(user) -> int:
     if not getattr(user, "is_authenticated", False):
         return 0
     key = _unread_key(user.pk)
-    n = cache.get(key)
+    try:
+        n = cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache is down: count from the database
+        logger.warning("notices: cache unavailable, unread count read from the database")
+        return Notice.objects.filter(owner_id=user.pk, read_at__isnull=True).count()
     if n is None:
         n = Notice.objects.filter(owner_id=user.pk, read_at__isnull=True).count()
-        cache.set(key, n, UNREAD_TTL)
+        _cache_quietly(cache.set, key, n, UNREAD_TTL)
     return n
+
+
+def _cache_quietly(operation, *args) -> None:
+    """A cache write or delete that a cache outage must not turn into an error (the count
+    is then read from the database until the cache is back; its entries expire)."""
+    try:
+        operation(*args)
+    except Exception:  # noqa: BLE001 - any cache failure
+        logger.warning("notices: cache unavailable, %s skipped", operation.__name__)
 
 
 def unread_count_warm(sender=None, request=None, user=None, **kwargs) -> None:
     """Signal receiver (user_logged_in): count the user's unread notices into the cache."""
     if user is not None:
-        cache.delete(_unread_key(user.pk))
+        _cache_quietly(cache.delete, _unread_key(user.pk))
         unread_count(user)
 
 
@@ -52,8 +65,8 @@ def unread_forget(owner_ids: Iterable[int]) -> None:
     page counting meanwhile would cache the count from before the change)."""
     keys = [_unread_key(pk) for pk in set(owner_ids)]
     if keys:
-        cache.delete_many(keys)
-        transaction.on_commit(lambda: cache.delete_many(keys))
+        _cache_quietly(cache.delete_many, keys)
+        transaction.on_commit(lambda: _cache_quietly(cache.delete_many, keys))
 
 
 def notices_write(notices: list[Notice]) -> int:

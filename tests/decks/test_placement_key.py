@@ -113,7 +113,7 @@ def test_the_migration_renames_the_key_of_stored_decks(user):
         owner=user, game=Game.objects.get(slug="hex-skirmish"), format="standard", name="Old"
     )
     executor = MigrationExecutor(connection)
-    executor.migrate([("decks", "0003_retired_share_token")])
+    executor.migrate([("decks", "0005_recheckjob")])
     DeckVersion.objects.create(
         deck=deck,
         number=1,
@@ -124,7 +124,7 @@ def test_the_migration_renames_the_key_of_stored_decks(user):
         ],
     )
     executor = MigrationExecutor(connection)
-    executor.migrate([("decks", "0004_entries_placement_key")])
+    executor.migrate([("decks", "0006_entries_placement_key")])
     assert DeckVersion.objects.get(deck=deck).entries == [
         {"section": "units", "card": "Lancers", "count": 1, "placement": [1, 2]},
         {"section": "units", "card": "Militia Spearmen", "count": 2},

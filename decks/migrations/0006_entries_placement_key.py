@@ -34,6 +34,6 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("decks", "0003_retired_share_token")]
+    dependencies = [("decks", "0005_recheckjob")]
 
     operations = [migrations.RunPython(forwards, backwards)]
