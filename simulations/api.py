@@ -256,6 +256,14 @@ class SimulationKindsView(APIView):
                     "needs_deck": serializers.BooleanField(),
                     "default_params": serializers.DictField(),
                     "params": serializers.ListField(child=serializers.DictField()),
+                    "metrics": serializers.ListField(
+                        child=serializers.DictField(),
+                        help_text="What the goldfish measures: key, label, unit, better "
+                        "(higher or lower), proportion; the headline one first.",
+                    ),
+                    "pairs": serializers.BooleanField(
+                        help_text="Whether two decks can be compared on paired games."
+                    ),
                 },
                 many=True,
             )

@@ -70,6 +70,8 @@ class SimulationKind:
             "needs_deck": self.needs_deck,
             "default_params": self.defaults(),
             "params": [s.as_dict(names.get(s.cards_of_kind, ())) for s in self.params],
+            "metrics": [m.as_dict() for m in self.goldfish.metrics],
+            "pairs": self.goldfish.play_pair is not None,
         }
 
 

@@ -44,6 +44,7 @@ from django.utils import timezone
 from validation import params as validation_params
 from validation.params import clean_params
 from validation.sim import odds
+from validation.sim.metrics import rows as metric_rows
 
 from . import kinds
 from .models import SimulationRun, Status
@@ -583,6 +584,7 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
     summary = (run.results or {}).get("summary")
     specs = kind.goldfish.charts(summary) if kind and summary else []
     return {
+        "metrics": metric_rows(kind.goldfish.metrics, summary) if kind and summary else [],
         "run": run,
         "kind": kind,
         "param_rows": param_rows(kind, run.params or {}),

@@ -13,6 +13,7 @@ from validation.games.red_mittens import goldfish as rm
 from validation.params import ParamSpec
 from validation.sim.inputs import card_from_json, card_json
 from validation.sim.kernel import chunk_range, games_param
+from validation.sim.metrics import HIGHER, LOWER, Metric
 from validation.types import Entry
 
 SECTIONS = ("units", "items", "fields")
@@ -159,6 +160,44 @@ def charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _dead_by(turn: int):
+    def read(summary: Mapping[str, Any]) -> float | None:
+        return summary["p_dead_by_turn"].get(str(turn))
+
+    return read
+
+
+METRICS = (
+    Metric(
+        "dead_by_5",
+        "Opponent at 0 LP by turn 5",
+        "share of games",
+        HIGHER,
+        True,
+        _dead_by(5),
+        help="Games where the passive opponent reaches 0 LP by the end of turn 5.",
+    ),
+    Metric(
+        "dead_turn",
+        "Mean turn the opponent reaches 0 LP",
+        "turns",
+        LOWER,
+        False,
+        lambda s: s["mean_dead_turn"],
+        help="Over the games where it does within the turns played.",
+    ),
+    Metric(
+        "cards_per_turn",
+        "Cards played per turn",
+        "cards",
+        HIGHER,
+        False,
+        lambda s: s["mean_cards_played_per_turn"],
+        help="Cards played per turn (mean).",
+    ),
+)
+
+
 def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     mean = summary.get("mean_dead_turn")
     return [
@@ -191,5 +230,6 @@ GOLDFISH = Goldfish(
     summarise=summarise,
     charts=charts,
     key_figures=key_figures,
+    metrics=METRICS,
     inline_max=INLINE_MAX,
 )
