@@ -59,9 +59,18 @@ class SimulationRunDetailSerializer(SimulationRunSerializer):
     summary = serializers.SerializerMethodField()
     stats = serializers.SerializerMethodField()
 
+    results = serializers.SerializerMethodField()
+
     class Meta(SimulationRunSerializer.Meta):
-        fields = (*SimulationRunSerializer.Meta.fields, "timings", "summary", "stats")
+        fields = (*SimulationRunSerializer.Meta.fields, "timings", "summary", "stats", "results")
         read_only_fields = fields
+
+    def get_results(self, run) -> dict | None:
+        """A comparison's results (its `differences`, verdict, rounds); None for a run."""
+        results = run.results or {}
+        if "differences" not in results:
+            return None
+        return {k: v for k, v in results.items() if k != "sums"}
 
     def get_summary(self, run) -> dict | None:
         return (run.results or {}).get("summary")

@@ -46,7 +46,7 @@ from validation.params import clean_params
 from validation.sim import odds
 from validation.sim.metrics import rows as metric_rows
 
-from . import kinds
+from . import experiments, kinds
 from .models import SimulationRun, Status
 
 logger = logging.getLogger(__name__)
@@ -363,7 +363,12 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
 
     t0 = time.perf_counter()
     with _Heartbeat(run_id, key):
-        stats = kind.goldfish.run_chunk(run.inputs, run.params, run.seed, chunk_index, run.n_chunks)
+        if experiments.is_experiment(run):  # a paired comparison's round (experiments.py)
+            stats = experiments.play_chunk(run, kind, chunk_index)
+        else:
+            stats = kind.goldfish.run_chunk(
+                run.inputs, run.params, run.seed, chunk_index, run.n_chunks
+            )
     seconds = time.perf_counter() - t0
 
     now = timezone.now()
@@ -379,7 +384,9 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
         }
         locked.heartbeat_at = now
         outcome = "stored"
-        if locked.chunks_done >= locked.n_chunks:
+        if locked.chunks_done >= locked.n_chunks and experiments.is_experiment(locked):
+            outcome = experiments.after_round(locked, kind, now, _enqueue_on_commit)
+        elif locked.chunks_done >= locked.n_chunks:
             _finalise(locked, kind, now)
             outcome = "finished"
         locked.save()
@@ -584,6 +591,7 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
     summary = (run.results or {}).get("summary")
     specs = kind.goldfish.charts(summary) if kind and summary else []
     return {
+        "experiment": experiments.view(run, kind),
         "metrics": metric_rows(kind.goldfish.metrics, summary) if kind and summary else [],
         "run": run,
         "kind": kind,
