@@ -256,3 +256,52 @@ def test_the_headline_metric_reads_the_same_from_a_run_and_from_paired_games():
     from_run = find(GOLDFISH.metrics, "won_by_8").value(summarise(stats, deck))
     a, _ = GOLDFISH.play_pair(deck, deck, PARAMS, 1, 0, 20_000)
     assert abs(from_run - a["won_by_8"].mean()) < 0.02
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_from_the_history_each_version_compares_with_the_previous_one(
+    client, user, starved_and_restored, django_capture_on_commit_callbacks
+):
+    deck = starved_and_restored
+    client.force_login(user)
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    link = f"/simulations/decks/{deck.pk}/compare/?a=1&amp;b=2"
+    assert 'class="compare-previous"' in page and link in page
+    form = client.get(link.replace("&amp;", "&")).content.decode()
+    assert '<option value="1" selected>' in form and '<option value="v:2" selected>' in form
+    with django_capture_on_commit_callbacks(execute=False):
+        r = client.post(
+            f"/simulations/decks/{deck.pk}/compare/",
+            {"a": "1", "b_ref": "v:2", "metric": "won_by_8", "games": "20000", "turns": "10"},
+        )
+    run = SimulationRun.objects.get()
+    assert r.status_code == 302 and r["Location"] == f"/simulations/{run.pk}/"
+    assert run.label.endswith("v1 vs " + f"{deck.name} v2")
+    run = play_all(run)
+    page = client.get(f"/simulations/{run.pk}/").content.decode()
+    assert "is worse at won by turn 8" in page and 'id="differences"' in page
+
+
+@pytest.mark.django_db
+def test_the_deck_panel_offers_compare_with_and_the_page_lists_readable_decks(
+    client, user, other_user, redline_deck, hex_deck, make_deck
+):
+    public = make_deck(other_user, name="Their public list", visibility="public")
+    private = make_deck(other_user, name="Their private list")
+    client.force_login(user)
+    panel = client.get(f"/simulations/decks/{redline_deck.pk}/", HTTP_HX_REQUEST="true")
+    assert 'id="compare-with"' in panel.content.decode()
+    hex_panel = client.get(f"/simulations/decks/{hex_deck.pk}/", HTTP_HX_REQUEST="true")
+    assert 'id="compare-with"' not in hex_panel.content.decode()  # its goldfish does not pair
+    page = client.get(f"/simulations/decks/{redline_deck.pk}/compare/").content.decode()
+    assert f'value="d:{public.pk}"' in page and f'value="d:{private.pk}"' not in page
+    assert f'value="d:{hex_deck.pk}"' not in page  # another game
+    r = client.post(
+        f"/simulations/decks/{redline_deck.pk}/compare/",
+        {"a": "1", "b_ref": f"d:{private.pk}", "games": "1000"},
+    )
+    assert r.status_code == 400 and "you can read" in r.content.decode()
+    assert not SimulationRun.objects.exists()
