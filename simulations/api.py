@@ -68,7 +68,7 @@ class SimulationRunDetailSerializer(SimulationRunSerializer):
     def get_results(self, run) -> dict | None:
         """A comparison's results (its `differences`, verdict, rounds); None for a run."""
         results = run.results or {}
-        if "differences" not in results:
+        if "differences" not in results and "suggestions" not in results:
             return None
         return {k: v for k, v in results.items() if k != "sums"}
 

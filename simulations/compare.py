@@ -153,3 +153,21 @@ def compare_start(
         )
         services._enqueue_on_commit(run.pk, range(run.n_chunks))
     return run
+
+
+def experiment_stop(*, run_id: int, user) -> str:
+    """The owner stops an active comparison or tuning run: it finishes with the rounds
+    complete so far (simulations/experiments.py `stop`). Returns what happened."""
+    from django.utils import timezone
+
+    with transaction.atomic():
+        run = services._locked(run_id)
+        if run is None or run.owner_id != getattr(user, "pk", None):
+            raise services.SimulationError("no such run of yours")
+        if not experiments.is_experiment(run):
+            raise services.SimulationError("only a comparison or a tuning run can be stopped")
+        if not run.is_active:
+            return "already finished"
+        outcome = experiments.stop(run, kinds.get(run.kind), timezone.now())
+        run.save()
+    return outcome

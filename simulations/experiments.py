@@ -28,6 +28,7 @@ from typing import Any
 from validation.sim import paired
 from validation.sim.metrics import Metric, find
 
+from . import tuning
 from .models import Status
 
 COMPARE = "compare"
@@ -39,7 +40,12 @@ METHOD = (
 
 
 def is_experiment(run) -> bool:
-    return isinstance(run.inputs, dict) and run.inputs.get("experiment") == COMPARE
+    """A comparison or a tuning run (simulations/tuning.py), played in rounds."""
+    return isinstance(run.inputs, dict) and run.inputs.get("experiment") in (COMPARE, tuning.TUNE)
+
+
+def _tuning(run) -> bool:
+    return run.inputs.get("experiment") == tuning.TUNE
 
 
 def chunk_plan(looks: list[int], per_chunk: int) -> tuple[list[int], list[int]]:
@@ -86,6 +92,8 @@ def new_inputs(
 
 def play_chunk(run, kind, chunk_index: int) -> dict[str, Any]:
     """Chunk ``chunk_index`` of a comparison: the paired sums of its games."""
+    if _tuning(run):
+        return tuning.play_chunk(run, kind, chunk_index)
     inputs = run.inputs
     games = int(inputs["chunks"][chunk_index])
     out_a, out_b = kind.goldfish.play_pair(
@@ -98,8 +106,8 @@ def _z(inputs: Mapping[str, Any]) -> float:
     return paired.z_value(float(inputs["alpha"]) / len(inputs["looks"]))
 
 
-def _total(run) -> tuple[int, paired.Sums]:
-    parts = [run.chunk_results[str(i)] for i in range(run.n_chunks)]
+def _total(run, chunk_count: int) -> tuple[int, paired.Sums]:
+    parts = [run.chunk_results[str(i)] for i in range(chunk_count)]
     return sum(p["games"] for p in parts), paired.merge([p["sums"] for p in parts])
 
 
@@ -107,12 +115,13 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
     """Every chunk of the round is stored (the run is row-locked): stop with the results,
     or grow the run by the next round's chunks and send them. Returns "finished" or
     "round"."""
+    if _tuning(run):
+        return tuning.after_round(run, kind, now, enqueue)
     inputs = run.inputs
-    metrics = kind.goldfish.metrics
-    games, total = _total(run)
+    metric = find(kind.goldfish.metrics, inputs["metric"])
+    games, total = _total(run, run.n_chunks)
     z = _z(inputs)
     look = inputs["look_chunks"].index(run.n_chunks)
-    metric = find(metrics, inputs["metric"])
     chosen = paired.estimate(total[metric.key], z)
     rounds = (run.results or {}).get("rounds", [])
     rounds.append(
@@ -129,6 +138,18 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
         run.results = {"rounds": rounds}
         enqueue(run.pk, range(inputs["look_chunks"][look], run.n_chunks))
         return "round"
+    stopped = "interval excludes 0" if paired.excludes_zero(chosen) else "games limit reached"
+    _finish(run, kind, run.n_chunks, rounds, now, stopped)
+    return "finished"
+
+
+def _finish(run, kind, chunk_count: int, rounds: list, now: datetime, stopped: str) -> None:
+    """Done: every metric's row from the first `chunk_count` chunks, and the verdict."""
+    inputs = run.inputs
+    metrics = kind.goldfish.metrics
+    metric = find(metrics, inputs["metric"])
+    games, total = _total(run, chunk_count)
+    z = _z(inputs)
     rows = paired.differences(metrics, total, z)
     row = next(r for r in rows if r["metric"] == metric.key)
     run.results = {
@@ -138,7 +159,7 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
         "a": inputs["a_label"],
         "b": inputs["b_label"],
         "verdict": paired.verdict(metric, row, games, inputs["b_label"]),
-        "stopped": "interval excludes 0" if row["distinguishable"] else "games limit reached",
+        "stopped": stopped,
         "method": METHOD,
         "level": 1 - float(inputs["alpha"]),
         "z": z,
@@ -146,6 +167,10 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
         "sums": total,
         "differences": rows,
     }
+    _done(run, now)
+
+
+def _done(run, now: datetime) -> None:
     run.status = Status.DONE
     run.finished_at = now
     chunks = run.timings.get("chunks", {}).values()
@@ -153,6 +178,32 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
     run.timings["workers"] = sorted({c.get("worker", "") for c in chunks} - {""})
     if run.started_at:
         run.timings["wall_seconds"] = round((now - run.started_at).total_seconds(), 4)
+
+
+def stop(run, kind, now: datetime) -> str:
+    """The owner stops an active comparison or tuning run (row-locked): it finishes with the
+    rounds complete so far (their intervals are those of a planned look, so still valid),
+    or fails when not even the first round is complete. Returns "finished" or "failed"."""
+    inputs = run.inputs
+    rounds = list((run.results or {}).get("rounds", []))
+    if _tuning(run):
+        complete = inputs["look_chunks"][-2] if len(inputs["look_chunks"]) > 1 else 0
+    else:
+        at = inputs["look_chunks"].index(run.n_chunks)
+        complete = inputs["look_chunks"][at - 1] if at > 0 else 0
+    if complete == 0:
+        run.status = Status.FAILED
+        run.error = "stopped by its owner before the first round was complete"
+        run.finished_at = now
+        return "failed"
+    stopped = "stopped by its owner"
+    if _tuning(run):
+        metric = find(kind.goldfish.metrics, inputs["metric"])
+        games, rows = tuning.standings(run, metric, complete)
+        tuning.finish(run, metric, games, rows, now, stopped)
+    else:
+        _finish(run, kind, complete, rounds, now, stopped)
+    _done(run, now)
     return "finished"
 
 
@@ -161,6 +212,8 @@ def view(run, kind) -> dict[str, Any] | None:
     each metric's row (A, B, difference, interval) with the verdict."""
     if not is_experiment(run):
         return None
+    if _tuning(run):
+        return tuning.view(run, kind)
     inputs = run.inputs
     results = run.results or {}
     metrics = kind.goldfish.metrics if kind else ()

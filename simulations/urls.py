@@ -17,4 +17,7 @@ urlpatterns = [
         compare_views.deck_compare,
         name="deck-compare",
     ),
+    path("simulations/decks/<int:deck_pk>/tune/", compare_views.deck_tune, name="deck-tune"),
+    path("simulations/<int:pk>/stop/", compare_views.run_stop, name="stop"),
+    path("simulations/<int:pk>/apply/", compare_views.run_apply, name="apply"),
 ]

@@ -104,6 +104,9 @@ class Goldfish:
       same place), each outcome mapping a metric's key to its per-game values (a numpy
       integer array); `independent=True` gives B streams of its own (the baseline that
       common random numbers are measured against). None: the goldfish cannot pair games.
+    - `play_many(base, others, params, seed, chunk_index, games)` -> `(outcomes_base,
+      [outcomes])`: the base deck once and every other deck on the same streams, each lined
+      up on the base (the tuner's round). None: the tuner is not offered.
     """
 
     slug: str
@@ -125,6 +128,7 @@ class Goldfish:
     inline_max: int = 0
     metrics: tuple[Any, ...] = ()
     play_pair: Callable[..., tuple[dict[str, Any], dict[str, Any]]] | None = None
+    play_many: Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
 
     @property
     def headline(self) -> Any:

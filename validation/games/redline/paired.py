@@ -250,6 +250,34 @@ def setups(
     return a, b
 
 
+def play_many(
+    base: Mapping[str, Any],
+    others: list[Mapping[str, Any]],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    games: int,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`games` games of the base deck and of each other deck, all on the same streams and
+    each lined up on the base (a tuner's round: the base is played once)."""
+    turns = int(params["turns"])
+    band = MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4)))
+    first = _setup(
+        entries_from_json(base["arsenal"]) or [], entries_from_json(base.get("missions")), turns
+    )
+    out_base = _play(first, turns, band, games, _streams(seed, chunk_index, 0))
+    outs = []
+    for inputs in others:
+        s = _setup(
+            entries_from_json(inputs["arsenal"]) or [],
+            entries_from_json(inputs.get("missions")),
+            turns,
+        )
+        line_up(first, s)
+        outs.append(_play(s, turns, band, games, _streams(seed, chunk_index, 0)))
+    return out_base, outs
+
+
 def play_pair(
     inputs_a: Mapping[str, Any],
     inputs_b: Mapping[str, Any],

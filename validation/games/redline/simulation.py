@@ -9,7 +9,7 @@ from typing import Any
 from validation import charts
 from validation.capabilities import Goldfish
 from validation.games.redline.goldfish import OPENING, MulliganBand, simulate_redline
-from validation.games.redline.paired import METRICS, play_pair
+from validation.games.redline.paired import METRICS, play_many, play_pair
 from validation.params import ParamSpec
 from validation.sim import kernel, odds
 from validation.sim.inputs import entries_from_json, entries_json
@@ -245,4 +245,5 @@ GOLDFISH = Goldfish(
     key_figures=key_figures,
     metrics=METRICS,
     play_pair=play_pair,
+    play_many=play_many,
 )
