@@ -9,10 +9,12 @@ the cards that differ land where the other deck's differing cards land. The nois
 both decks cancels in the difference, which is what makes a paired comparison cheap.
 
 Three streams per chunk, from ``SeedSequence(seed, spawn_key=(chunk_index, j))``: ``j = 0``
-the arsenals' shuffle, ``1`` the red lines, ``2`` the capture dice (drawn every turn, even
-when no game of the block has an efreet, so that the streams stay aligned). With
-``independent=True`` deck B gets streams ``j = 10, 11, 12`` of its own: two independent
-runs, the baseline that common random numbers are measured against.
+the arsenals' shuffle, ``1`` the red lines, ``2`` the capture dice. Per block of games, the
+shuffle of card *positions* is drawn once for each deck size and the dice once for every
+turn (``(turns, 5, games)``), and every deck of the block reads the same ones: a pair or a
+tuner's many decks pay the shuffling and the dice once. With ``independent=True`` deck B
+gets streams ``j = 10, 11, 12`` of its own: two independent runs, the baseline that common
+random numbers are measured against.
 
 Every game yields one integer per metric (``METRICS``), so that sums and sums of squares
 and products are exact.
@@ -28,10 +30,12 @@ import numpy as np
 
 from validation.games.redline.goldfish import (
     BLOCK,
+    EFREET_LIMIT,
     OPENING,
     RED_LINE,
+    SLOTS,
     MulliganBand,
-    _deal,
+    _Block,
     _deploy_efreets,
     _deploy_equipment,
     _deploy_resource,
@@ -174,25 +178,82 @@ def line_up(a: _Setup, b: _Setup) -> None:
     b.card_groups = [index_b[g] for g in lined]
 
 
+class _Dice:
+    """The capture dice of a block, drawn once for every turn and shared by every deck of
+    the block: ``integers`` hands out turn by turn what `_send_to_missions` asks for."""
+
+    def __init__(self, rng: np.random.Generator, turns: int, games: int) -> None:
+        self.rolls = rng.integers(1, 7, size=(turns, EFREET_LIMIT, games), dtype=np.int16)
+        self.turn = 0
+
+    def integers(self, low, high, size, dtype):  # the Generator method it stands in for
+        out = self.rolls[self.turn]
+        self.turn += 1
+        return out
+
+
+class _Shuffles:
+    """A block's shuffles of card positions, one per deck size (decks of one size see the
+    same positions), from the arsenal and red-line streams."""
+
+    def __init__(self, deal: np.random.Generator, lines: np.random.Generator, games: int):
+        self.deal, self.lines, self.games = deal, lines, games
+        self.positions: dict[tuple[str, int, int], np.ndarray] = {}
+
+    def get(self, what: str, n: int, k: int) -> np.ndarray:
+        key = (what, n, k)
+        if key not in self.positions:
+            rng = self.deal if what == "deal" else self.lines
+            self.positions[key] = partial_shuffle(rng, np.arange(n, dtype=np.int16), self.games, k)
+        return self.positions[key]
+
+
 def _block(
     s: _Setup,
     turns: int,
     band: MulliganBand,
     games: int,
-    streams: list[np.random.Generator],
+    shuffles: _Shuffles,
+    dice: _Dice,
     opponent_arsenal: int = 60,
 ) -> dict[str, np.ndarray]:
-    deal, lines, dice = streams
-    b = _deal(s, turns, games, deal, opponent_arsenal)
-    line = partial_shuffle(lines, np.array(s.mission_deck, dtype=np.int16), games, RED_LINE)
-    b.m_cost = np.array(s.mission_cost, dtype=np.int16)[line]
-    b.m_recon = np.array(s.mission_recon, dtype=np.int16)[line]
-    b.m_res = np.array(s.mission_resources, dtype=np.int16)[line]
+    G = games
+    i16 = np.int16
+    cards = np.array(s.card_groups, dtype=i16)
+    k = min(2 * OPENING + turns, len(cards))
+    deck = cards[shuffles.get("deal", len(cards), k)].astype(np.int64) * G
+    missions = np.array(s.mission_deck, dtype=i16)
+    line = missions[shuffles.get("line", len(missions), RED_LINE)]
+    hand = np.zeros((len(s.groups), G), dtype=i16)
+    b = _Block(
+        s=s,
+        rows=np.arange(G, dtype=np.int64),
+        deck=deck,
+        flat_deck=deck.reshape(-1),
+        hand=hand,
+        flat_hand=hand.reshape(-1),
+        ptr=np.full(G, OPENING, dtype=np.int64),
+        m_cost=np.array(s.mission_cost, dtype=i16)[line],
+        m_recon=np.array(s.mission_recon, dtype=i16)[line],
+        m_res=np.array(s.mission_resources, dtype=i16)[line],
+        res_in_play=np.zeros(G, dtype=i16),
+        pool=np.zeros(G, dtype=i16),
+        n_eff=np.zeros(G, dtype=i16),
+        n_code=np.zeros((6, G), dtype=i16),
+        free=np.zeros((len(SLOTS), G), dtype=i16),
+        recon=np.zeros(G, dtype=i16),
+        ctrl=np.zeros((RED_LINE, G), dtype=bool),
+        tokens=np.zeros((RED_LINE, G), dtype=i16),
+        opp=np.full(G, opponent_arsenal, dtype=np.int32),
+        first_eff=np.zeros(G, dtype=np.int64),
+        win_turn=np.zeros(G, dtype=np.int64),
+    )
     c = _zero_counts(turns, games)
     is_res = s.is_resource.astype(np.int64)
     opening = sum(is_res[b.deck[p] // max(games, 1)] for p in range(OPENING))
     _opening_hand(b, band, c)
     stuck = np.zeros(games, dtype=np.int64)
+    dice.turn = 0
     for t in range(1, turns + 1):
         bonus = _draw_and_bonuses(b)
         _deploy_resource(b, bonus)
@@ -202,8 +263,11 @@ def _block(
         if t == 4:
             stuck = b.hand.sum(0, dtype=np.int64)
         _discard_to_limit(b, c, t - 1)
-        captured, open_missions = _send_to_missions(b, dice)
-        _raze_and_recon(b, captured, open_missions)
+        if b.n_eff.any():
+            captured, open_missions = _send_to_missions(b, dice)
+            _raze_and_recon(b, captured, open_missions)
+        else:
+            dice.turn += 1  # the turn's dice stay with the turn
         _record_turn(b, c, t)
     win = b.win_turn
     out = {
@@ -222,14 +286,28 @@ def _block(
     return out
 
 
-def _play(s: _Setup, turns: int, band: MulliganBand, games: int, streams) -> dict[str, Any]:
-    parts = [
-        _block(s, turns, band, min(BLOCK, games - start), streams)
-        for start in range(0, games, BLOCK)
-    ]
-    if not parts:
-        return {m.key: np.zeros(0, dtype=np.int64) for m in METRICS}
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+def _play_together(
+    setups: list[_Setup],
+    turns: int,
+    band: MulliganBand,
+    games: int,
+    seed: int,
+    chunk_index: int,
+    first_stream: int,
+) -> list[dict[str, Any]]:
+    """Every deck of `setups` on the same streams, block by block: one shuffle of positions
+    per deck size and one draw of dice per block, shared."""
+    deal, lines, dice_rng = _streams(seed, chunk_index, first_stream)
+    parts: list[list[dict[str, np.ndarray]]] = [[] for _ in setups]
+    for start in range(0, games, BLOCK):
+        g = min(BLOCK, games - start)
+        shuffles = _Shuffles(deal, lines, g)
+        dice = _Dice(dice_rng, turns, g)
+        for i, s in enumerate(setups):
+            parts[i].append(_block(s, turns, band, g, shuffles, dice))
+    if not games:
+        return [{m.key: np.zeros(0, dtype=np.int64) for m in METRICS} for _ in setups]
+    return [{k: np.concatenate([p[k] for p in ps]) for k in ps[0]} for ps in parts]
 
 
 def setups(
@@ -259,14 +337,13 @@ def play_many(
     games: int,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """`games` games of the base deck and of each other deck, all on the same streams and
-    each lined up on the base (a tuner's round: the base is played once)."""
+    each lined up on the base (a tuner's round: the shuffles and dice are drawn once)."""
     turns = int(params["turns"])
     band = MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4)))
     first = _setup(
         entries_from_json(base["arsenal"]) or [], entries_from_json(base.get("missions")), turns
     )
-    out_base = _play(first, turns, band, games, _streams(seed, chunk_index, 0))
-    outs = []
+    rest = []
     for inputs in others:
         s = _setup(
             entries_from_json(inputs["arsenal"]) or [],
@@ -274,8 +351,9 @@ def play_many(
             turns,
         )
         line_up(first, s)
-        outs.append(_play(s, turns, band, games, _streams(seed, chunk_index, 0)))
-    return out_base, outs
+        rest.append(s)
+    outs = _play_together([first, *rest], turns, band, games, seed, chunk_index, 0)
+    return outs[0], outs[1:]
 
 
 def play_pair(
@@ -292,6 +370,9 @@ def play_pair(
     turns = int(params["turns"])
     band = MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4)))
     a, b = setups(inputs_a, inputs_b, turns)
-    out_a = _play(a, turns, band, games, _streams(seed, chunk_index, 0))
-    out_b = _play(b, turns, band, games, _streams(seed, chunk_index, 10 if independent else 0))
+    if not independent:
+        out_a, out_b = _play_together([a, b], turns, band, games, seed, chunk_index, 0)
+        return out_a, out_b
+    (out_a,) = _play_together([a], turns, band, games, seed, chunk_index, 0)
+    (out_b,) = _play_together([b], turns, band, games, seed, chunk_index, 10)
     return out_a, out_b
