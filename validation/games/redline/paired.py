@@ -109,8 +109,8 @@ METRICS = (
         LOWER,
         False,
         _win_turn,
-        help="The turn the game is won; a game not won within the run's turns counts as the "
-        "turn after the last.",
+        help="The turn the game is won; a game not won counts as the turn after the last one "
+        "played.",
     ),
     Metric(
         "efreet_by_3",
