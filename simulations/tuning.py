@@ -137,14 +137,13 @@ def standings(run, metric: Metric, chunk_count: int) -> tuple[int, list[dict[str
     parts = [run.chunk_results[str(i)] for i in range(chunk_count)]
     games = sum(p["games"] for p in parts)
     z = z_of(inputs)
-    sign = 1 if metric.better == "higher" else -1
     rows = []
     for i in _alive(run):
         sums = [p["sums"][str(i)] for p in parts if str(i) in p["sums"]]
         total = [sum(s[j] for s in sums) for j in range(6)]
         e = paired.estimate(total, z)
         swap = inputs["swaps"][i]
-        lo, hi = sorted((sign * e["ci_low"], sign * e["ci_high"]))
+        gain, lo, hi = paired.gains(e, metric.better)
         rows.append(
             {
                 "index": i,
@@ -154,7 +153,7 @@ def standings(run, metric: Metric, chunk_count: int) -> tuple[int, list[dict[str
                 "effect": e["difference"],
                 "ci_low": e["ci_low"],
                 "ci_high": e["ci_high"],
-                "gain": sign * e["difference"],
+                "gain": gain,
                 "gain_low": lo,
                 "gain_high": hi,
             }
@@ -200,14 +199,12 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
     metric = find(kind.goldfish.metrics, inputs["metric"])
     look = len(inputs["look_chunks"]) - 1
     games, rows = standings(run, metric, run.n_chunks)
-    best_low = max((r["gain_low"] for r in rows), default=0.0)
-    kept = [r for r in rows if r["gain_high"] >= 0 and r["gain_high"] >= best_low]
+    kept, decided = paired.race_step(rows)
     results = dict(run.results or {})
     rounds = results.get("rounds", [])
     rounds.append({"games": games, "raced": len(rows), "left": len(kept)})
     results.update(rounds=rounds, alive=[r["index"] for r in kept])
     run.results = results
-    decided = all(r["gain_low"] > 0 for r in kept)
     if not kept or decided or look == len(inputs["looks"]) - 1:
         stopped = (
             "no swap left"

@@ -135,3 +135,21 @@ def verdict(metric: Metric, row: Mapping[str, Any], games: int, b_name: str = "B
         f"95% CI {metric.format_difference(row['ci_low'])} to "
         f"{metric.format_difference(row['ci_high'])} ({games:,} games)."
     )
+
+
+def race_step(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Any], bool]:
+    """One round of a race of swaps against a base deck. Each row has ``gain_low`` and
+    ``gain_high``, its interval on the effect turned so that more is better. A swap is kept
+    unless its interval lies below 0 (worse than the deck) or its best case is below the
+    best swap's worst case; returns the rows kept and whether the race is decided (every row
+    kept is better than the deck, its interval clear of 0)."""
+    best_low = max((r["gain_low"] for r in rows), default=0.0)
+    kept = [r for r in rows if r["gain_high"] >= 0 and r["gain_high"] >= best_low]
+    return kept, all(r["gain_low"] > 0 for r in kept)
+
+
+def gains(e: Mapping[str, float], better: str) -> tuple[float, float, float]:
+    """An estimate's effect and interval turned so that more is better: (gain, low, high)."""
+    sign = 1 if better == "higher" else -1
+    lo, hi = sorted((sign * e["ci_low"], sign * e["ci_high"]))
+    return sign * e["difference"], lo, hi
