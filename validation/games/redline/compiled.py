@@ -203,6 +203,8 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
             # efreets, most expensive first, at most 5 in play
             for q in range(efreet_order.shape[0]):
                 g = efreet_order[q]
+                if hand[g] == 0 or n_eff == 5:
+                    continue
                 k = min(hand[g], 5 - n_eff)
                 if cost[g]:
                     k = min(k, pool // cost[g])
@@ -219,6 +221,8 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
             # equipment onto free slots of its type, else open ones (pilots: pilot slots)
             for q in range(equipment_order.shape[0]):
                 g = equipment_order[q]
+                if hand[g] == 0:
+                    continue
                 et = eq_type[g]
                 cap = free[4] if et == 4 else free[et] + free[5]
                 k = min(hand[g], cap)
@@ -236,6 +240,8 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
             for q in range(strategy_order.shape[0]):
                 g = strategy_order[q]
                 k = hand[g]
+                if k == 0:
+                    continue
                 if cost[g]:
                     k = min(k, pool // cost[g])
                     pool -= k * cost[g]
@@ -244,6 +250,8 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
             for q in range(tactic_order.shape[0]):
                 g = tactic_order[q]
                 k = hand[g]
+                if k == 0:
+                    continue
                 if cost[g]:
                     k = min(k, (pool + recon) // cost[g])
                     pay = k * cost[g]
@@ -276,18 +284,19 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
                     total[m] = 0
                     sent[m] = False
                 if u > 0:
-                    k = 0
+                    target = 0  # the roster's k-th efreet goes to open mission k mod u
                     scouts = 0
                     for c in range(5, -1, -1):
                         for _e in range(n_code[c]):
-                            m = rank[k % u]
-                            roll = 1 + _below(state, 6) + mods[c // 2]
+                            m = rank[target]
+                            target += 1
+                            if target == u:
+                                target = 0
+                            roll = 1 + _below(state, 6) + mods[c >> 1]
                             sent[m] = True
                             if roll > 0:
                                 total[m] += roll
-                            if c % 2 == 1:
-                                scouts += 1
-                            k += 1
+                            scouts += c & 1
                     for m in range(5):
                         if sent[m] and total[m] >= m_cost[m] + tokens[m]:
                             ctrl[m] = True
