@@ -2,7 +2,8 @@
 numbers save.
 
 Run from the repository root: ``.venv/bin/python bench/experiments.py [--games N]``.
-Targets, each a ratio measured in this run:
+Times are CPU time of this process (``time.process_time``: other work on the machine does
+not skew the ratio). Targets, each a ratio measured in this run:
 
 * a paired comparison of N games (both decks, the paired sums of every metric) costs at most
   2.2x one run of N games of one deck (the goldfish's ordinary chunk);
@@ -44,9 +45,9 @@ def best_of(repeats: int, fn):
     best = float("inf")
     out = None
     for _ in range(repeats):
-        t = time.perf_counter()
+        t = time.process_time()
         out = fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, time.process_time() - t)
     return best, out
 
 

@@ -164,21 +164,24 @@ def test_tuner_bad_input(client, user, other_user, starved, make_deck):
 def test_stop_finishes_with_the_rounds_complete(
     client, user, starved, django_capture_on_commit_callbacks
 ):
+    """A deck against itself never stops early: stopped after its first round, it finishes
+    with that round's games."""
     from simulations.services import simulation_run_chunk
 
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=False):
-        r = tune(
-            client,
-            starved,
-            candidates={"query": "kind:resource"},
-            max_games=64_000,
-            params={"turns": 8},
-            seed=2,
+        r = client.post(
+            "/api/simulations/compare/",
+            {
+                "a": {"deck": starved.pk},
+                "b": {"deck": starved.pk},
+                "params": {"games": 80_000, "turns": 8},
+            },
+            content_type="application/json",
         )
     run = SimulationRun.objects.get(pk=r.json()["id"])
     page = client.get(f"/simulations/{run.pk}/").content.decode()
-    assert 'id="stop-run"' in page and "candidates left" in page
+    assert 'id="stop-run"' in page
     for i in range(run.n_chunks):  # the first round only
         simulation_run_chunk(run_id=run.pk, chunk_index=i)
     run.refresh_from_db()
@@ -187,7 +190,10 @@ def test_stop_finishes_with_the_rounds_complete(
     assert r.status_code == 200 and r.json()["status"] == "done"
     run.refresh_from_db()
     assert run.results["stopped"] == "stopped by its owner"
-    assert run.results["games"] == run.inputs["looks"][0]
+    assert run.results["games"] == run.inputs["looks"][0] == 10_000
+    assert not any(d["distinguishable"] for d in run.results["differences"])
+    other = client.post(f"/api/simulations/{run.pk}/stop/")
+    assert other.status_code == 200  # already finished: nothing changes
 
 
 def test_the_tune_form_from_the_deck_panel(

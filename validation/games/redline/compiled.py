@@ -61,9 +61,28 @@ def _below(state, n):  # pragma: no cover - compiled
     return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _at(word, index, n):  # pragma: no cover - compiled
+    """The ``index``-th number of the SplitMix64 sequence started at ``word`` (it is a
+    counter-based generator), as an integer in 0..n-1: drawn only when needed, yet the same
+    for every deck that asks for it."""
+    z = word + np.uint64(index + 1) * _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
     state,
+    dice_state,
+    fixed_dice,
+    record,
+    rec_open,
+    rec_first,
+    rec_win,
+    rec_stuck4,
     games,
     turns,
     lo,
@@ -119,7 +138,7 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
     total = np.zeros(5, np.int64)
     sent = np.zeros(5, np.bool_)
     mulligans = 0
-    for _ in range(games):
+    for game in range(games):
         # shuffle only the positions the game can draw, and the red line
         for i in range(k_draw):
             j = i + _below(state, n - i)
@@ -141,6 +160,8 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
             hand[g] += 1
             r += is_res[g]
         out_open[r] += 1
+        if record:
+            rec_open[game] = r
         redraw = 0
         if r < lo:
             for g in range(n_groups):
@@ -262,6 +283,8 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
                 size -= k
             # stuck cards, then discard to 7
             out_stuck[i] += size
+            if record and t == 4:
+                rec_stuck4[game] = size
             out_stuck_nonres[i] += size - res_hand
             over = size - 7
             if over > 0:
@@ -286,13 +309,19 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
                 if u > 0:
                     target = 0  # the roster's k-th efreet goes to open mission k mod u
                     scouts = 0
+                    pos = 0
                     for c in range(5, -1, -1):
                         for _e in range(n_code[c]):
                             m = rank[target]
                             target += 1
                             if target == u:
                                 target = 0
-                            roll = 1 + _below(state, 6) + mods[c >> 1]
+                            if fixed_dice:  # paired: the die of (game, turn, position)
+                                roll = 1 + _at(dice_state[0], (game * 32 + t) * 5 + pos, 6)
+                                roll += mods[c >> 1]
+                            else:
+                                roll = 1 + _below(state, 6) + mods[c >> 1]
+                            pos += 1
                             sent[m] = True
                             if roll > 0:
                                 total[m] += roll
@@ -315,6 +344,9 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
                 else:
                     out_tactical[i] += 1
         out_first_eff[first_eff - 1 if first_eff else turns] += 1
+        if record:
+            rec_first[game] = first_eff
+            rec_win[game] = win_turn
         out_win[win_turn - 1 if win_turn else turns] += 1
     out_mull[0] += mulligans
 
@@ -372,8 +404,16 @@ def simulate_redline_compiled(
     }
     a = _arrays(setup)
     state = chunk_seed_sequence(params.seed, chunk_index).generate_state(1, np.uint64)
+    none = np.zeros(0, dtype=np.int64)
     _play(
         state,
+        state,
+        False,
+        False,
+        none,
+        none,
+        none,
+        none,
         games,
         T,
         band.lo,
@@ -415,3 +455,80 @@ def simulate_redline_compiled(
     counts["mulligans"] = int(out["mulligans"][0])
     counts["stuck_count_by_turn"] = np.full(T, games, dtype=np.int64)
     return new_stats(KIND, T, games, counts)
+
+
+def play_outcomes(
+    setup,
+    turns: int,
+    band: MulliganBand,
+    games: int,
+    seed: int,
+    chunk_index: int,
+    stream: int,
+) -> dict[str, np.ndarray]:
+    """Every game's raw outcomes for paired games (`paired.py`): the resources in the
+    opening 7, the turn of the first efreet, of the win (0: none) and the cards in hand on
+    turn 4. The arsenal's shuffle and the red line come from stream ``(chunk_index,
+    stream)``; the die of roster position k on turn t of game g is number ``(32 g + t) 5 + k``
+    of the counter-based stream ``(chunk_index, stream + 2)``, so that two decks of one
+    size see the same shuffles and dice game by game, whatever each rolls."""
+    T = turns
+    counts: dict[str, Any] = _empty_counts(T)
+    out = {
+        key: np.zeros(len(value) if isinstance(value, list) else 1, dtype=np.int64)
+        for key, value in counts.items()
+    }
+    rec = {k: np.zeros(games, dtype=np.int64) for k in ("open", "first", "win", "stuck4")}
+    a = _arrays(setup)
+
+    def words(j: int) -> np.ndarray:
+        seq = np.random.SeedSequence(seed, spawn_key=(chunk_index, j))
+        return seq.generate_state(1, np.uint64)
+
+    _play(
+        words(stream),
+        words(stream + 2),
+        True,
+        True,
+        rec["open"],
+        rec["first"],
+        rec["win"],
+        rec["stuck4"],
+        games,
+        T,
+        band.lo,
+        band.hi,
+        60,
+        a["card_groups"],
+        a["is_res"],
+        a["cost"],
+        a["provides"],
+        a["code"],
+        a["slots"],
+        a["eq_type"],
+        a["res_order"],
+        a["efreet_order"],
+        a["equipment_order"],
+        a["strategy_order"],
+        a["tactic_order"],
+        a["discard_order"],
+        a["mission_deck"],
+        a["mission_cost"],
+        a["mission_recon"],
+        a["mission_res"],
+        _MODS,
+        out["open_resources_hist"],
+        out["kept_resources_hist"],
+        out["mulligans"],
+        out["resource_deployed_by_turn"],
+        out["first_efreet_turn_hist"],
+        out["win_turn_hist"],
+        out["win_tactical_by_turn"],
+        out["win_razed_by_turn"],
+        out["stuck_sum_by_turn"],
+        out["stuck_nonresource_sum_by_turn"],
+        out["discarded_sum_by_turn"],
+        out["efreets_in_play_sum_by_turn"],
+        out["missions_controlled_sum_by_turn"],
+    )
+    return rec

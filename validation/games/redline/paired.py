@@ -1,20 +1,20 @@
 """REDLINE games of two arsenals on common random numbers, and the goldfish's metrics.
 
 `play_pair` plays arsenal A and arsenal B over the same random streams game by game, with
-the policy of `goldfish.py` (the same phase functions): game *g* of A and game *g* of B see
+the policy of `goldfish.py` (its compiled kernel): game *g* of A and game *g* of B see
 the same shuffle of card positions, the same red line and the same capture dice for each
 roster position. The two arsenals are lined up first: a card both hold sits at the same
 position of both lists, so the shuffle deals it at the same moment in both games, and only
 the cards that differ land where the other deck's differing cards land. The noise common to
 both decks cancels in the difference, which is what makes a paired comparison cheap.
 
-Three streams per chunk, from ``SeedSequence(seed, spawn_key=(chunk_index, j))``: ``j = 0``
-the arsenals' shuffle, ``1`` the red lines, ``2`` the capture dice. Per block of games, the
-shuffle of card *positions* is drawn once for each deck size and the dice once for every
-turn (``(turns, 5, games)``), and every deck of the block reads the same ones: a pair or a
-tuner's many decks pay the shuffling and the dice once. With ``independent=True`` deck B
-gets streams ``j = 10, 11, 12`` of its own: two independent runs, the baseline that common
-random numbers are measured against.
+Games are played by the compiled kernel (`compiled.play_outcomes`), which records every
+game's outcomes. Two streams per chunk, from ``SeedSequence(seed, spawn_key=(chunk_index,
+j))``: ``j = 0`` the arsenal's shuffle and the red line, ``2`` the capture dice, counter-based: the
+die of roster position k on turn t of game g is the stream's number ``(32 g + t) 5 + k``,
+so that two decks of one size see the same shuffles and dice game by game. With ``independent=True`` deck B gets
+streams ``j = 10, 12`` of its own: two independent runs, the baseline that common random
+numbers are measured against.
 
 Every game yields one integer per metric (``METRICS``), so that sums and sums of squares
 and products are exact.
@@ -28,30 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from validation.games.redline.goldfish import (
-    BLOCK,
-    EFREET_LIMIT,
-    OPENING,
-    RED_LINE,
-    SLOTS,
-    MulliganBand,
-    _Block,
-    _deploy_efreets,
-    _deploy_equipment,
-    _deploy_resource,
-    _deploy_strategies_and_tactics,
-    _discard_to_limit,
-    _draw_and_bonuses,
-    _opening_hand,
-    _raze_and_recon,
-    _record_turn,
-    _send_to_missions,
-    _Setup,
-    _setup,
-    _zero_counts,
-)
+from validation.games.redline.compiled import play_outcomes
+from validation.games.redline.goldfish import MulliganBand, _Setup, _setup
 from validation.sim.inputs import entries_from_json
-from validation.sim.kernel import partial_shuffle
 from validation.sim.metrics import HIGHER, LOWER, Metric
 
 
@@ -144,15 +123,6 @@ METRICS = (
 )
 
 
-def _streams(seed: int, chunk_index: int, first: int) -> list[np.random.Generator]:
-    return [
-        np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk_index, first + j)))
-        )
-        for j in range(3)
-    ]
-
-
 def line_up(a: _Setup, b: _Setup) -> None:
     """Reorder B's card list so that every card B shares with A sits where it sits in A (the
     cards B holds instead fill A's leftover positions, in B's order)."""
@@ -178,111 +148,21 @@ def line_up(a: _Setup, b: _Setup) -> None:
     b.card_groups = [index_b[g] for g in lined]
 
 
-class _Dice:
-    """The capture dice of a block, drawn once for every turn and shared by every deck of
-    the block: ``integers`` hands out turn by turn what `_send_to_missions` asks for."""
-
-    def __init__(self, rng: np.random.Generator, turns: int, games: int) -> None:
-        self.rolls = rng.integers(1, 7, size=(turns, EFREET_LIMIT, games), dtype=np.int16)
-        self.turn = 0
-
-    def integers(self, low, high, size, dtype):  # the Generator method it stands in for
-        out = self.rolls[self.turn]
-        self.turn += 1
-        return out
-
-
-class _Shuffles:
-    """A block's shuffles of card positions, one per deck size (decks of one size see the
-    same positions), from the arsenal and red-line streams."""
-
-    def __init__(self, deal: np.random.Generator, lines: np.random.Generator, games: int):
-        self.deal, self.lines, self.games = deal, lines, games
-        self.positions: dict[tuple[str, int, int], np.ndarray] = {}
-
-    def get(self, what: str, n: int, k: int) -> np.ndarray:
-        key = (what, n, k)
-        if key not in self.positions:
-            rng = self.deal if what == "deal" else self.lines
-            self.positions[key] = partial_shuffle(rng, np.arange(n, dtype=np.int16), self.games, k)
-        return self.positions[key]
-
-
-def _block(
-    s: _Setup,
-    turns: int,
-    band: MulliganBand,
-    games: int,
-    shuffles: _Shuffles,
-    dice: _Dice,
-    opponent_arsenal: int = 60,
-) -> dict[str, np.ndarray]:
-    G = games
-    i16 = np.int16
-    cards = np.array(s.card_groups, dtype=i16)
-    k = min(2 * OPENING + turns, len(cards))
-    deck = cards[shuffles.get("deal", len(cards), k)].astype(np.int64) * G
-    missions = np.array(s.mission_deck, dtype=i16)
-    line = missions[shuffles.get("line", len(missions), RED_LINE)]
-    hand = np.zeros((len(s.groups), G), dtype=i16)
-    b = _Block(
-        s=s,
-        rows=np.arange(G, dtype=np.int64),
-        deck=deck,
-        flat_deck=deck.reshape(-1),
-        hand=hand,
-        flat_hand=hand.reshape(-1),
-        ptr=np.full(G, OPENING, dtype=np.int64),
-        m_cost=np.array(s.mission_cost, dtype=i16)[line],
-        m_recon=np.array(s.mission_recon, dtype=i16)[line],
-        m_res=np.array(s.mission_resources, dtype=i16)[line],
-        res_in_play=np.zeros(G, dtype=i16),
-        pool=np.zeros(G, dtype=i16),
-        n_eff=np.zeros(G, dtype=i16),
-        n_code=np.zeros((6, G), dtype=i16),
-        free=np.zeros((len(SLOTS), G), dtype=i16),
-        recon=np.zeros(G, dtype=i16),
-        ctrl=np.zeros((RED_LINE, G), dtype=bool),
-        tokens=np.zeros((RED_LINE, G), dtype=i16),
-        opp=np.full(G, opponent_arsenal, dtype=np.int32),
-        first_eff=np.zeros(G, dtype=np.int64),
-        win_turn=np.zeros(G, dtype=np.int64),
-    )
-    c = _zero_counts(turns, games)
-    is_res = s.is_resource.astype(np.int64)
-    opening = sum(is_res[b.deck[p] // max(games, 1)] for p in range(OPENING))
-    _opening_hand(b, band, c)
-    stuck = np.zeros(games, dtype=np.int64)
-    dice.turn = 0
-    for t in range(1, turns + 1):
-        bonus = _draw_and_bonuses(b)
-        _deploy_resource(b, bonus)
-        _deploy_efreets(b, t)
-        _deploy_equipment(b)
-        _deploy_strategies_and_tactics(b)
-        if t == 4:
-            stuck = b.hand.sum(0, dtype=np.int64)
-        _discard_to_limit(b, c, t - 1)
-        if b.n_eff.any():
-            captured, open_missions = _send_to_missions(b, dice)
-            _raze_and_recon(b, captured, open_missions)
-        else:
-            dice.turn += 1  # the turn's dice stay with the turn
-        _record_turn(b, c, t)
-    win = b.win_turn
+def _metrics(raw: Mapping[str, np.ndarray], turns: int) -> dict[str, np.ndarray]:
+    """Each metric's per-game values from the compiled kernel's raw outcomes."""
+    win, first, opening = raw["win"], raw["first"], raw["open"]
     out = {
-        "win_turn": np.where(win > 0, win, turns + 1).astype(np.int64),
-        "efreet_by_3": ((b.first_eff > 0) & (b.first_eff <= 3)).astype(np.int64),
+        "win_turn": np.where(win > 0, win, turns + 1),
         "opening_2_to_4": ((opening >= 2) & (opening <= 4)).astype(np.int64),
     }
-    if turns >= WIN_BY:
-        out["won_by_8"] = ((win > 0) & (win <= WIN_BY)).astype(np.int64)
+    if turns >= 3:
+        out["efreet_by_3"] = ((first > 0) & (first <= 3)).astype(np.int64)
+    if turns >= 4:
+        out["stuck_on_4"] = raw["stuck4"]
     if turns >= 6:
         out["won_by_6"] = ((win > 0) & (win <= 6)).astype(np.int64)
-    if turns >= 4:
-        out["stuck_on_4"] = stuck
-    if turns < 3:
-        del out["efreet_by_3"]
+    if turns >= WIN_BY:
+        out["won_by_8"] = ((win > 0) & (win <= WIN_BY)).astype(np.int64)
     return out
 
 
@@ -295,19 +175,11 @@ def _play_together(
     chunk_index: int,
     first_stream: int,
 ) -> list[dict[str, Any]]:
-    """Every deck of `setups` on the same streams, block by block: one shuffle of positions
-    per deck size and one draw of dice per block, shared."""
-    deal, lines, dice_rng = _streams(seed, chunk_index, first_stream)
-    parts: list[list[dict[str, np.ndarray]]] = [[] for _ in setups]
-    for start in range(0, games, BLOCK):
-        g = min(BLOCK, games - start)
-        shuffles = _Shuffles(deal, lines, g)
-        dice = _Dice(dice_rng, turns, g)
-        for i, s in enumerate(setups):
-            parts[i].append(_block(s, turns, band, g, shuffles, dice))
-    if not games:
-        return [{m.key: np.zeros(0, dtype=np.int64) for m in METRICS} for _ in setups]
-    return [{k: np.concatenate([p[k] for p in ps]) for k in ps[0]} for ps in parts]
+    """Every deck of `setups` on the same streams (compiled: `compiled.play_outcomes`)."""
+    return [
+        _metrics(play_outcomes(s, turns, band, games, seed, chunk_index, first_stream), turns)
+        for s in setups
+    ]
 
 
 def setups(
