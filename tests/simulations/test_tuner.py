@@ -218,3 +218,31 @@ def test_the_tune_form_from_the_deck_panel(
     client.post(f"/simulations/{run.pk}/stop/")
     run.refresh_from_db()
     assert run.status == "failed" and "before the first round" in run.error
+
+
+def test_candidates_from_my_collection_alone_or_with_a_query(
+    client, user, starved, django_capture_on_commit_callbacks
+):
+    from catalogue.models import Card
+    from decks.services import collection_set
+
+    for name in ("Supply Drop", "Rail Gun Emplacement", "Forward Repair Bay"):
+        card = Card.objects.filter(game__slug="redline", name=name).first()
+        if card is not None:
+            collection_set(owner=user, card=card, count=4)
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=False):
+        mine = tune(client, starved, candidates={"collection": True}, max_games=2_000)
+        both = tune(
+            client,
+            starved,
+            candidates={"query": "kind:resource", "collection": True},
+            max_games=2_000,
+        )
+    assert mine.status_code == both.status_code == 202, (mine.content, both.content)
+    owned = {"Supply Drop", "Rail Gun Emplacement", "Forward Repair Bay"}
+    runs = {r.pk: r for r in SimulationRun.objects.all()}
+    adds_mine = {s["add"] for s in runs[mine.json()["id"]].inputs["swaps"]}
+    adds_both = {s["add"] for s in runs[both.json()["id"]].inputs["swaps"]}
+    assert adds_mine <= owned and "Supply Drop" in adds_mine
+    assert adds_both == {"Supply Drop"}  # the resources of the query that the user owns
