@@ -194,6 +194,7 @@ def run_stop(request, pk: int):
     return redirect("simulations:detail", pk=pk)
 
 
+@page_throttle("deck_write")
 @require_POST
 def run_apply(request, pk: int):
     """Apply a suggested swap as a new version of the deck (its owner only)."""
