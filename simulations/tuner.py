@@ -30,6 +30,7 @@ from decks.services import (
     entries_as_sections,
     list_check,
 )
+from validation.registry import registry
 from validation.runner import validate
 from validation.sim.inputs import card_json, entries_json
 from validation.sim.metrics import find
@@ -40,6 +41,7 @@ from .models import SimulationRun, Status
 
 MAX_INCOMING = 20
 MAX_SWAPS = 60
+MAX_TRIALS = 300  # swaps the validator is asked about in one request
 MAX_KEEP = 100
 DEFAULT_MAX_GAMES = 50_000
 MAX_GAMES = 400_000
@@ -124,8 +126,11 @@ def legal_swaps(
         )
     base.options = options
     pool = GamePool(game_slug=game_slug)
+    fmt = registry.get(game_slug).format(deck.format)
     swaps = []
+    trials = 0
     for section in goldfish_sections:
+        spec = fmt.section(section)
         for entry in base.sections.get(section, []):
             cut = entry.card.name
             if cut.lower() in keep:
@@ -133,6 +138,19 @@ def legal_swaps(
             for add in incoming:
                 if add.name == cut:
                     continue
+                if spec is not None and (
+                    (spec.kinds and add.kind not in spec.kinds) or add.kind in spec.exclude
+                ):
+                    continue  # the section's own kind rule refuses it
+                trials += 1
+                if trials > MAX_TRIALS or len(swaps) > MAX_SWAPS:
+                    raise services.SimulationError(
+                        {
+                            "candidates": f"too many swaps to try (at most {MAX_SWAPS} legal "
+                            f"ones are raced, {MAX_TRIALS} tried): narrow the query or keep "
+                            "more cards"
+                        }
+                    )
                 report = validate(
                     game_slug, deck.format, _swapped(base, section, cut, add), cards=pool
                 )

@@ -246,3 +246,16 @@ def test_candidates_from_my_collection_alone_or_with_a_query(
     adds_both = {s["add"] for s in runs[both.json()["id"]].inputs["swaps"]}
     assert adds_mine <= owned and "Supply Drop" in adds_mine
     assert adds_both == {"Supply Drop"}  # the resources of the query that the user owns
+
+
+def test_starting_a_tuning_run_reads_the_database_a_bounded_number_of_times(
+    client, user, starved, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    """Every swap is validated on the deck read once: the queries do not grow with the
+    number of swaps tried."""
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=False), django_assert_max_num_queries(40):
+        r = tune(client, starved, candidates={"query": "kind:tactic"}, max_games=2_000)
+    assert r.status_code in (202, 400), r.content
+    if r.status_code == 400:  # more swaps than are tried or raced: said so
+        assert "narrow the query" in field_errors(r.json())["candidates"]
