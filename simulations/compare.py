@@ -117,11 +117,19 @@ def compare_start(
         except (ValueError, LookupError) as exc:
             raise services.SimulationError({f"{side}.deck": str(exc)}) from exc
     try:
-        goldfish.play_pair(inputs["a"], inputs["b"], clean, seed_value, 0, 0)
+        measured, _ = goldfish.play_pair(inputs["a"], inputs["b"], clean, seed_value, 0, 0)
     except (ValueError, LookupError, TypeError) as exc:
         raise services.SimulationError(
             {"__all__": f"these decks cannot be compared: {exc}"}
         ) from exc
+    if chosen.key not in measured:
+        paired_keys = ", ".join(k for k in measured)
+        raise services.SimulationError(
+            {
+                "metric": f"{chosen.label} cannot be compared game by game; choose one of "
+                f"{paired_keys}"
+            }
+        )
     label_a = f"{a.deck.name} v{a.number}"
     label_b = f"{b.deck.name} v{b.number}"
     plan = experiments.new_inputs(

@@ -224,9 +224,13 @@ def tune_start(
     sections = {s: base_deck.sections.get(s, []) for s in goldfish.sections}
     try:
         base_inputs = goldfish.prepare(sections)
-        goldfish.play_many(base_inputs, [], clean, 0, 0, 0)
+        measured, _ = goldfish.play_many(base_inputs, [], clean, 0, 0, 0)
     except (ValueError, LookupError, TypeError) as exc:
         raise services.SimulationError({"deck": f"this deck cannot be simulated: {exc}"}) from exc
+    if chosen.key not in measured:
+        raise services.SimulationError(
+            {"metric": f"{chosen.label} cannot be compared game by game; choose another"}
+        )
     seed_value = services._seed(seed)
     inputs = tuning.new_inputs(
         base=base_inputs,

@@ -135,7 +135,8 @@ def test_bad_input_is_a_clear_400(client, user, other_user, redline_deck, hex_de
     assert "b" in post({"a": a})["errors"]
     assert "a" in post({"a": "x", "b": a})["errors"]
     assert (
-        "cannot compare" in post({"a": a, "b": a, "kind": "red-mittens-goldfish"})["errors"]["kind"]
+        "cannot compare"
+        in post({"a": a, "b": a, "kind": "tactical-assault-close-combat"})["errors"]["kind"]
     )
     assert (
         "plays hex-skirmish decks"
@@ -299,9 +300,9 @@ def test_the_deck_panel_offers_compare_with_and_the_page_lists_readable_decks(
     client.force_login(user)
     panel = client.get(f"/simulations/decks/{redline_deck.pk}/", HTTP_HX_REQUEST="true")
     assert 'id="compare-with"' in panel.content.decode()
-    mittens = make_deck(user, game="red-mittens", fmt="core", name="Mittens")
-    panel = client.get(f"/simulations/decks/{mittens.pk}/", HTTP_HX_REQUEST="true")
-    assert 'id="compare-with"' not in panel.content.decode()  # its goldfish does not pair
+    force = make_deck(user, game="tactical-assault", fmt="standard", name="Force")
+    panel = client.get(f"/simulations/decks/{force.pk}/", HTTP_HX_REQUEST="true")
+    assert 'id="compare-with"' not in panel.content.decode()  # the game has no goldfish
     page = client.get(f"/simulations/decks/{redline_deck.pk}/compare/").content.decode()
     assert f'value="d:{public.pk}"' in page and f'value="d:{private.pk}"' not in page
     assert f'value="d:{hex_deck.pk}"' not in page  # another game

@@ -1,5 +1,5 @@
-"""Comparisons and the tuner on a Hex Skirmish army: its goldfish pairs games too (the
-command deck's shuffle shared by both armies), so the same pages and API serve it."""
+"""Comparisons and the tuner on a Hex Skirmish army and a Red Mittens deck: their goldfish
+pair games too, so the same pages and API serve them."""
 
 from __future__ import annotations
 
@@ -42,3 +42,24 @@ def test_tuning_an_army_races_its_legal_command_card_swaps(client, user, hex_dec
     assert results["suggestions"] or results["verdict"].startswith("No swap beats")
     for s in results["suggestions"]:
         assert s["effect"] > 0 and s["ci_low"] > 0  # more cards played by turn 5
+
+
+def test_a_red_mittens_deck_compared_with_itself(client, user, sample_catalogue, make_deck):
+    deck = make_deck(user, game="red-mittens", fmt="core", name="Mittens")
+    client.force_login(user)
+    r = client.post(
+        "/api/simulations/compare/",
+        {"a": {"deck": deck.pk}, "b": {"deck": deck.pk}, "params": {"games": 400}},
+        content_type="application/json",
+    )
+    assert r.status_code == 202, r.content
+    run = play_all(SimulationRun.objects.get(pk=r.json()["id"]))
+    diffs = {d["metric"]: d for d in run.results["differences"]}
+    assert set(diffs) == {"dead_by_5", "dead_turn"}
+    assert all(d["difference"] == 0 and not d["distinguishable"] for d in diffs.values())
+    bad = client.post(
+        "/api/simulations/compare/",
+        {"a": {"deck": deck.pk}, "b": {"deck": deck.pk}, "metric": "cards_per_turn"},
+        content_type="application/json",
+    )
+    assert bad.status_code == 400 and "game by game" in bad.content.decode()

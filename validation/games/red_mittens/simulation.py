@@ -10,6 +10,7 @@ from typing import Any
 from validation.capabilities import Goldfish, InputsError
 from validation.charts import xy
 from validation.games.red_mittens import goldfish as rm
+from validation.games.red_mittens.paired import play_many, play_pair
 from validation.params import ParamSpec
 from validation.sim.inputs import card_from_json, card_json
 from validation.sim.kernel import chunk_range, games_param
@@ -167,6 +168,16 @@ def _dead_by(turn: int):
     return read
 
 
+def _dead_turn(summary: Mapping[str, Any]) -> float | None:
+    games = summary.get("games") or 0
+    if not games:
+        return None
+    dead = summary["dead_on_turn"]
+    killed = sum(int(t) * c for t, c in dead.items())
+    alive = games - sum(dead.values())
+    return (killed + alive * (int(summary["max_turns"]) + 1)) / games
+
+
 METRICS = (
     Metric(
         "dead_by_5",
@@ -179,12 +190,12 @@ METRICS = (
     ),
     Metric(
         "dead_turn",
-        "Mean turn the opponent reaches 0 LP",
+        "Turn the opponent reaches 0 LP",
         "turns",
         LOWER,
         False,
-        lambda s: s["mean_dead_turn"],
-        help="Over the games where it does within the turns played.",
+        _dead_turn,
+        help="Mean over every game; a game where it does not counts as the turn after the last.",
     ),
     Metric(
         "cards_per_turn",
@@ -231,5 +242,7 @@ GOLDFISH = Goldfish(
     charts=charts,
     key_figures=key_figures,
     metrics=METRICS,
+    play_pair=play_pair,
+    play_many=play_many,
     inline_max=INLINE_MAX,
 )
