@@ -59,9 +59,18 @@ class SimulationRunDetailSerializer(SimulationRunSerializer):
     summary = serializers.SerializerMethodField()
     stats = serializers.SerializerMethodField()
 
+    results = serializers.SerializerMethodField()
+
     class Meta(SimulationRunSerializer.Meta):
-        fields = (*SimulationRunSerializer.Meta.fields, "timings", "summary", "stats")
+        fields = (*SimulationRunSerializer.Meta.fields, "timings", "summary", "stats", "results")
         read_only_fields = fields
+
+    def get_results(self, run) -> dict | None:
+        """A comparison's results (its `differences`, verdict, rounds); None for a run."""
+        results = run.results or {}
+        if "differences" not in results and "suggestions" not in results:
+            return None
+        return {k: v for k, v in results.items() if k != "sums"}
 
     def get_summary(self, run) -> dict | None:
         return (run.results or {}).get("summary")
@@ -256,6 +265,14 @@ class SimulationKindsView(APIView):
                     "needs_deck": serializers.BooleanField(),
                     "default_params": serializers.DictField(),
                     "params": serializers.ListField(child=serializers.DictField()),
+                    "metrics": serializers.ListField(
+                        child=serializers.DictField(),
+                        help_text="What the goldfish measures: key, label, unit, better "
+                        "(higher or lower), proportion; the headline one first.",
+                    ),
+                    "pairs": serializers.BooleanField(
+                        help_text="Whether two decks can be compared on paired games."
+                    ),
                 },
                 many=True,
             )

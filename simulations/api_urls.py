@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, compare_api
 
 urlpatterns = [
     path(
@@ -9,6 +9,17 @@ urlpatterns = [
         name="api-deck-simulations",
     ),
     path("simulations/", api.SimulationListView.as_view(), name="api-simulation-list"),
+    path(
+        "simulations/compare/",
+        compare_api.CompareStartView.as_view(),
+        name="api-simulation-compare",
+    ),
+    path("decks/<int:deck_pk>/tune/", compare_api.DeckTuneView.as_view(), name="api-deck-tune"),
+    path(
+        "simulations/<int:pk>/stop/",
+        compare_api.ExperimentStopView.as_view(),
+        name="api-simulation-stop",
+    ),
     path("simulations/kinds/", api.SimulationKindsView.as_view(), name="api-simulation-kinds"),
     path("simulations/<int:pk>/", api.SimulationDetailView.as_view(), name="api-simulation-detail"),
     path("odds/", api.OddsView.as_view(), name="api-odds"),

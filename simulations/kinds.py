@@ -55,6 +55,11 @@ class SimulationKind:
     def defaults(self) -> dict[str, Any]:
         return self.goldfish.defaults()
 
+    @property
+    def pairs(self) -> bool:
+        """Whether two decks can be compared on paired games of this kind."""
+        return self.goldfish.play_pair is not None and self.needs_deck
+
     def card_kinds(self) -> list[str]:
         """The card kinds whose names some parameter offers as its choices."""
         return list(dict.fromkeys(p.cards_of_kind for p in self.params if p.cards_of_kind))
@@ -70,6 +75,8 @@ class SimulationKind:
             "needs_deck": self.needs_deck,
             "default_params": self.defaults(),
             "params": [s.as_dict(names.get(s.cards_of_kind, ())) for s in self.params],
+            "metrics": [m.as_dict() for m in self.goldfish.metrics],
+            "pairs": self.pairs,
         }
 
 

@@ -43,8 +43,9 @@ from django.utils import timezone
 
 from validation import params as validation_params
 from validation.sim import odds
+from validation.sim.metrics import rows as metric_rows
 
-from . import kinds, pipeline
+from . import experiments, kinds, pipeline
 from .models import SimulationRun, Status
 
 logger = logging.getLogger(__name__)
@@ -345,7 +346,12 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
 
     t0 = time.perf_counter()
     with _Heartbeat(run_id, key):
-        stats = kind.goldfish.run_chunk(run.inputs, run.params, run.seed, chunk_index, run.n_chunks)
+        if experiments.is_experiment(run):  # a paired comparison's round (experiments.py)
+            stats = experiments.play_chunk(run, kind, chunk_index)
+        else:
+            stats = kind.goldfish.run_chunk(
+                run.inputs, run.params, run.seed, chunk_index, run.n_chunks
+            )
     seconds = time.perf_counter() - t0
 
     now = timezone.now()
@@ -361,7 +367,9 @@ def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> 
         }
         locked.heartbeat_at = now
         outcome = "stored"
-        if locked.chunks_done >= locked.n_chunks:
+        if locked.chunks_done >= locked.n_chunks and experiments.is_experiment(locked):
+            outcome = experiments.after_round(locked, kind, now, _enqueue_on_commit)
+        elif locked.chunks_done >= locked.n_chunks:
             _finalise(locked, kind, now)
             outcome = "finished"
         locked.save()
@@ -567,6 +575,8 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
         else {"figures": [], "charts": []}
     )
     return {
+        "experiment": experiments.view(run, kind),
+        "metrics": metric_rows(kind.goldfish.metrics, summary) if kind and summary else [],
         "run": run,
         "kind": kind,
         "param_rows": param_rows(kind, run.params or {}),

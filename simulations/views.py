@@ -13,6 +13,7 @@ from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from decks.models import Deck, DeckVersion
 from validation.registry import registry
+from validation.sim.metrics import comparison_rows
 
 from . import kinds, services
 from .models import SimulationRun
@@ -275,13 +276,17 @@ def compare(request):
     labels_b = dict(views[1]["figures"])
     for label in list(labels_a) + [k for k in labels_b if k not in labels_a]:
         rows.append((label, labels_a.get(label, "—"), labels_b.get(label, "—")))
+    kind = views[0]["kind"] or views[1]["kind"]
+    metric_rows = comparison_rows(
+        kind.goldfish.metrics if kind else (), views[0]["summary"], views[1]["summary"]
+    )
     charts_b = {c["spec"].get("id"): c for c in views[1]["charts"]}
     pairs = [(c, charts_b.pop(c["spec"].get("id"), None)) for c in views[0]["charts"]]
     pairs += [(None, c) for c in charts_b.values()]
     return render(
         request,
         "simulations/compare.html",
-        {"a": views[0], "b": views[1], "rows": rows, "pairs": pairs},
+        {"a": views[0], "b": views[1], "rows": rows, "pairs": pairs, "metric_rows": metric_rows},
     )
 
 

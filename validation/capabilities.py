@@ -91,6 +91,17 @@ class Goldfish:
     - `merge([stats]) -> stats` exactly (sufficient statistics); `summarise(stats, inputs)`;
       `charts(summary)` chart specs (validation/charts.py); `key_figures(summary)`.
     - `inline_max`: games a request may play at once for a preview (0: always a worker).
+    - `metrics`: what the goldfish measures (validation/sim/metrics.py), the headline one
+      first; the run pages, the comparisons and the tuner read them.
+    - `play_pair(inputs_a, inputs_b, params, seed, chunk_index, games, independent)` ->
+      `(outcomes_a, outcomes_b)`: both decks played on common random numbers (the same
+      streams game by game, the decks' cards lined up so that a card both hold sits at the
+      same place), each outcome mapping a metric's key to its per-game values (a numpy
+      integer array); `independent=True` gives B streams of its own (the baseline that
+      common random numbers are measured against). None: the goldfish cannot pair games.
+    - `play_many(base, others, params, seed, chunk_index, games)` -> `(outcomes_base,
+      [outcomes])`: the base deck once and every other deck on the same streams, each lined
+      up on the base (the tuner's round). None: the tuner is not offered.
     """
 
     slug: str
@@ -110,6 +121,14 @@ class Goldfish:
     charts: Callable[[Mapping[str, Any]], list[dict[str, Any]]] = _no_charts
     key_figures: Callable[[Mapping[str, Any]], list[tuple[str, str]]] = _no_figures
     inline_max: int = 0
+    metrics: tuple[Any, ...] = ()
+    play_pair: Callable[..., tuple[dict[str, Any], dict[str, Any]]] | None = None
+    play_many: Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
+
+    @property
+    def headline(self) -> Any:
+        """The goldfish's headline metric (its first), None when it declares none."""
+        return self.metrics[0] if self.metrics else None
 
     @property
     def needs_deck(self) -> bool:

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from validation.games.redline.compiled import simulate_redline_compiled
 from validation.games.redline.goldfish import (
     MulliganBand,
     simulate_redline,
@@ -77,7 +78,7 @@ def test_the_mulligan_band_is_redlines_own(arsenal: list[Entry]) -> None:
         arsenal, None, p, band=MulliganBand(2, 4)
     )
     never = MulliganBand(0, 7)
-    for sim in (simulate_redline, simulate_redline_reference):
+    for sim in (simulate_redline, simulate_redline_compiled, simulate_redline_reference):
         assert sim(arsenal, None, SimParams(games=500), band=never)["counts"]["mulligans"] == 0
         assert sim(arsenal, None, SimParams(games=500))["counts"]["mulligans"] > 0
 
@@ -153,7 +154,7 @@ def test_cheap_heavies_win_on_turn_one(make) -> None:
     """Cost-0 heavies roll 1d6+2 >= 3: five of them take the five missions on turn 1."""
     heavy = make.efreet("Free Heavy", "heavy", 0, [])
     deck = [Entry(heavy, 60)]
-    for sim in (simulate_redline, simulate_redline_reference):
+    for sim in (simulate_redline, simulate_redline_compiled, simulate_redline_reference):
         stats = sim(deck, None, SimParams(games=200, turns=6, seed=1))
         c = stats["counts"]
         assert c["win_tactical_by_turn"] == [200, 0, 0, 0, 0, 0]
@@ -170,7 +171,7 @@ def test_cheap_heavies_win_on_turn_one(make) -> None:
 def test_razing_takes_precedence(make) -> None:
     heavy = make.efreet("Free Heavy", "heavy", 0, [])
     easy = [Entry(make.mission("Outpost", 2), 20)]
-    for sim in (simulate_redline, simulate_redline_reference):
+    for sim in (simulate_redline, simulate_redline_compiled, simulate_redline_reference):
         stats = sim([Entry(heavy, 60)], easy, SimParams(games=100, turns=2), opponent_arsenal=10)
         assert stats["counts"]["win_razed_by_turn"] == [100, 0]
         assert stats["counts"]["win_tactical_by_turn"] == [0, 0]
@@ -181,7 +182,7 @@ def test_light_scouts_and_equipment_slots(make) -> None:
     light = make.efreet("Free Light", "light", 0, ["laser"], ["Scouting"])
     laser = make.equipment("Free Laser", "laser", 0)
     deck = [Entry(light, 30), Entry(laser, 30)]
-    for sim in (simulate_redline, simulate_redline_reference):
+    for sim in (simulate_redline, simulate_redline_compiled, simulate_redline_reference):
         stats = sim(deck, None, SimParams(games=3_000, turns=1, seed=3))
         c = stats["counts"]
         # turn 1: every efreet in hand deploys (at most 5), each takes one laser at most
@@ -262,7 +263,48 @@ def test_a_squad_combines_only_the_rolls_that_help(make) -> None:
     games = 20_000
     expected, as_rolled = _lights_turn_two(True), _lights_turn_two(False)
     assert expected - as_rolled > 0.07
-    for sim in (simulate_redline, simulate_redline_reference):
+    for sim in (simulate_redline, simulate_redline_compiled, simulate_redline_reference):
         stats = sim([Entry(light, 60)], None, SimParams(games=games, turns=2, seed=11))
         mean = stats["counts"]["missions_controlled_sum_by_turn"][1] / games
         assert mean == pytest.approx(expected, abs=0.03), (sim.__name__, mean, as_rolled)
+
+
+@pytest.mark.parametrize("with_missions", [False, True])
+def test_compiled_agrees_with_reference(arsenal, missions, with_missions: bool) -> None:
+    """The compiled kernel (the site's) is checked against the reference loop's statistics,
+    as the vectorised one is."""
+    line = missions if with_missions else None
+    fast = simulate_redline_compiled(arsenal, line, SimParams(games=50_000, seed=5))
+    ref = simulate_redline_reference(arsenal, line, SimParams(games=4_000, seed=6))
+    cf, cr = fast["counts"], ref["counts"]
+    assert_means_agree(cf["win_turn_hist"], cr["win_turn_hist"])
+    assert_means_agree(cf["first_efreet_turn_hist"], cr["first_efreet_turn_hist"])
+    sf, sr = summarise(fast)["figures"], summarise(ref)["figures"]
+    for t in range(12):
+        for key, tol in (("stuck_mean_by_turn", 0.15), ("missions_controlled_mean_by_turn", 0.15)):
+            assert sf[key][t] == pytest.approx(sr[key][t], abs=tol), (key, t)
+        assert sf["resource_deployed_by_turn"][t] == pytest.approx(
+            sr["resource_deployed_by_turn"][t], abs=0.04
+        )
+    assert sf["mulligans"] == pytest.approx(sr["mulligans"], abs=0.03)
+
+
+def test_compiled_same_seed_same_stats_and_chunks_merge(arsenal) -> None:
+    one = simulate_redline_compiled(arsenal, None, SimParams(games=3_000, seed=8))
+    assert one == simulate_redline_compiled(arsenal, None, SimParams(games=3_000, seed=8))
+    assert one != simulate_redline_compiled(arsenal, None, SimParams(games=3_000, seed=9))
+    parts = [
+        simulate_redline_compiled(arsenal, None, SimParams(games=3_000, seed=8), i, 3)
+        for i in range(3)
+    ]
+    merged = merge_all(parts)
+    assert merged["games"] == 3_000
+    assert sum(merged["counts"]["win_turn_hist"]) == 3_000
+
+
+def test_compiled_opening_hand_matches_hypergeometric(arsenal) -> None:
+    games = 40_000
+    stats = simulate_redline_compiled(arsenal, None, SimParams(games=games, seed=3))
+    hist = np.array(stats["counts"]["open_resources_hist"]) / games
+    exact = distribution(24, 60, 7)
+    assert np.abs(hist - np.array(exact)).max() < 0.01

@@ -10,9 +10,11 @@ from typing import Any
 from validation import charts
 from validation.capabilities import Goldfish
 from validation.games.hex_skirmish.goldfish import simulate_hexskirmish
+from validation.games.hex_skirmish.paired import play_many, play_pair
 from validation.params import ParamSpec
 from validation.sim import kernel
 from validation.sim.inputs import entries_from_json, entries_json
+from validation.sim.metrics import HIGHER, LOWER, Metric
 from validation.types import Entry
 
 
@@ -166,6 +168,38 @@ def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
+METRICS = (
+    Metric(
+        "played_by_5",
+        "Cards played by turn 5",
+        "cards",
+        HIGHER,
+        False,
+        lambda s: sum(x or 0 for x in s["figures"]["played_mean_by_turn"][:5]),
+        help="Command cards played in the first five turns (mean).",
+        min_turns=5,
+    ),
+    Metric(
+        "played_on_1",
+        "Cards played on turn 1",
+        "cards",
+        HIGHER,
+        False,
+        lambda s: s["figures"]["played_mean_by_turn"][0],
+        help="Command cards played on the first turn (mean).",
+    ),
+    Metric(
+        "idle_actions",
+        "Idle actions per game",
+        "actions",
+        LOWER,
+        False,
+        lambda s: sum(x or 0 for x in s["figures"]["idle_actions_mean_by_turn"]),
+        help="Actions with nothing to do (the deck is empty), per game (mean).",
+    ),
+)
+
+
 GOLDFISH = Goldfish(
     slug="hex-skirmish-goldfish",
     label="Hex Skirmish command deck goldfish",
@@ -190,4 +224,7 @@ GOLDFISH = Goldfish(
     summarise=summarise,
     charts=run_charts,
     key_figures=key_figures,
+    metrics=METRICS,
+    play_pair=play_pair,
+    play_many=play_many,
 )

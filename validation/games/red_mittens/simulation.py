@@ -10,9 +10,11 @@ from typing import Any
 from validation.capabilities import Goldfish, InputsError
 from validation.charts import xy
 from validation.games.red_mittens import goldfish as rm
+from validation.games.red_mittens.paired import play_many, play_pair
 from validation.params import ParamSpec
 from validation.sim.inputs import card_from_json, card_json
 from validation.sim.kernel import chunk_range, games_param
+from validation.sim.metrics import HIGHER, LOWER, Metric
 from validation.types import Entry
 
 SECTIONS = ("units", "items", "fields")
@@ -159,6 +161,54 @@ def charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _dead_by(turn: int):
+    def read(summary: Mapping[str, Any]) -> float | None:
+        return summary["p_dead_by_turn"].get(str(turn))
+
+    return read
+
+
+def _dead_turn(summary: Mapping[str, Any]) -> float | None:
+    games = summary.get("games") or 0
+    if not games:
+        return None
+    dead = summary["dead_on_turn"]
+    killed = sum(int(t) * c for t, c in dead.items())
+    alive = games - sum(dead.values())
+    return (killed + alive * (int(summary["max_turns"]) + 1)) / games
+
+
+METRICS = (
+    Metric(
+        "dead_by_5",
+        "Opponent at 0 LP by turn 5",
+        "share of games",
+        HIGHER,
+        True,
+        _dead_by(5),
+        help="Games where the passive opponent reaches 0 LP by the end of turn 5.",
+    ),
+    Metric(
+        "dead_turn",
+        "Turn the opponent reaches 0 LP",
+        "turns",
+        LOWER,
+        False,
+        _dead_turn,
+        help="Mean over every game; a game where it does not counts as the turn after the last.",
+    ),
+    Metric(
+        "cards_per_turn",
+        "Cards played per turn",
+        "cards",
+        HIGHER,
+        False,
+        lambda s: s["mean_cards_played_per_turn"],
+        help="Cards played per turn (mean).",
+    ),
+)
+
+
 def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     mean = summary.get("mean_dead_turn")
     return [
@@ -191,5 +241,8 @@ GOLDFISH = Goldfish(
     summarise=summarise,
     charts=charts,
     key_figures=key_figures,
+    metrics=METRICS,
+    play_pair=play_pair,
+    play_many=play_many,
     inline_max=INLINE_MAX,
 )

@@ -1,5 +1,6 @@
 """The REDLINE goldfish as the site runs it: its parameters, the deck sections it reads, the
-summary, charts and key figures of a run. The policy itself is in `goldfish.py`."""
+summary, charts and key figures of a run. The policy itself is in `goldfish.py`; a run's
+chunks are played by its compiled kernel (`compiled.py`), paired games by `paired.py`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 
 from validation import charts
 from validation.capabilities import Goldfish
-from validation.games.redline.goldfish import OPENING, MulliganBand, simulate_redline
+from validation.games.redline.compiled import simulate_redline_compiled
+from validation.games.redline.goldfish import OPENING, MulliganBand
+from validation.games.redline.paired import METRICS, play_many, play_pair
 from validation.params import ParamSpec
 from validation.sim import kernel, odds
 from validation.sim.inputs import entries_from_json, entries_json
@@ -33,7 +36,7 @@ def run_chunk(
     chunk_index: int,
     n_chunks: int,
 ) -> dict[str, Any]:
-    return simulate_redline(
+    return simulate_redline_compiled(
         entries_from_json(inputs["arsenal"]) or [],
         entries_from_json(inputs.get("missions")),
         kernel.SimParams.read(params, seed),
@@ -242,4 +245,7 @@ GOLDFISH = Goldfish(
     check_params=check_params,
     charts=run_charts,
     key_figures=key_figures,
+    metrics=METRICS,
+    play_pair=play_pair,
+    play_many=play_many,
 )

@@ -1,0 +1,145 @@
+"""Goldfish experiments in the API: `POST /api/simulations/compare/` (a paired comparison
+of two decks of one game), `POST /api/decks/<id>/tune/` (race single swaps) and
+`POST /api/simulations/<id>/stop/`."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cardsite.ratelimit import ScopedRateThrottle
+
+from . import compare, services, tuner
+from .api import ErrorsSerializer, SimulationRunSerializer, _body, _error
+from .models import SimulationRun
+
+
+class DeckRefSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    version = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**31 - 1, help_text="Default: the current one."
+    )
+    token = serializers.CharField(
+        required=False, max_length=200, help_text="Share token of an unlisted deck."
+    )
+
+
+class CompareSerializer(serializers.Serializer):
+    kind = serializers.CharField(
+        required=False, max_length=60, help_text="Default: the game's goldfish that pairs games."
+    )
+    a = DeckRefSerializer()
+    b = DeckRefSerializer()
+    params = serializers.DictField(
+        required=False, default=dict, help_text="The goldfish's parameters; games is the limit."
+    )
+    metric = serializers.CharField(
+        required=False, max_length=60, help_text="The deciding metric (default: the headline)."
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
+
+
+class CompareStartView(APIView):
+    """Start a paired comparison (A/B) of two decks or two versions of one game: 202 and the
+    run; its `results.differences` (GET /api/simulations/<id>/) once done."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "simulate"
+
+    @extend_schema(
+        request=CompareSerializer,
+        responses={202: SimulationRunSerializer, 400: ErrorsSerializer, 429: ErrorsSerializer},
+        summary="Compare two decks on paired goldfish games",
+    )
+    def post(self, request):
+        try:
+            data = _body(CompareSerializer, request.data)
+            a = compare.version_of(user=request.user, side="a", ref=data["a"])
+            b = compare.version_of(user=request.user, side="b", ref=data["b"])
+            run = compare.compare_start(
+                owner=request.user,
+                a=a,
+                b=b,
+                kind_slug=data.get("kind"),
+                params=data.get("params"),
+                metric=data.get("metric"),
+                seed=data.get("seed"),
+            )
+        except services.SimulationError as exc:
+            return _error(exc)
+        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class CandidatesSerializer(serializers.Serializer):
+    query = serializers.CharField(
+        required=False, allow_blank=True, max_length=500, help_text="A catalogue search query."
+    )
+    collection = serializers.BooleanField(
+        required=False, default=False, help_text="Cards of your collection (with a query: both)."
+    )
+
+
+class TuneSerializer(serializers.Serializer):
+    metric = serializers.CharField(required=False, max_length=60)
+    candidates = CandidatesSerializer()
+    keep = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, default=list, max_length=100
+    )
+    max_games = serializers.IntegerField(required=False, min_value=1, max_value=10**9)
+    version = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
+    token = serializers.CharField(required=False, max_length=200)
+    params = serializers.DictField(required=False, default=dict)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
+
+
+class DeckTuneView(APIView):
+    """Find the single swaps that help the deck most at a metric: 202 and a run whose
+    `results.suggestions` (best first) come when it is done."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "simulate"
+
+    @extend_schema(
+        request=TuneSerializer,
+        responses={202: SimulationRunSerializer, 400: ErrorsSerializer, 429: ErrorsSerializer},
+        summary="Race single swaps of a deck on paired goldfish games",
+    )
+    def post(self, request, deck_pk: int):
+        try:
+            data = _body(TuneSerializer, request.data)
+            ref = {"deck": deck_pk, "version": data.get("version"), "token": data.get("token")}
+            version = compare.version_of(user=request.user, side="deck", ref=ref)
+            run = tuner.tune_start(
+                owner=request.user,
+                version=version,
+                metric=data.get("metric"),
+                query=data["candidates"].get("query", ""),
+                collection=data["candidates"].get("collection", False),
+                keep=data.get("keep", []),
+                max_games=data.get("max_games"),
+                params=data.get("params"),
+                seed=data.get("seed"),
+            )
+        except services.SimulationError as exc:
+            return _error(exc)
+        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ExperimentStopView(APIView):
+    """Stop a comparison or tuning run of yours: it finishes with the rounds complete."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: SimulationRunSerializer, 400: ErrorsSerializer})
+    def post(self, request, pk: int):
+        try:
+            compare.experiment_stop(run_id=pk, user=request.user)
+        except services.SimulationError as exc:
+            return _error(exc)
+        run = SimulationRun.objects.get(pk=pk)
+        return Response(SimulationRunSerializer(run).data)

@@ -1,0 +1,216 @@
+"""Goldfish experiment pages: "Compare with…" of a deck (pick B, a version of this deck or
+a deck of the game the user can read, the deciding metric and the games limit), the tuner's
+form, and the stop and apply buttons of a run. Thin: parse, call a service, render."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from cardsite.hostile import whole_number
+from cardsite.throttling import page_throttle
+from decks.models import Deck, DeckVersion
+
+from . import compare, services, tuner
+from .models import SimulationRun
+
+OTHER_DECKS = 50
+
+
+def _choices(request, deck: Deck, token: str) -> dict:
+    versions = list(DeckVersion.objects.filter(deck=deck).order_by("-number").only("number"))
+    others = []
+    if request.user.is_authenticated:
+        others = list(
+            Deck.objects.visible_to(request.user)
+            .filter(game=deck.game)
+            .exclude(pk=deck.pk)
+            .only("id", "name")
+            .order_by("name", "id")[:OTHER_DECKS]
+        )
+    return {
+        "versions": [{"number": v.number, "ref": f"v:{v.number}"} for v in versions],
+        "others": [{"name": d.name, "ref": f"d:{d.pk}"} for d in others],
+    }
+
+
+def _parse_ref(value: str, deck: Deck, token: str) -> dict:
+    """ "v:<number>" (a version of this deck) or "d:<deck id>" (another deck's current
+    version)."""
+    kind, _, number = (value or "").partition(":")
+    n = whole_number(number)
+    if kind == "v" and n is not None:
+        return {"deck": deck.pk, "version": n, "token": token or None}
+    if kind == "d" and n is not None:
+        return {"deck": n}
+    raise services.SimulationError({"b.deck": "choose the deck or version to compare with"})
+
+
+@page_throttle("simulate")
+@require_http_methods(["GET", "POST"])
+def deck_compare(request, deck_pk: int):
+    token = request.GET.get("token") or request.POST.get("token") or ""
+    deck = (
+        Deck.objects.visible_to(request.user, share_token=token or None)
+        .select_related("game")
+        .filter(pk=deck_pk)
+        .first()
+    )
+    if deck is None:
+        raise Http404("no such deck")
+    try:
+        kind = compare.pairing_kind(deck.game.slug, None)
+    except services.SimulationError:
+        kind = None
+    data = request.POST if request.method == "POST" else request.GET
+    current = (
+        DeckVersion.objects.filter(deck=deck)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    a_number = whole_number(data.get("a")) or current
+    b_value = data.get("b_ref") or (f"v:{data['b']}" if whole_number(data.get("b")) else "")
+    context = {
+        "deck": deck,
+        "token": token,
+        "kind": kind,
+        "metrics": kind.goldfish.metrics if kind else (),
+        "a": a_number,
+        "b_ref": b_value,
+        "metric": data.get("metric") or "",
+        "games": data.get("games") or 200_000,
+        "turns": data.get("turns") or (kind.defaults().get("turns", "") if kind else ""),
+        "seed": data.get("seed") or "",
+        "errors": {},
+        **_choices(request, deck, token),
+    }
+    if request.method == "GET" or kind is None:
+        return render(request, "simulations/deck_compare.html", context)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    try:
+        a = compare.version_of(
+            user=request.user, side="a", ref={"deck": deck.pk, "version": a_number, "token": token}
+        )
+        b = compare.version_of(user=request.user, side="b", ref=_parse_ref(b_value, deck, token))
+        params = {"games": context["games"]}
+        if context["turns"] != "":
+            params["turns"] = context["turns"]
+        run = compare.compare_start(
+            owner=request.user,
+            a=a,
+            b=b,
+            kind_slug=kind.slug,
+            params=params,
+            metric=context["metric"] or None,
+            seed=context["seed"] or None,
+        )
+    except services.SimulationError as exc:
+        context["errors"] = exc.errors
+        return render(request, "simulations/deck_compare.html", context, status=400)
+    return redirect(run)
+
+
+@page_throttle("simulate")
+@require_http_methods(["GET", "POST"])
+def deck_tune(request, deck_pk: int):
+    """The tuner's form of a deck: metric, cards that may come in, cards to keep."""
+    token = request.GET.get("token") or request.POST.get("token") or ""
+    deck = (
+        Deck.objects.visible_to(request.user, share_token=token or None)
+        .select_related("game")
+        .filter(pk=deck_pk)
+        .first()
+    )
+    if deck is None:
+        raise Http404("no such deck")
+    try:
+        kind = compare.pairing_kind(deck.game.slug, None)
+    except services.SimulationError:
+        kind = None
+    if kind is not None and kind.goldfish.play_many is None:
+        kind = None
+    data = request.POST if request.method == "POST" else request.GET
+    context = {
+        "deck": deck,
+        "token": token,
+        "kind": kind,
+        "metrics": kind.goldfish.metrics if kind else (),
+        "metric": data.get("metric") or "",
+        "query": data.get("query") or "",
+        "collection": data.get("collection") in ("1", "on", "true"),
+        "keep": data.get("keep") or "",
+        "max_games": data.get("max_games") or tuner.DEFAULT_MAX_GAMES,
+        "turns": data.get("turns") or (kind.defaults().get("turns", "") if kind else ""),
+        "errors": {},
+        "max_incoming": tuner.MAX_INCOMING,
+        "max_swaps": tuner.MAX_SWAPS,
+    }
+    if request.method == "GET" or kind is None:
+        return render(request, "simulations/deck_tune.html", context)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    keep = [k.strip() for k in context["keep"].replace(",", "\n").splitlines() if k.strip()]
+    games = whole_number(str(context["max_games"]))
+    try:
+        version = compare.version_of(
+            user=request.user,
+            side="deck",
+            ref={
+                "deck": deck.pk,
+                "version": whole_number(data.get("version") or ""),
+                "token": token,
+            },
+        )
+        if games is None:
+            raise services.SimulationError({"max_games": "max games must be a whole number"})
+        params = {"turns": context["turns"]} if context["turns"] != "" else {}
+        run = tuner.tune_start(
+            owner=request.user,
+            version=version,
+            metric=context["metric"] or None,
+            query=context["query"][:500],
+            collection=context["collection"],
+            keep=keep[:200],
+            max_games=games,
+            params=params,
+        )
+    except services.SimulationError as exc:
+        context["errors"] = exc.errors
+        return render(request, "simulations/deck_tune.html", context, status=400)
+    return redirect(run)
+
+
+@require_POST
+def run_stop(request, pk: int):
+    """The stop button of a comparison or tuning run."""
+    try:
+        compare.experiment_stop(run_id=pk, user=request.user)
+    except services.SimulationError:
+        raise Http404("no such run of yours") from None
+    return redirect("simulations:detail", pk=pk)
+
+
+@page_throttle("deck_write")
+@require_POST
+def run_apply(request, pk: int):
+    """Apply a suggested swap as a new version of the deck (its owner only)."""
+    run = (
+        SimulationRun.objects.owned_by(request.user)
+        .select_related("deck_version__deck__game")
+        .filter(pk=pk)
+        .first()
+    )
+    if run is None:
+        raise Http404("no such run of yours")
+    index = whole_number(request.POST.get("swap") or "")
+    try:
+        version = tuner.tune_apply(run=run, user=request.user, index=-1 if index is None else index)
+    except services.SimulationError as exc:
+        context = services.run_view(run)
+        context["apply_error"] = str(exc)
+        return render(request, "simulations/detail.html", context, status=400)
+    return redirect("decks:version", version.deck_id, version.number)

@@ -1,0 +1,314 @@
+"""Paired comparisons (A/B) of two decks on common random numbers: the API, the rounds on
+the run machinery, the verdicts, bad input, and the statistics (a deck against itself, a
+planted difference, intervals against the exact hypergeometric odds)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from django.core.cache import cache
+
+from simulations import compare, kinds
+from simulations.models import SimulationRun
+from tests.problems import field_errors
+from tests.simulations.conftest import play_inline, sample_list
+from validation.games.redline.samples import redline_arsenal
+from validation.sim import odds, paired
+from validation.sim.inputs import entries_json
+from validation.sim.metrics import find
+
+STARVED = (
+    sample_list("redline", "standard")
+    .replace("20 Supply Drop", "10 Supply Drop")
+    .replace("3 Close Call", "13 Close Call")
+)
+
+
+@pytest.fixture
+def starved_and_restored(user, redline_deck):
+    """Version 1: the sample arsenal; version 2: the same with 10 of its 24 resources swapped
+    for tactics (resource-starved)."""
+    from decks.services import deck_save_version
+
+    deck_save_version(deck=redline_deck, author=user, text=STARVED, based_on=1)
+    redline_deck.refresh_from_db()
+    return redline_deck
+
+
+def play_all(run) -> SimulationRun:
+    """Play the run's rounds in this process until it is done (what the workers do)."""
+    for _ in range(20):
+        run.refresh_from_db()
+        if not run.is_active:
+            return run
+        play_inline(run)
+    raise AssertionError("the comparison did not finish")
+
+
+@pytest.mark.django_db
+def test_api_compares_two_versions_and_finds_the_starved_one_worse(
+    client, user, starved_and_restored, django_capture_on_commit_callbacks, monkeypatch
+):
+    from simulations import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks.run_chunk, "delay", lambda *a: sent.append(a))
+    deck = starved_and_restored
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client.post(
+            "/api/simulations/compare/",
+            {
+                "a": {"deck": deck.pk, "version": 1},
+                "b": {"deck": deck.pk, "version": 2},
+                "params": {"games": 40_000, "turns": 10},
+                "seed": 7,
+            },
+            content_type="application/json",
+        )
+    assert r.status_code == 202, r.content
+    run = SimulationRun.objects.get(pk=r.json()["id"])
+    assert run.owner == user and sent and all(s[0] == run.pk for s in sent)
+    run = play_all(run)
+    body = client.get(f"/api/simulations/{run.pk}/").json()
+    diffs = {d["metric"]: d for d in body["results"]["differences"]}
+    assert set(diffs["won_by_8"]) == {
+        "metric",
+        "label",
+        "a",
+        "b",
+        "difference",
+        "ci_low",
+        "ci_high",
+        "distinguishable",
+    }
+    won = diffs["won_by_8"]
+    assert won["distinguishable"] and won["difference"] < 0 and won["ci_high"] < 0
+    assert won["ci_low"] <= won["difference"] <= won["ci_high"]
+    # the planted difference is large: the first round (10,000 games) decides it
+    assert body["results"]["games"] == 10_000 and len(body["results"]["rounds"]) == 1
+    assert "worse at won by turn 8" in body["results"]["verdict"]
+    assert diffs["opening_2_to_4"]["difference"] < 0
+    page = client.get(f"/simulations/{run.pk}/").content.decode()
+    assert 'id="experiment-verdict"' in page and 'id="difference-won_by_8"' in page
+    assert "A better" in page
+
+
+@pytest.mark.django_db
+def test_a_deck_against_itself_is_not_distinguishable_and_plays_every_round(user, redline_deck):
+    v = redline_deck.current_version
+    v.deck = redline_deck
+    run = compare.compare_start(owner=user, a=v, b=v, params={"games": 30_000, "turns": 8}, seed=3)
+    assert run.inputs["looks"] == [10_000, 20_000, 30_000]
+    run = play_all(run)
+    assert run.results["games"] == 30_000 and len(run.results["rounds"]) == 3
+    assert run.n_chunks == len(run.inputs["chunks"])
+    assert not any(d["distinguishable"] for d in run.results["differences"])
+    assert all(d["difference"] == 0 for d in run.results["differences"])
+    assert "not distinguishable after 30,000 games" in run.results["verdict"]
+    # chunks keep paired sums only: six integers per metric, no per-game rows
+    chunk = run.chunk_results["0"]
+    assert set(chunk) == {"games", "sums"} and all(len(v) == 6 for v in chunk["sums"].values())
+
+
+@pytest.mark.django_db
+def test_bad_input_is_a_clear_400(client, user, other_user, redline_deck, hex_deck, make_deck):
+    client.force_login(user)
+    theirs = make_deck(other_user, name="Private")
+
+    def post(body):
+        cache.clear()  # the throttle's counters: this test asks more than its rate allows
+        r = client.post("/api/simulations/compare/", body, content_type="application/json")
+        assert r.status_code == 400, r.content
+        body = r.json()
+        return {"errors": field_errors(body), "detail": body["detail"]}
+
+    a = {"deck": redline_deck.pk}
+    assert "different games" in post({"a": a, "b": {"deck": hex_deck.pk}})["errors"]["b.deck"]
+    assert "you can read" in post({"a": a, "b": {"deck": theirs.pk}})["errors"]["b.deck"]
+    assert "you can read" in post({"a": {"deck": 99_999_999}, "b": a})["errors"]["a.deck"]
+    err = post({"a": a, "b": a, "metric": "nope"})["errors"]["metric"]
+    assert "no metric 'nope'" in err and "won_by_8" in err
+    assert "at least 8 turns" in post({"a": a, "b": a, "params": {"turns": 5}})["errors"]["metric"]
+    assert "version" in str(post({"a": {"deck": redline_deck.pk, "version": 9}, "b": a}))
+    assert "games" in post({"a": a, "b": a, "params": {"games": 0}})["errors"]
+    assert "b" in post({"a": a})["errors"]
+    assert "a" in post({"a": "x", "b": a})["errors"]
+    assert (
+        "cannot compare"
+        in post({"a": a, "b": a, "kind": "tactical-assault-close-combat"})["errors"]["kind"]
+    )
+    assert (
+        "plays hex-skirmish decks"
+        in post({"a": a, "b": a, "kind": "hex-skirmish-goldfish"})["errors"]["kind"]
+    )
+    assert SimulationRun.objects.count() == 0
+
+
+# --- statistics (no database: the kernel is fast, so many seeds cost little) ---------------
+
+
+def _inputs(resources: int = 24):
+    arsenal = redline_arsenal()
+    supply = arsenal[0]
+    rows = entries_json(arsenal)
+    rows[0]["count"] = resources
+    tactic = rows[-1]
+    tactic["count"] += supply.count - resources
+    return {"arsenal": rows, "missions": None}
+
+
+PARAMS = {"turns": 8, "mulligan_lo": 2, "mulligan_hi": 4, "games": 2_000}
+GOLDFISH = kinds.get("redline-goldfish").goldfish
+
+
+def replications(a_deck, b_deck, reps: int, games: int, seed: int, independent: bool):
+    """``reps`` independent comparisons of ``games`` paired games each, played as one run
+    (the kernel is fast on large blocks): per metric, arrays of shape (reps, games)."""
+    a, b = GOLDFISH.play_pair(a_deck, b_deck, PARAMS, seed, 0, reps * games, independent)
+    return (
+        {k: v.reshape(reps, games) for k, v in a.items()},
+        {k: v.reshape(reps, games) for k, v in b.items()},
+    )
+
+
+def test_equal_decks_on_independent_streams_are_called_different_at_the_level():
+    """Same composition, B on streams of its own: the 95% interval of won-by-8 excludes 0
+    in about 5% of 400 comparisons (a binomial band), so the intervals have their level."""
+    deck = _inputs()
+    z = paired.z_value(0.05)
+    a, b = replications(deck, deck, 400, 500, 1, independent=True)
+    hits = sum(
+        paired.excludes_zero(
+            paired.estimate(paired.sums({"m": a["won_by_8"][r]}, {"m": b["won_by_8"][r]})["m"], z)
+        )
+        for r in range(400)
+    )
+    assert 6 <= hits <= 36, hits  # mean 20, beyond the 99.9% band of Binomial(400, 0.05)
+
+
+def test_the_sequential_rule_keeps_false_positives_below_the_level():
+    """Equal decks, independent streams, four looks with Bonferroni-adjusted intervals and
+    stopping at the first that excludes 0: wrong calls stay at or below the level."""
+    deck = _inputs()
+    looks = paired.plan(2_000, 250)  # 250, 500, 1000, 2000
+    z = paired.z_value(0.05 / len(looks))
+    a, b = replications(deck, deck, 200, 2_000, 2, independent=True)
+    hits = 0
+    for r in range(200):
+        for look in looks:
+            s = paired.sums({"m": a["won_by_8"][r, :look]}, {"m": b["won_by_8"][r, :look]})
+            if paired.excludes_zero(paired.estimate(s["m"], z)):
+                hits += 1
+                break
+    assert hits <= 20, hits  # at most 5% (10 of 200) expected; 20 is far outside chance
+    # without the adjustment, the same looks stop wrongly more often than the level allows
+    naive = 0
+    for r in range(200):
+        for look in looks:
+            s = paired.sums({"m": a["won_by_8"][r, :look]}, {"m": b["won_by_8"][r, :look]})
+            if paired.excludes_zero(paired.estimate(s["m"], 1.96)):
+                naive += 1
+                break
+    assert naive > hits
+
+
+def test_a_planted_difference_is_found_with_the_right_sign():
+    starved, restored = _inputs(14), _inputs(24)
+    a, b = GOLDFISH.play_pair(starved, restored, PARAMS, 11, 0, 4_000)
+    rows = {r["metric"]: r for r in paired.differences(GOLDFISH.metrics, paired.sums(a, b), 1.96)}
+    assert rows["won_by_8"]["distinguishable"] and rows["won_by_8"]["difference"] > 0
+    assert rows["stuck_on_4"]["difference"] < 0  # more resources: fewer cards stuck
+
+
+def test_common_random_numbers_narrow_the_interval_of_a_single_swap():
+    a_deck, b_deck = _inputs(24), _inputs(23)
+    z = 1.96
+    crn = paired.sums(*GOLDFISH.play_pair(a_deck, b_deck, PARAMS, 5, 0, 20_000))
+    ind = paired.sums(*GOLDFISH.play_pair(a_deck, b_deck, PARAMS, 5, 0, 20_000, True))
+    w_crn = paired.estimate(crn["won_by_8"], z)["se"]
+    w_ind = paired.estimate(ind["won_by_8"], z)["se"]
+    assert w_ind > 2 * w_crn
+
+
+@pytest.mark.parametrize("resources", [14, 24])
+def test_opening_hand_intervals_cover_the_exact_hypergeometric_odds(resources):
+    """P(2–4 resources in the opening 7) is exact: sum of hypergeometric terms. Over 40
+    seeds, the 95% interval of each deck's share covers it in about 95% of them, and the
+    paired difference's interval covers the exact difference as often."""
+    a_deck, b_deck = _inputs(24), _inputs(resources)
+    exact_a = sum(odds.distribution(24, 60, 7)[2:5])
+    exact_b = sum(odds.distribution(resources, 60, 7)[2:5])
+    z = 1.96
+    covered_a = covered_d = 0
+    a, b = replications(a_deck, b_deck, 40, 2_000, 3, independent=False)
+    for r in range(40):
+        s = paired.sums({"m": a["opening_2_to_4"][r]}, {"m": b["opening_2_to_4"][r]})["m"]
+        n, sa = s[0], s[1]
+        p = sa / n
+        se = np.sqrt(p * (1 - p) / n)
+        covered_a += abs(p - exact_a) <= z * se
+        e = paired.estimate(s, z)
+        covered_d += e["ci_low"] <= exact_b - exact_a <= e["ci_high"]
+    assert covered_a >= 33, covered_a  # 95% of 40 = 38; 33 is below the 0.1% tail
+    assert covered_d >= 33, covered_d
+
+
+def test_the_headline_metric_reads_the_same_from_a_run_and_from_paired_games():
+    from validation.games.redline.simulation import run_chunk, summarise
+
+    deck = _inputs()
+    stats = run_chunk(deck, {**PARAMS, "games": 20_000}, 1, 0, 1)
+    from_run = find(GOLDFISH.metrics, "won_by_8").value(summarise(stats, deck))
+    a, _ = GOLDFISH.play_pair(deck, deck, PARAMS, 1, 0, 20_000)
+    assert abs(from_run - a["won_by_8"].mean()) < 0.02
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_from_the_history_each_version_compares_with_the_previous_one(
+    client, user, starved_and_restored, django_capture_on_commit_callbacks
+):
+    deck = starved_and_restored
+    client.force_login(user)
+    page = client.get(f"/decks/{deck.pk}/").content.decode()
+    link = f"/simulations/decks/{deck.pk}/compare/?a=1&amp;b=2"
+    assert 'class="compare-previous"' in page and link in page
+    form = client.get(link.replace("&amp;", "&")).content.decode()
+    assert '<option value="1" selected>' in form and '<option value="v:2" selected>' in form
+    with django_capture_on_commit_callbacks(execute=False):
+        r = client.post(
+            f"/simulations/decks/{deck.pk}/compare/",
+            {"a": "1", "b_ref": "v:2", "metric": "won_by_8", "games": "20000", "turns": "10"},
+        )
+    run = SimulationRun.objects.get()
+    assert r.status_code == 302 and r["Location"] == f"/simulations/{run.pk}/"
+    assert run.label.endswith("v1 vs " + f"{deck.name} v2")
+    run = play_all(run)
+    page = client.get(f"/simulations/{run.pk}/").content.decode()
+    assert "is worse at won by turn 8" in page and 'id="differences"' in page
+
+
+@pytest.mark.django_db
+def test_the_deck_panel_offers_compare_with_and_the_page_lists_readable_decks(
+    client, user, other_user, redline_deck, hex_deck, make_deck
+):
+    public = make_deck(other_user, name="Their public list", visibility="public")
+    private = make_deck(other_user, name="Their private list")
+    client.force_login(user)
+    panel = client.get(f"/simulations/decks/{redline_deck.pk}/", HTTP_HX_REQUEST="true")
+    assert 'id="compare-with"' in panel.content.decode()
+    force = make_deck(user, game="tactical-assault", fmt="standard", name="Force")
+    panel = client.get(f"/simulations/decks/{force.pk}/", HTTP_HX_REQUEST="true")
+    assert 'id="compare-with"' not in panel.content.decode()  # the game has no goldfish
+    page = client.get(f"/simulations/decks/{redline_deck.pk}/compare/").content.decode()
+    assert f'value="d:{public.pk}"' in page and f'value="d:{private.pk}"' not in page
+    assert f'value="d:{hex_deck.pk}"' not in page  # another game
+    r = client.post(
+        f"/simulations/decks/{redline_deck.pk}/compare/",
+        {"a": "1", "b_ref": f"d:{private.pk}", "games": "1000"},
+    )
+    assert r.status_code == 400 and "you can read" in r.content.decode()
+    assert not SimulationRun.objects.exists()

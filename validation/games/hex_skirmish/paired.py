@@ -1,0 +1,180 @@
+"""Hex Skirmish command decks played on common random numbers, for comparisons and the
+tuner.
+
+Decks of one size see the same shuffle of card positions game by game (the shuffle's
+random picks are drawn once per block and replayed for every deck of that size), and each
+deck's card list is lined up on the first one's: a card both hold sits at the same
+position, so it is drawn at the same moment in both games. The command deck draws no
+other random numbers. Streams: ``SeedSequence(seed, spawn_key=(chunk_index, 0))``
+(``10`` for deck B of an independent pair, the baseline).
+
+Per game, one integer per metric of `simulation.METRICS`: cards played by turn 5, cards
+played on turn 1, idle actions (the deck empty).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from validation.games.hex_skirmish.goldfish import (
+    ACTIONS,
+    BLOCK,
+    OPENING,
+    _Block,
+    _command_types,
+    _draw_action,
+    _play_action,
+)
+from validation.sim.inputs import entries_from_json
+from validation.sim.kernel import partial_shuffle
+
+PER_TURN = (
+    "played_sum_by_turn",
+    "played_two_by_turn",
+    "draw_actions_sum_by_turn",
+    "idle_actions_sum_by_turn",
+    "paid_cards_sum_by_turn",
+    "hand_sum_by_turn",
+)
+
+
+class _Replay:
+    """Stands in for a Generator in `partial_shuffle`: the picks for a deck size are drawn
+    once and handed to every deck of that size."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.picks: dict[tuple, np.ndarray] = {}
+
+    def integers(self, low, high, size, dtype):
+        key = (tuple(np.ravel(high).tolist()), tuple(size))
+        if key not in self.picks:
+            self.picks[key] = self.rng.integers(low, high, size=size, dtype=dtype)
+        return self.picks[key]
+
+
+class _Deck:
+    def __init__(self, inputs: Mapping[str, Any]) -> None:
+        self.names, self.costs, self.counts = _command_types(
+            entries_from_json(inputs["cards"]) or []
+        )
+        self.cards = [self.names[i] for i, c in enumerate(self.counts) for _ in range(c)]
+
+
+def _line_up(first: _Deck, other: _Deck) -> None:
+    wanted = Counter(other.cards)
+    placed: list[str | None] = []
+    for name in first.cards:
+        if wanted[name] > 0:
+            wanted[name] -= 1
+            placed.append(name)
+        else:
+            placed.append(None)
+    rest = []
+    for name in other.cards:
+        if wanted[name] > 0:
+            wanted[name] -= 1
+            rest.append(name)
+    fill = iter(rest)
+    lined = [n if n is not None else next(fill, None) for n in placed]
+    other.cards = [n for n in lined if n is not None] + list(fill)
+
+
+def _block(deck: _Deck, turns: int, opening: int, games: int, rng, play_order: str):
+    names, costs = deck.names, deck.costs
+    nt, n, G = len(names), len(deck.cards), games
+    if n < opening:
+        raise ValueError(f"the deck holds {n} command cards; the opening needs {opening}")
+    index = {name: i for i, name in enumerate(names)}
+    cards = np.array([index[c] for c in deck.cards], dtype=np.int64)
+    sign = -1 if play_order == "expensive" else 1
+    play_rank = sorted(range(nt), key=lambda i: (sign * costs[i], names[i]))
+    pay_order = sorted((i for i in range(nt) if costs[i] > 0), key=lambda i: (costs[i], names[i]))
+    cost_col = np.array(costs, dtype=np.int16).reshape(nt, 1)
+    rows = np.arange(G, dtype=np.int64)
+    shuffled = partial_shuffle(rng, cards, G, n)
+    hand = np.zeros((nt, G), dtype=np.int16)
+    flat_hand = hand.reshape(-1)
+    for p in range(opening):
+        flat_hand[shuffled[p] * G + rows] += 1
+    ptr = np.full(G, opening, dtype=np.int64)
+    b = _Block(
+        costs=costs,
+        n=n,
+        rows=rows,
+        play_rank=play_rank,
+        pay_order=pay_order,
+        cost_col=cost_col,
+        ranked_cost_col=cost_col[play_rank],
+        ranked_to_type=np.array(play_rank, dtype=np.int64),
+        flat_deck=shuffled.reshape(-1),
+        hand=hand,
+        flat_hand=flat_hand,
+        ptr=ptr,
+        first_playable=np.zeros((nt, G), dtype=np.int64),
+        deck_out=np.where(ptr >= n, 1, 0).astype(np.int64),
+    )
+    c = {key: np.zeros(turns, dtype=np.int64) for key in PER_TURN}
+    by_5 = np.zeros(G, dtype=np.int64)
+    on_1 = np.zeros(G, dtype=np.int64)
+    idle = np.zeros(G, dtype=np.int64)
+    for t in range(1, turns + 1):
+        for _ in range(ACTIONS):
+            plays = _play_action(b, c, t)
+            idle += ~plays & (b.ptr >= n)
+            if t <= 5:
+                by_5 += plays
+            if t == 1:
+                on_1 += plays
+            _draw_action(b, c, plays, t)
+    out = {"played_on_1": on_1, "idle_actions": idle}
+    if turns >= 5:
+        out["played_by_5"] = by_5
+    return out
+
+
+def _together(decks, params, seed, chunk_index, games, first_stream):
+    turns = int(params["turns"])
+    opening = OPENING + (0 if params.get("on_the_play", True) else 1)
+    order = params.get("play_order", "expensive")
+    rng = np.random.Generator(
+        np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk_index, first_stream)))
+    )
+    parts: list[list[dict[str, np.ndarray]]] = [[] for _ in decks]
+    for start in range(0, games, BLOCK):
+        g = min(BLOCK, games - start)
+        replay = _Replay(rng)
+        for i, d in enumerate(decks):
+            parts[i].append(_block(d, turns, opening, g, replay, order))
+    if not games:
+        for d in decks:  # the decks are checked all the same
+            _block(d, turns, opening, 0, _Replay(rng), order)
+        keys = ["played_on_1", "idle_actions"] + (["played_by_5"] if turns >= 5 else [])
+        return [{k: np.zeros(0, dtype=np.int64) for k in keys} for _ in decks]
+    return [{k: np.concatenate([p[k] for p in ps]) for k in ps[0]} for ps in parts]
+
+
+def play_pair(inputs_a, inputs_b, params, seed, chunk_index, games, independent=False):
+    a, b = _Deck(inputs_a), _Deck(inputs_b)
+    _line_up(a, b)
+    if not independent:
+        out_a, out_b = _together([a, b], params, seed, chunk_index, games, 0)
+        return out_a, out_b
+    (out_a,) = _together([a], params, seed, chunk_index, games, 0)
+    (out_b,) = _together([b], params, seed, chunk_index, games, 10)
+    return out_a, out_b
+
+
+def play_many(base, others, params, seed, chunk_index, games):
+    first = _Deck(base)
+    decks = [first]
+    for inputs in others:
+        d = _Deck(inputs)
+        _line_up(first, d)
+        decks.append(d)
+    outs = _together(decks, params, seed, chunk_index, games, 0)
+    return outs[0], outs[1:]
