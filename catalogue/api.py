@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from cardsite.paging import Pagination
 from cardsite.ratelimit import ScopedRateThrottle
+from cardsite.schema_fields import CardKindFilter, GameFilter
 from validation.registry import registry
 
 from . import bulk
@@ -130,7 +131,7 @@ class BulkIndexView(APIView):
 
 
 class ExpansionFilter(django_filters.FilterSet):
-    game = django_filters.CharFilter(field_name="game__slug")
+    game = GameFilter(field_name="game__slug")
 
     class Meta:
         model = Expansion
@@ -154,8 +155,8 @@ class IntegerFilter(django_filters.NumberFilter):
 
 
 class CardFilter(django_filters.FilterSet):
-    game = django_filters.CharFilter(method="filter_game")
-    kind = django_filters.CharFilter()
+    game = GameFilter(method="filter_game")
+    kind = CardKindFilter()
     faction = django_filters.CharFilter()
     cost = IntegerFilter()
     cost__gte = IntegerFilter(field_name="cost", lookup_expr="gte")

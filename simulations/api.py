@@ -89,18 +89,6 @@ class DecklessStartSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 
 
-ErrorsSerializer = inline_serializer(
-    "SimulationErrors",
-    {
-        "detail": serializers.CharField(help_text="Every problem in one sentence."),
-        "code": serializers.CharField(required=False, help_text="params, too_many_active…"),
-        "errors": serializers.DictField(
-            child=serializers.CharField(), required=False, help_text="One message per field."
-        ),
-    },
-)
-
-
 def _flatten(detail) -> str:
     if isinstance(detail, dict):
         return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
@@ -115,6 +103,30 @@ def _body(serializer_class, data) -> dict:
     if not body.is_valid():
         raise services.SimulationError({k: _flatten(v) for k, v in body.errors.items()})
     return body.validated_data
+
+
+_JSON_TYPES = {"int": (int,), "bool": (bool,), "choice": (str,), "str": (str,)}
+_JSON_NAMES = {"int": "a whole number", "bool": "true or false", "choice": "text", "str": "text"}
+
+
+def _json_params(slug: str, params) -> None:
+    """The API takes each parameter as the JSON type its schema states (a number as a number,
+    yes or no as true or false; null for the default), where a form's text is read leniently:
+    SimulationError naming every parameter of another type."""
+    try:
+        kind = kinds.get(slug)
+    except kinds.UnknownKind:
+        return  # refused, naming the kind, when the run is started
+    errors = {}
+    for spec in kind.params:
+        value = (params or {}).get(spec.name)
+        if value is None:
+            continue
+        wanted = _JSON_TYPES.get(spec.type, (str,))
+        if not isinstance(value, wanted) or (spec.type == "int" and isinstance(value, bool)):
+            errors[spec.name] = f"{spec.label} must be {_JSON_NAMES.get(spec.type, 'text')}"
+    if errors:
+        raise services.SimulationError(errors)
 
 
 def _error(exc: services.SimulationError) -> Response:
@@ -138,10 +150,10 @@ class DeckSimulationStartView(APIView):
         request=StartSerializer,
         responses={
             202: SimulationRunSerializer,
-            400: ErrorsSerializer,
+            400: None,
             403: None,
             404: None,
-            429: ErrorsSerializer,
+            429: None,
         },
         summary="Start a goldfish simulation of a deck",
     )
@@ -169,6 +181,7 @@ class DeckSimulationStartView(APIView):
                 return _error(services.SimulationError({"kind": "no simulation for this game"}))
             slug = game_kinds[0].slug
         try:
+            _json_params(slug, data.get("params"))
             run = services.simulation_start(
                 owner=request.user,
                 kind=slug,
@@ -201,7 +214,7 @@ class SimulationListView(generics.ListAPIView):
 
     @extend_schema(
         request=DecklessStartSerializer,
-        responses={202: SimulationRunSerializer, 400: ErrorsSerializer, 429: ErrorsSerializer},
+        responses={202: SimulationRunSerializer, 400: None, 429: None},
         summary="Start a simulation that needs no deck",
     )
     def post(self, request):
@@ -222,6 +235,7 @@ class SimulationListView(generics.ListAPIView):
                 )
             )
         try:
+            _json_params(kind.slug, data.get("params"))
             run = services.simulation_start(
                 owner=request.user, kind=kind, params=data.get("params"), seed=data.get("seed")
             )
@@ -318,7 +332,7 @@ class OddsView(APIView):
                 description="1 if the first player draws on turn 1",
             ),
         ],
-        responses={200: OddsSerializer, 400: ErrorsSerializer},
+        responses={200: OddsSerializer, 400: None},
     )
     def get(self, request):
         q = request.query_params
