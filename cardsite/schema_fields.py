@@ -81,6 +81,15 @@ class _GivenChoiceField(forms.ChoiceField):
             )
         return super().clean(value)
 
+    def validate(self, value):
+        if value and not self.valid_value(value):
+            raise forms.ValidationError(
+                "%(value)s is not one of: %(choices)s.",
+                params={"value": value, "choices": ", ".join(str(v) for v, _ in self.choices)},
+                code="invalid_choice",
+            )
+        super().validate(value)
+
 
 class _RegistryChoiceFilter(django_filters.ChoiceFilter):
     field_class = _GivenChoiceField

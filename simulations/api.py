@@ -125,7 +125,12 @@ def _json_params(slug: str, params) -> None:
         wanted = _JSON_TYPES.get(spec.type, (str,))
         if not isinstance(value, wanted) or (spec.type == "int" and isinstance(value, bool)):
             errors[spec.name] = f"{spec.label} must be {_JSON_NAMES.get(spec.type, 'text')}"
-    if errors:
+    if errors:  # with every other problem of the parameters, all at once
+        rest = {k: v for k, v in (params or {}).items() if k not in errors}
+        try:
+            services.params_validate(kind, rest)
+        except services.SimulationError as exc:
+            errors = {**exc.errors, **errors}
         raise services.SimulationError(errors)
 
 

@@ -93,8 +93,14 @@ def test_the_filters_and_paths_naming_a_game_kind_or_format_state_the_registrys_
 def test_a_value_outside_the_enum_is_refused_naming_the_filter(client, path, query):
     response = client.get(f"{path}?{query}")
     assert response.status_code == 400
-    field = query.split("=")[0]
-    assert [e["field"] for e in response.json()["errors"]] == [field]
+    field, value = query.split("=")
+    (error,) = response.json()["errors"]
+    assert error["field"] == field
+    assert (
+        "redline" in error["message"]
+        or "standard" in error["message"]
+        or "unit" in error["message"]
+    )  # the valid values named
 
 
 def test_the_enum_filters_still_filter(client, sample_catalogue):
@@ -187,11 +193,27 @@ def test_each_simulation_kinds_parameters_have_the_bounds_the_server_enforces(sc
     assert checked >= 1
 
 
-def test_a_parameter_of_another_json_type_is_refused(client, user):
+def test_a_parameter_of_another_json_type_is_refused(client, user, sample_catalogue):
     client.force_login(user)
     response = client.post(
         "/api/simulations/",
-        {"kind": "tactical-assault-close-combat", "params": {"games": "", "max_rounds": True}},
+        {
+            "kind": "tactical-assault-close-combat",
+            "params": {"games": "", "max_rounds": True, "unit_a": 3},
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert {e["field"] for e in response.json()["errors"]} == {"games", "max_rounds", "unit_a"}
+
+
+def test_a_parameter_of_another_type_is_refused_with_the_others_out_of_bounds(
+    client, user, sample_catalogue
+):
+    client.force_login(user)
+    response = client.post(
+        "/api/simulations/",
+        {"kind": "tactical-assault-close-combat", "params": {"games": "5", "max_rounds": 201}},
         content_type="application/json",
     )
     assert response.status_code == 400
