@@ -68,6 +68,33 @@ def _pairs(values):
     return lambda: [(v, v) for v in values()]
 
 
+def refuse_empty(value, field: forms.Field) -> None:
+    """A filter given empty (`?cost=`) is a value outside its schema, not "no filter": a
+    filter left out filters nothing."""
+    if value == "":
+        raise forms.ValidationError("Give a value (or leave the filter out).", code="empty")
+
+
+class GivenIntegerField(forms.IntegerField):
+    """A whole-number filter that refuses an empty value."""
+
+    def clean(self, value):
+        refuse_empty(value, self)
+        return super().clean(value)
+
+
+class GivenModelChoiceField(django_filters.fields.ModelChoiceField):
+    """An object id filter that refuses an empty value."""
+
+    def clean(self, value):
+        refuse_empty(value, self)
+        return super().clean(value)
+
+
+class GivenModelChoiceFilter(django_filters.ModelChoiceFilter):
+    field_class = GivenModelChoiceField
+
+
 class _GivenChoiceField(forms.ChoiceField):
     """A filter's choice: left out it filters nothing, but given empty (`?kind=`) it is a
     value outside the enum like any other."""

@@ -218,3 +218,18 @@ def test_a_parameter_of_another_type_is_refused_with_the_others_out_of_bounds(
     )
     assert response.status_code == 400
     assert {e["field"] for e in response.json()["errors"]} == {"games", "max_rounds"}
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("/api/cards/", "cost"),
+        ("/api/cards/", "cost__gte"),
+        ("/api/printings/", "card"),
+        ("/api/printings/", "expansion"),
+    ],
+)
+def test_a_number_filter_given_empty_is_refused(client, path, field):
+    response = client.get(f"{path}?{field}=")
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == [field]
