@@ -95,7 +95,7 @@ class GivenModelChoiceFilter(django_filters.ModelChoiceFilter):
     field_class = GivenModelChoiceField
 
 
-class _GivenChoiceField(forms.ChoiceField):
+class GivenChoiceField(forms.ChoiceField):
     """A filter's choice: left out it filters nothing, but given empty (`?kind=`) it is a
     value outside the enum like any other."""
 
@@ -118,12 +118,12 @@ class _GivenChoiceField(forms.ChoiceField):
         super().validate(value)
 
 
-class _RegistryChoiceFilter(django_filters.ChoiceFilter):
-    field_class = _GivenChoiceField
+class GivenChoiceFilter(django_filters.ChoiceFilter):
+    field_class = GivenChoiceField
 
 
 @extend_schema_field(GameField)
-class GameFilter(_RegistryChoiceFilter):
+class GameFilter(GivenChoiceFilter):
     """A game's slug; one no game has is a 400 naming the valid ones."""
 
     def __init__(self, *args, **kwargs):
@@ -132,7 +132,7 @@ class GameFilter(_RegistryChoiceFilter):
 
 
 @extend_schema_field(CardKindField)
-class CardKindFilter(_RegistryChoiceFilter):
+class CardKindFilter(GivenChoiceFilter):
     """A card kind some game has; any other is a 400 naming the valid ones."""
 
     def __init__(self, *args, **kwargs):
@@ -141,7 +141,7 @@ class CardKindFilter(_RegistryChoiceFilter):
 
 
 @extend_schema_field(FormatField)
-class FormatFilter(_RegistryChoiceFilter):
+class FormatFilter(GivenChoiceFilter):
     """A format some game has; any other is a 400 naming the valid ones."""
 
     def __init__(self, *args, **kwargs):

@@ -233,3 +233,9 @@ def test_a_number_filter_given_empty_is_refused(client, path, field):
     response = client.get(f"{path}?{field}=")
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == [field]
+
+
+def test_the_legal_filter_given_empty_is_refused(client):
+    response = client.get("/api/decks/?legal=")
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["legal"]
