@@ -111,6 +111,21 @@ def test_crew_economy(page):
     expect(page.locator("#tool-result svg")).to_be_visible()
 
 
+def test_crew_matchup_picker_follows_the_ship(page):
+    from catalogue.models import Card
+
+    sides = dict(
+        Card.objects.filter(game__slug="red-code", kind="ship").values_list("name", "faction")
+    )
+    open_tool(page, "red-code", "Crew economy")
+    for ship in sorted(sides):
+        page.select_option("#id_ship", ship)
+        for name, side in sides.items():  # the friends leave the picker, the enemies are in it
+            option = page.locator(f"#id_target option[value='{name}']")
+            expect(option).to_have_count(1 if side != sides[ship] else 0)
+    expect(page.locator("#tool-errors")).to_have_count(0)
+
+
 def test_visual_field(page):
     open_tool(page, "red-code", "Visual field")
     expect(page.locator("#chart-sea-map")).to_be_visible()
