@@ -17,6 +17,19 @@ def test_fields_that_can_be_null_are_nullable(schema):
     components = schema["components"]["schemas"]
     assert components["DeckDetail"]["properties"]["share_url"]["nullable"] is True
     assert components["Version"]["properties"]["based_on"]["nullable"] is True
+    assert components["Deck"]["properties"]["current_version"]["nullable"] is True
+    assert components["DeckDetail"]["properties"]["current_version"]["nullable"] is True
+
+
+def test_a_deck_created_without_a_list_has_no_current_version(client, user, sample_catalogue):
+    client.force_login(user)
+    response = client.post(
+        "/api/decks/",
+        {"game": "redline", "format": "standard", "name": "Empty"},
+        content_type="application/json",
+    )
+    assert response.status_code == 201
+    assert response.json()["current_version"] is None and response.json()["version"] is None
 
 
 def test_the_search_answer_declares_read_as_and_problems(schema):
