@@ -315,6 +315,28 @@ def _int(lo: int, hi: int) -> dict:
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
+#: The odds' query parameters as the schema states them: whole numbers, and two 1-or-0 flags.
+_ODDS_NUMBERS = ("deck_size", "group", "k", "turns", "opening", "draws_per_turn")
+_ODDS_FLAGS = ("on_the_play", "first_player_draws")
+
+
+def _odds_query_as_stated(q) -> None:
+    """The API reads the odds' parameters as its schema states them (the odds page's form is
+    read leniently by the service): a number as digits, a flag as 1 or 0, none given empty.
+    OddsInvalid naming each parameter given otherwise."""
+    errors = {}
+    for name in _ODDS_NUMBERS:
+        value = q.get(name)
+        if value is not None and not (value.isascii() and value.isdigit()):
+            errors[name] = f"{name} must be a whole number"
+    for name in _ODDS_FLAGS:
+        value = q.get(name)
+        if value is not None and value not in ("0", "1"):
+            errors[name] = f"{name} must be 1 or 0"
+    if errors:
+        raise services.OddsInvalid(errors)
+
+
 class OddsView(APIView):
     """Exact P(at least k of a group of cards in hand) by turn (hypergeometric)."""
 
@@ -342,6 +364,7 @@ class OddsView(APIView):
     def get(self, request):
         q = request.query_params
         try:
+            _odds_query_as_stated(q)
             result = services.odds_at_least(
                 deck_size=q.get("deck_size"),
                 group=q.get("group"),

@@ -252,3 +252,30 @@ def test_the_legal_filter_given_empty_is_refused(client):
     response = client.get("/api/decks/?legal=")
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["legal"]
+
+
+@pytest.mark.parametrize("path", ["/api/expansions/", "/api/cards/", "/api/printings/"])
+def test_a_page_given_empty_is_refused(client, path):
+    response = client.get(f"{path}?page=")
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["page"]
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("on_the_play=false", "on_the_play"),
+        ("first_player_draws=yes", "first_player_draws"),
+        ("k=", "k"),
+        ("turns=5.0", "turns"),
+    ],
+)
+def test_the_odds_read_their_parameters_as_the_schema_states(client, query, field):
+    response = client.get(f"/api/odds/?deck_size=60&group=24&{query}")
+    assert response.status_code == 400
+    assert field in [e["field"] for e in response.json()["errors"]]
+
+
+def test_the_odds_with_the_stated_values_answer(client):
+    response = client.get("/api/odds/?deck_size=60&group=24&k=2&on_the_play=0&first_player_draws=1")
+    assert response.status_code == 200 and response.json()["on_the_play"] is False
