@@ -28,6 +28,11 @@ class Pagination(PageNumberPagination):
             )
         return size
 
+    def paginate_queryset(self, queryset, request, view=None):
+        if request.query_params.get(self.page_query_param) == "":
+            raise ValidationError({"page": ["page must be a whole number from 1"]})
+        return super().paginate_queryset(queryset, request, view)
+
     def get_schema_operation_parameters(self, view):
         return [
             {

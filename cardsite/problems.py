@@ -21,6 +21,7 @@ their errors themselves; a formatter over every answer catches them all in one p
 
 from __future__ import annotations
 
+import copy
 import json
 from http import HTTPStatus
 from typing import Any
@@ -337,19 +338,48 @@ LIST_OR_SECTIONS = {
 }
 
 
+def _variant(schema: dict[str, Any], *, keep: str | None) -> dict[str, Any]:
+    """`schema` with `keep` ("list" or "sections") required and the other one left out; with
+    no `keep`, neither of them may be given."""
+    variant = copy.deepcopy(schema)
+    variant.pop("not", None)
+    variant.pop("description", None)
+    props = variant.setdefault("properties", {})
+    for name in ("list", "sections"):
+        if name != keep:
+            props.pop(name, None)
+    required = [r for r in variant.get("required", []) if r not in ("list", "sections")]
+    if keep:
+        required.append(keep)
+    else:
+        variant["not"] = {"anyOf": [{"required": ["list"]}, {"required": ["sections"]}]}
+    variant["required"] = required
+    return variant
+
+
 def list_or_sections_hook(result, generator, request, public):
-    """`list` or `sections`, never both: `not` both (a `oneOf` of the two would make
-    generated clients, openapi-python-client's among them, drop the body's typed model);
-    where one of them is required, the description says so."""
+    """A body that takes `list` (text) or `sections`, never both, is a `oneOf` of its two
+    forms (`…WithList`, `…WithSections`; where neither is required, a third without them):
+    a generated client's body is the union of their models, and a body with both matches
+    two forms and is refused by the schema as by the server."""
     schemas = result.get("components", {}).get("schemas", {})
     for name, required in LIST_OR_SECTIONS.items():
         schema = schemas.get(name)
-        if schema is None:
+        if schema is None or "oneOf" in schema:
             continue
-        schema["not"] = {"required": ["list", "sections"]}
-        if required:
-            schema["description"] = (
-                schema.get("description", "")
-                + "\n\nGive the list as `list` (text) or as `sections`: exactly one of them."
-            ).strip()
+        stem = name.removesuffix("Request")
+        forms = {f"{stem}WithList": "list", f"{stem}WithSections": "sections"}
+        if not required:
+            forms[f"{stem}WithoutList"] = None
+        for form, keep in forms.items():
+            schemas[form] = _variant(schema, keep=keep)
+        description = schema.get("description", "")
+        schemas[name] = {
+            "oneOf": [{"$ref": f"#/components/schemas/{form}"} for form in forms],
+            "description": (
+                description
+                + "\n\nThe list as `list` (text) or as `sections`"
+                + (": exactly one of them." if required else ", or neither; never both.")
+            ).strip(),
+        }
     return result

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import partial
 
 import django_filters
-from django import forms
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
@@ -24,6 +23,12 @@ from rest_framework.views import APIView
 
 from cardsite.paging import Pagination
 from cardsite.ratelimit import ScopedRateThrottle
+from cardsite.schema_fields import (
+    CardKindFilter,
+    GameFilter,
+    GivenIntegerField,
+    GivenModelChoiceFilter,
+)
 from validation.registry import registry
 
 from . import bulk, rulesets
@@ -131,7 +136,7 @@ class BulkIndexView(APIView):
 
 
 class ExpansionFilter(django_filters.FilterSet):
-    game = django_filters.CharFilter(field_name="game__slug")
+    game = GameFilter(field_name="game__slug")
 
     class Meta:
         model = Expansion
@@ -150,13 +155,13 @@ class IntegerFilter(django_filters.NumberFilter):
     @property
     def field(self):
         if not hasattr(self, "_field"):
-            self._field = forms.IntegerField(label=self.label, **self.extra)
+            self._field = GivenIntegerField(label=self.label, **self.extra)
         return self._field
 
 
 class CardFilter(django_filters.FilterSet):
-    game = django_filters.CharFilter(method="filter_game")
-    kind = django_filters.CharFilter()
+    game = GameFilter(method="filter_game")
+    kind = CardKindFilter()
     faction = django_filters.CharFilter()
     cost = IntegerFilter()
     cost__gte = IntegerFilter(field_name="cost", lookup_expr="gte")
@@ -257,10 +262,19 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return response
 
 
+class PrintingFilter(django_filters.FilterSet):
+    card = GivenModelChoiceFilter(queryset=Card.objects.all())
+    expansion = GivenModelChoiceFilter(queryset=Expansion.objects.all())
+
+    class Meta:
+        model = Printing
+        fields = ["card", "expansion"]
+
+
 class PrintingViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Printing.objects.select_related("card", "expansion").order_by("id")
     serializer_class = PrintingSerializer
-    filterset_fields = ["card", "expansion"]
+    filterset_class = PrintingFilter
 
 
 # --- Rule sets ---------------------------------------------------------------------------

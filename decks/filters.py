@@ -2,15 +2,17 @@
 
 import django_filters
 
+from cardsite.schema_fields import FormatFilter, GameFilter, GivenChoiceFilter
+
 from .models import Deck
 
 
 class DeckFilter(django_filters.FilterSet):
-    game = django_filters.CharFilter(field_name="game__slug")
+    game = GameFilter(field_name="game__slug")
     # not "format": DRF reads ?format= to choose the renderer
-    fmt = django_filters.CharFilter(field_name="format", label="format slug")
+    fmt = FormatFilter(field_name="format", label="format slug")
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains", label="name contains")
-    legal = django_filters.ChoiceFilter(
+    legal = GivenChoiceFilter(
         choices=[("true", "true"), ("false", "false"), ("1", "1"), ("0", "0")],
         method="filter_legal",
         label="legal (true or false)",

@@ -125,8 +125,9 @@ class DeckSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    @extend_schema_field(OpenApiTypes.INT)
+    @extend_schema_field({"type": "integer", "nullable": True})
     def get_current_version(self, deck) -> int | None:
+        """Null while the deck has no version (created without a list)."""
         # current_version_number is annotated by the list queries; fall back to the join.
         number = getattr(deck, "current_version_number", None)
         if number is None and deck.current_version_id:

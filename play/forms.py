@@ -10,10 +10,11 @@ submitted values are cleaned by `validation.params.clean_params` in the services
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from validation.params import ParamSpec
+from validation.params import ParamSpec, applies
 
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -83,6 +84,12 @@ def param_fields(
                 else [],
                 "error": errors.get(spec.name, ""),
                 "note": notes.get(spec.name, ""),
+                # A parameter that applies to some values of another (a modifier of one
+                # attack) is shown only while it applies; the page's script follows a change.
+                "applies": json.dumps({k: list(v) for k, v in spec.applies.items()})
+                if spec.applies
+                else "",
+                "hidden": bool(spec.applies) and not applies(spec, values),
             }
         )
     return fields

@@ -375,6 +375,8 @@ def tool_page(
     cards = tool_cards(game_slug=game.slug, tool=tool)
     choices = _names(cards)
     offered = _offered(tool.params, cards, raw if raw is not None else initial or {})
+    if raw is not None:
+        raw = _unoffered_reset(tool.params, raw, offered)
     if raw is None:
         values = _form_values(tool.params, initial or {})
         return ToolPage(game, tool, values, choices, offered=offered)
@@ -390,6 +392,22 @@ def tool_page(
     return ToolPage(game, tool, dict(answer.params), choices, answer=answer, offered=offered)
 
 
+def _unoffered_reset(
+    specs: Sequence[ParamSpec], raw: Mapping[str, Any], offered: Mapping[str, Sequence[str]]
+) -> dict[str, Any]:
+    """A page's optional picker left naming a card it no longer offers (the matchup's
+    enemy when the player's own ship changed sides) is put back to its default, as the
+    picker the page now shows is; the API refuses such a card, naming the reason."""
+    out = dict(raw)
+    for spec in specs:
+        value = out.get(spec.name)
+        if spec.name not in offered or spec.default != "" or not isinstance(value, str):
+            continue
+        if value.strip() and value.strip().lower() not in {n.lower() for n in offered[spec.name]}:
+            out[spec.name] = ""
+    return out
+
+
 def _offered(
     specs: Sequence[ParamSpec],
     cards: Mapping[str, Sequence[CardFacts]],
@@ -400,6 +418,15 @@ def _offered(
     chosen: dict[str, CardFacts] = {}
     for spec in specs:
         value = values.get(spec.name)
+        if (
+            spec.cards_of_kind
+            and spec.card_offered is None
+            and spec.default is None
+            and not (isinstance(value, str) and value.strip())
+            and cards.get(spec.cards_of_kind)
+        ):
+            # a required picker left unset shows its first card: that card is the choice
+            value = cards[spec.cards_of_kind][0].name
         if spec.cards_of_kind and isinstance(value, str) and value.strip():
             wanted = value.strip().lower()
             card = next(

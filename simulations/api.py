@@ -98,18 +98,6 @@ class DecklessStartSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 
 
-ErrorsSerializer = inline_serializer(
-    "SimulationErrors",
-    {
-        "detail": serializers.CharField(help_text="Every problem in one sentence."),
-        "code": serializers.CharField(required=False, help_text="params, too_many_active…"),
-        "errors": serializers.DictField(
-            child=serializers.CharField(), required=False, help_text="One message per field."
-        ),
-    },
-)
-
-
 def _flatten(detail) -> str:
     if isinstance(detail, dict):
         return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
@@ -124,6 +112,35 @@ def _body(serializer_class, data) -> dict:
     if not body.is_valid():
         raise services.SimulationError({k: _flatten(v) for k, v in body.errors.items()})
     return body.validated_data
+
+
+_JSON_TYPES = {"int": (int,), "bool": (bool,), "choice": (str,), "str": (str,)}
+_JSON_NAMES = {"int": "a whole number", "bool": "true or false", "choice": "text", "str": "text"}
+
+
+def _json_params(slug: str, params) -> None:
+    """The API takes each parameter as the JSON type its schema states (a number as a number,
+    yes or no as true or false; null for the default), where a form's text is read leniently:
+    SimulationError naming every parameter of another type."""
+    try:
+        kind = kinds.get(slug)
+    except kinds.UnknownKind:
+        return  # refused, naming the kind, when the run is started
+    errors = {}
+    for spec in kind.params:
+        value = (params or {}).get(spec.name)
+        if value is None:
+            continue
+        wanted = _JSON_TYPES.get(spec.type, (str,))
+        if not isinstance(value, wanted) or (spec.type == "int" and isinstance(value, bool)):
+            errors[spec.name] = f"{spec.label} must be {_JSON_NAMES.get(spec.type, 'text')}"
+    if errors:  # with every other problem of the parameters, all at once
+        rest = {k: v for k, v in (params or {}).items() if k not in errors}
+        try:
+            services.params_validate(kind, rest)
+        except services.SimulationError as exc:
+            errors = {**exc.errors, **errors}
+        raise services.SimulationError(errors)
 
 
 def _error(exc: services.SimulationError) -> Response:
@@ -147,10 +164,10 @@ class DeckSimulationStartView(APIView):
         request=StartSerializer,
         responses={
             202: SimulationRunSerializer,
-            400: ErrorsSerializer,
+            400: None,
             403: None,
             404: None,
-            429: ErrorsSerializer,
+            429: None,
         },
         summary="Start a goldfish simulation of a deck",
     )
@@ -178,6 +195,7 @@ class DeckSimulationStartView(APIView):
                 return _error(services.SimulationError({"kind": "no simulation for this game"}))
             slug = game_kinds[0].slug
         try:
+            _json_params(slug, data.get("params"))
             run = services.simulation_start(
                 owner=request.user,
                 kind=slug,
@@ -210,7 +228,7 @@ class SimulationListView(generics.ListAPIView):
 
     @extend_schema(
         request=DecklessStartSerializer,
-        responses={202: SimulationRunSerializer, 400: ErrorsSerializer, 429: ErrorsSerializer},
+        responses={202: SimulationRunSerializer, 400: None, 429: None},
         summary="Start a simulation that needs no deck",
     )
     def post(self, request):
@@ -231,6 +249,7 @@ class SimulationListView(generics.ListAPIView):
                 )
             )
         try:
+            _json_params(kind.slug, data.get("params"))
             run = services.simulation_start(
                 owner=request.user, kind=kind, params=data.get("params"), seed=data.get("seed")
             )
@@ -313,6 +332,28 @@ def _int(lo: int, hi: int) -> dict:
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
+#: The odds' query parameters as the schema states them: whole numbers, and two 1-or-0 flags.
+_ODDS_NUMBERS = ("deck_size", "group", "k", "turns", "opening", "draws_per_turn")
+_ODDS_FLAGS = ("on_the_play", "first_player_draws")
+
+
+def _odds_query_as_stated(q) -> None:
+    """The API reads the odds' parameters as its schema states them (the odds page's form is
+    read leniently by the service): a number as digits, a flag as 1 or 0, none given empty.
+    OddsInvalid naming each parameter given otherwise."""
+    errors = {}
+    for name in _ODDS_NUMBERS:
+        value = q.get(name)
+        if value is not None and not (value.isascii() and value.isdigit()):
+            errors[name] = f"{name} must be a whole number"
+    for name in _ODDS_FLAGS:
+        value = q.get(name)
+        if value is not None and value not in ("0", "1"):
+            errors[name] = f"{name} must be 1 or 0"
+    if errors:
+        raise services.OddsInvalid(errors)
+
+
 class OddsView(APIView):
     """Exact P(at least k of a group of cards in hand) by turn (hypergeometric)."""
 
@@ -335,11 +376,12 @@ class OddsView(APIView):
                 description="1 if the first player draws on turn 1",
             ),
         ],
-        responses={200: OddsSerializer, 400: ErrorsSerializer},
+        responses={200: OddsSerializer, 400: None},
     )
     def get(self, request):
         q = request.query_params
         try:
+            _odds_query_as_stated(q)
             result = services.odds_from_query(q)
         except services.OddsInvalid as exc:
             return _error(exc)

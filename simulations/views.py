@@ -113,6 +113,7 @@ def _panel_context(request, deck: Deck, version: DeckVersion, token: str | None,
             .filter(deck_version__deck=deck)
             .only(*LIST_FIELDS)[:5]
         )
+        _label_kinds(runs)
     return {
         "deck": deck,
         "version": version,
@@ -186,15 +187,20 @@ def start(request, deck_pk: int):
 def run_list(request):
     runs = SimulationRun.objects.owned_by(request.user).only(*LIST_FIELDS)
     runs = list(runs.select_related("deck_version")[:200])
-    known = {k.slug: k for k in kinds.all_kinds()}
-    for r in runs:
-        kind = known.get(r.kind)
-        r.kind_label = kind.label if kind else r.kind
+    _label_kinds(runs)
     return render(
         request,
         "simulations/list.html",
         {"runs": runs, "compare_groups": _by_game([r for r in runs if r.status == "done"])},
     )
+
+
+def _label_kinds(runs: list) -> None:
+    """Each run's kind by its name (`kind_label`), for the pages that list runs."""
+    known = {k.slug: k for k in kinds.all_kinds()}
+    for r in runs:
+        kind = known.get(r.kind)
+        r.kind_label = kind.label if kind else r.kind
 
 
 def _by_game(runs: list) -> list[dict]:

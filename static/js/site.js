@@ -2,7 +2,8 @@
 // can forbid inline script: a confirmation before a destructive form is sent
 // (data-confirm="question"), a print button (data-print), a back link (data-back), and a
 // form field shown only for the game formats it applies to (data-points-formats: the
-// "game/format" values of the form's game_format choice that take it).
+// "game/format" values of the form's game_format choice that take it), and a tool's
+// parameter shown only while it applies (data-applies).
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -29,6 +30,26 @@
   document.addEventListener("change", function (event) {
     if (event.target && event.target.name === "game_format") showPointsFields();
   });
+  // A tool's parameter that applies to some values of another (data-applies: {"attack":
+  // ["firepower"]}) is shown, and sent, only while the other has one of them. Run in the
+  // capture phase, before the form's own change handler sends it.
+  function showApplyingFields(form) {
+    form.querySelectorAll("[data-applies]").forEach(function (field) {
+      var wanted = JSON.parse(field.getAttribute("data-applies"));
+      var on = Object.keys(wanted).every(function (name) {
+        var control = form.elements[name];
+        return control && wanted[name].indexOf(control.value) >= 0;
+      });
+      field.hidden = !on;
+      field.querySelectorAll("input, select, textarea").forEach(function (input) {
+        input.disabled = !on;
+      });
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target && event.target.form;
+    if (form && form.querySelector("[data-applies]")) showApplyingFields(form);
+  }, true);
   // The main navigation folds behind a Menu button on a phone (CSS decides when), and the
   // secondary filters of a search form start folded there.
   function collapsibles() {

@@ -80,7 +80,9 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     games = mod("games", "games_list").sync(client=c)
     assert "redline" in [g.slug for g in games]
 
-    found = mod("cards", "cards_list").sync(client=c, game="redline", q="Tigercat")
+    found = mod("cards", "cards_list").sync(
+        client=c, game=models.CardsListGame.REDLINE, q="Tigercat"
+    )
     assert found.count >= 1
     card = mod("cards", "cards_retrieve").sync(client=c, id=found.results[0].id)
     assert card.name == "Tigercat"
@@ -88,7 +90,7 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     # One list with an unknown card and a rule problem: both answered at once.
     checked = mod("validate", "validate_create").sync(
         client=c,
-        body=models.ValidateRequestRequest(
+        body=models.ValidateRequestWithList(
             game=models.GameEnum.REDLINE,
             format_=models.FormatEnum.STANDARD,
             list_="General:\n1 General Jeffrey Moore\nArsenal:\n4 Tigercatt\n5 Tigercat\n",
@@ -101,7 +103,7 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     assert [v.lines for v in checked.errors if v.code == "arsenal.copies"] == [[5]]
 
     text = sample_list("redline", "standard")
-    sections = models.DeckCreateRequestSections.from_dict(
+    sections = models.DeckCreateWithSectionsSections.from_dict(
         {
             "general": [{"card": "General Jeffrey Moore", "count": 1}],
             "arsenal": [{"card": "Tigercat", "count": 4}],
@@ -109,7 +111,7 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     )
     deck = mod("decks", "decks_create").sync(
         client=c,
-        body=models.DeckCreateRequest(
+        body=models.DeckCreateWithSections(
             game=models.GameEnum.REDLINE,
             format_=models.FormatEnum.STANDARD,
             name="Contract",
@@ -124,7 +126,7 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     version = mod("decks", "decks_versions_create").sync(
         client=c,
         id=deck.id,
-        body=models.VersionCreateRequest(based_on=deck.current_version, list_=text),
+        body=models.VersionCreateWithList(based_on=deck.current_version, list_=text),
     )
     assert isinstance(version, models.Version), version
     assert version.number == 2
@@ -132,9 +134,9 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     run = mod("decks", "decks_simulations_create").sync(
         client=c,
         deck_pk=deck.id,
-        body=models.StartRequest(
-            kind=models.SimulationKindEnum.REDLINE_GOLDFISH,
-            params=models.StartRequestParams.from_dict({"games": 2000, "turns": 8}),
+        body=models.StartRedlineGoldfish(
+            kind=models.StartRedlineGoldfishKind.REDLINE_GOLDFISH,
+            params=models.RedlineGoldfishParams(games=2000, turns=8),
             seed=7,
         ),
     )
@@ -155,7 +157,9 @@ def test_a_tool_authors_workflow_through_the_generated_client(
 
     index = mod("bulk", "bulk_retrieve").sync(client=c)
     item = next(i for i in index.data if i.game == "redline")
-    bulk = mod("games", "games_bulk_retrieve").sync(client=c, slug=item.game)
+    bulk = mod("games", "games_bulk_retrieve").sync(
+        client=c, slug=models.GamesBulkRetrieveSlug(item.game)
+    )
     assert bulk.game == "redline" and bulk.cards
     assert json.dumps(bulk.to_dict())
 

@@ -17,6 +17,19 @@ def test_fields_that_can_be_null_are_nullable(schema):
     components = schema["components"]["schemas"]
     assert components["DeckDetail"]["properties"]["share_url"]["nullable"] is True
     assert components["Version"]["properties"]["based_on"]["nullable"] is True
+    assert components["Deck"]["properties"]["current_version"]["nullable"] is True
+    assert components["DeckDetail"]["properties"]["current_version"]["nullable"] is True
+
+
+def test_a_deck_created_without_a_list_has_no_current_version(client, user, sample_catalogue):
+    client.force_login(user)
+    response = client.post(
+        "/api/decks/",
+        {"game": "redline", "format": "standard", "name": "Empty"},
+        content_type="application/json",
+    )
+    assert response.status_code == 201
+    assert response.json()["current_version"] is None and response.json()["version"] is None
 
 
 def test_the_search_answer_declares_read_as_and_problems(schema):
@@ -50,15 +63,110 @@ def test_games_formats_and_simulation_kinds_are_enums_from_the_registry(schema):
     assert set(components["GameEnum"]["enum"]) == set(registry.slugs())
     formats = {f.slug for g in registry.all() for f in g.formats.values()}
     assert set(components["FormatEnum"]["enum"]) == formats
-    assert set(components["SimulationKindEnum"]["enum"]) == {k.slug for k in kinds.all_kinds()}
+    stated = {
+        slug
+        for form in components["StartRequest"]["oneOf"]
+        for slug in components[form["$ref"].rsplit("/", 1)[1]]["properties"]
+        .get("kind", {})
+        .get("enum", [])
+    }
+    assert stated == {k.slug for k in kinds.all_kinds()}
+
+
+def _param(schema, path, name):
+    return next(p for p in schema["paths"][path]["get"]["parameters"] if p["name"] == name)
+
+
+def test_the_filters_and_paths_naming_a_game_kind_or_format_state_the_registrys_values(schema):
+    from validation.registry import registry
+
+    games = set(registry.slugs())
+    card_kinds = {kind for g in registry.all() for kind in g.kinds}
+    formats = {f.slug for g in registry.all() for f in g.formats.values()}
+    assert set(_param(schema, "/api/cards/", "game")["schema"]["enum"]) == games
+    assert set(_param(schema, "/api/cards/", "kind")["schema"]["enum"]) == card_kinds
+    assert set(_param(schema, "/api/expansions/", "game")["schema"]["enum"]) == games
+    assert set(_param(schema, "/api/decks/", "game")["schema"]["enum"]) == games
+    assert set(_param(schema, "/api/decks/", "fmt")["schema"]["enum"]) == formats
+    assert set(_param(schema, "/api/games/{slug}/", "slug")["schema"]["enum"]) == games
+    assert set(_param(schema, "/api/play/{game}/", "game")["schema"]["enum"]) == games
 
 
 @pytest.mark.parametrize(
-    "name",
-    ["ValidateRequestRequest", "DeckImportRequest", "VersionCreateRequest", "DeckCreateRequest"],
+    ("path", "query"),
+    [
+        ("/api/cards/", "game=nope"),
+        ("/api/cards/", "kind=nope"),
+        ("/api/cards/", "kind="),
+        ("/api/expansions/", "game=nope"),
+        ("/api/decks/", "game=nope"),
+        ("/api/decks/", "fmt=nope"),
+    ],
 )
-def test_list_and_sections_together_are_not_allowed_by_the_schema(schema, name):
-    assert schema["components"]["schemas"][name]["not"] == {"required": ["list", "sections"]}
+def test_a_value_outside_the_enum_is_refused_naming_the_filter(client, path, query):
+    response = client.get(f"{path}?{query}")
+    assert response.status_code == 400
+    field, value = query.split("=")
+    (error,) = response.json()["errors"]
+    assert error["field"] == field
+    assert (
+        "redline" in error["message"]
+        or "standard" in error["message"]
+        or "unit" in error["message"]
+    )  # the valid values named
+
+
+def test_the_enum_filters_still_filter(client, sample_catalogue):
+    cards = client.get("/api/cards/?game=redline&kind=efreet&page_size=200").json()["results"]
+    assert cards and {(c["game"], c["kind"]) for c in cards} == {("redline", "efreet")}
+
+
+def test_a_game_added_to_the_registry_is_in_the_enums_and_the_filters(client):
+    from tests import toy_game as pond
+    from validation.registry import registry
+
+    with registry.temporarily(pond.GAME) as game:
+        schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+        assert game.slug in schema["components"]["schemas"]["GameEnum"]["enum"]
+        kinds = _param(schema, "/api/cards/", "kind")["schema"]["enum"]
+        assert set(game.kinds) <= set(kinds)
+        assert client.get(f"/api/cards/?game={game.slug}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "required"),
+    [
+        ("ValidateRequestRequest", True),
+        ("DeckImportRequest", True),
+        ("VersionCreateRequest", True),
+        ("DeckCreateRequest", False),
+    ],
+)
+def test_list_or_sections_is_a_one_of_of_the_two_bodies(schema, name, required):
+    components = schema["components"]["schemas"]
+    forms = [components[ref["$ref"].rsplit("/", 1)[1]] for ref in components[name]["oneOf"]]
+    with_list, with_sections = forms[0], forms[1]
+    assert "list" in with_list["required"] and "sections" not in with_list["properties"]
+    assert "sections" in with_sections["required"] and "list" not in with_sections["properties"]
+    if required:
+        assert len(forms) == 2
+    else:
+        assert forms[2]["not"] == {"anyOf": [{"required": ["list"]}, {"required": ["sections"]}]}
+
+
+def test_a_body_with_list_and_sections_matches_two_forms_and_is_refused_by_the_schema(schema):
+    import jsonschema
+
+    components = schema["components"]["schemas"]
+    body = {"game": "redline", "format": "standard", "list": "x", "sections": {}}
+    matching = [
+        ref
+        for ref in components["ValidateRequestRequest"]["oneOf"]
+        if jsonschema.Draft4Validator(
+            {**components[ref["$ref"].rsplit("/", 1)[1]], "components": schema["components"]},
+        ).is_valid(body)
+    ]
+    assert len(matching) == 2  # so `oneOf` refuses it
 
 
 def test_the_server_refuses_list_and_sections_together(client, sample_catalogue):
@@ -68,3 +176,106 @@ def test_the_server_refuses_list_and_sections_together(client, sample_catalogue)
         content_type="application/json",
     )
     assert response.status_code == 400
+
+
+def test_each_simulation_kinds_parameters_have_the_bounds_the_server_enforces(schema, client, user):
+    from simulations import kinds
+
+    components = schema["components"]["schemas"]
+    client.force_login(user)
+    checked = 0
+    for kind in kinds.all_kinds():
+        params = components[kind.slug.title().replace("-", "") + "Params"]
+        assert params["additionalProperties"] is False
+        for spec in kind.params:
+            stated = params["properties"][spec.name]
+            if spec.type != "int":
+                continue
+            assert (stated["minimum"], stated["maximum"]) == (spec.min, spec.max)
+            if kind.needs_deck:
+                continue
+            # one past the stated maximum is refused by the server, naming the parameter
+            response = client.post(
+                "/api/simulations/",
+                {"kind": kind.slug, "params": {spec.name: spec.max + 1}},
+                content_type="application/json",
+            )
+            assert response.status_code == 400, response.content
+            assert spec.name in [e["field"] for e in response.json()["errors"]]
+            checked += 1
+    assert checked >= 1
+
+
+def test_a_parameter_of_another_json_type_is_refused(client, user, sample_catalogue):
+    client.force_login(user)
+    response = client.post(
+        "/api/simulations/",
+        {
+            "kind": "tactical-assault-close-combat",
+            "params": {"games": "", "max_rounds": True, "unit_a": 3},
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert {e["field"] for e in response.json()["errors"]} == {"games", "max_rounds", "unit_a"}
+
+
+def test_a_parameter_of_another_type_is_refused_with_the_others_out_of_bounds(
+    client, user, sample_catalogue
+):
+    client.force_login(user)
+    response = client.post(
+        "/api/simulations/",
+        {"kind": "tactical-assault-close-combat", "params": {"games": "5", "max_rounds": 201}},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert {e["field"] for e in response.json()["errors"]} == {"games", "max_rounds"}
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("/api/cards/", "cost"),
+        ("/api/cards/", "cost__gte"),
+        ("/api/printings/", "card"),
+        ("/api/printings/", "expansion"),
+    ],
+)
+def test_a_number_filter_given_empty_is_refused(client, path, field):
+    response = client.get(f"{path}?{field}=")
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == [field]
+
+
+def test_the_legal_filter_given_empty_is_refused(client):
+    response = client.get("/api/decks/?legal=")
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["legal"]
+
+
+@pytest.mark.parametrize("path", ["/api/expansions/", "/api/cards/", "/api/printings/"])
+def test_a_page_given_empty_is_refused(client, path):
+    response = client.get(f"{path}?page=")
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["page"]
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("on_the_play=false", "on_the_play"),
+        ("first_player_draws=yes", "first_player_draws"),
+        ("k=", "k"),
+        ("turns=5.0", "turns"),
+    ],
+)
+def test_the_odds_read_their_parameters_as_the_schema_states(client, query, field):
+    response = client.get(f"/api/odds/?deck_size=60&group=24&{query}")
+    assert response.status_code == 400
+    assert field in [e["field"] for e in response.json()["errors"]]
+
+
+def test_the_odds_with_the_stated_values_answer(client):
+    response = client.get("/api/odds/?deck_size=60&group=24&k=2&on_the_play=0&first_player_draws=1")
+    assert response.status_code == 200 and response.json()["on_the_play"] is False

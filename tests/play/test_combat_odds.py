@@ -255,3 +255,35 @@ def test_close_combat_run_parameters_name_the_catalogue_units(user, sample_catal
     assert (run.params["unit_a"], run.params["unit_b"]) == ("Infantry", "Armored")
     assert run.inputs["combat_cards"] and run.inputs["a_modifiers"] == {}
     assert SimulationRun.objects.count() == 1
+
+
+def _wrapper(html: str, name: str) -> str:
+    """The opening tag of the form field holding the input `name`."""
+    before = html.split(f'id="id_{name}"', 1)[0]
+    return before.rsplit('<div class="field', 1)[1].split(">", 1)[0]
+
+
+@pytest.mark.parametrize("attack", ["firepower", "close_combat"])
+def test_the_page_shows_only_the_modifiers_of_the_chosen_attack(client, sample_catalogue, attack):
+    tool = registry.get(GAME).tool("combat-odds")
+    html = client.get(
+        f"/play/{GAME}/combat-odds/?attacker=Infantry&target=Armored&attack={attack}"
+    ).content.decode()
+    shown = set()
+    for spec in tool.params:
+        wrapper = _wrapper(html, spec.name)
+        input_tag = html.split(f'id="id_{spec.name}"', 1)[1].split(">", 1)[0]
+        if " hidden" in wrapper:
+            assert " disabled" in input_tag  # hidden and not sent
+        else:
+            assert " disabled" not in input_tag
+            shown.add(spec.name)
+        if spec.applies:
+            assert "data-applies" in wrapper  # the page's script follows a change of attack
+    firepower_only = {"range", "obstructed", "target_higher"}
+    close_only = {"target_shaken", "target_out_of_action"}
+    both = {"attacker", "target", "attack", "outside_arc", "in_cover", "target_in_bunker"}
+    if attack == "firepower":
+        assert shown == both | firepower_only
+    else:
+        assert shown == both | close_only

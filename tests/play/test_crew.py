@@ -123,3 +123,52 @@ def test_the_map_is_a_grid_of_linked_boxes(sample_catalogue):
     assert islands and not any(c["link"] for c in islands)
     assert cells[(1, 1)]["label"] == "" and any(c["label"] == "1" for c in grid["cells"])
     assert [t["id"] for t in result.tables] == ["vf-table"]
+
+
+def _picker(html: str, name: str) -> list[str]:
+    """The card names a form's select `name` offers (its empty option left out)."""
+    import re
+
+    select = html.split(f'id="id_{name}"', 1)[1].split("</select>", 1)[0]
+    return [v for v in re.findall(r'<option value="([^"]*)"', select) if v]
+
+
+def _sides():
+    from catalogue.models import Card
+
+    return dict(
+        Card.objects.filter(game__slug="red-code", kind="ship").values_list("name", "faction")
+    )
+
+
+def test_the_matchup_picker_offers_only_the_shown_ships_enemies(client, sample_catalogue):
+    sides = _sides()
+    html = client.get("/play/red-code/crew/").content.decode()
+    shown = _picker(html, "ship")[0]  # a required picker left unset shows its first ship
+    targets = _picker(html, "target")
+    assert targets and shown not in targets
+    assert {sides[t] for t in targets} == {f for f in set(sides.values()) if f != sides[shown]}
+
+
+def test_a_change_of_ship_redraws_the_matchup_picker_with_its_enemies(client, sample_catalogue):
+    sides = _sides()
+    ship = next(n for n in sorted(sides) if sides[n] != sides[sorted(sides)[0]])
+    friend = next(n for n in sorted(sides) if sides[n] == sides[ship] and n != ship)
+    response = client.get(
+        f"/play/red-code/crew/?ship={ship}&distance=2&target={friend}", HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    # the picker, swapped into the form out of band, offers the new ship's enemies only
+    oob = html.split('hx-swap-oob="true"', 1)
+    assert len(oob) == 2 and 'id="id_target"' in oob[0].rsplit("<select", 1)[1]
+    targets = _picker(html, "target")
+    assert targets and all(sides[t] != sides[ship] for t in targets)
+    # the friend it named before is dropped (the first enemy's matchup), not an error
+    assert "not an enemy ship" not in html
+    assert f"{ship} against" in html or ship in html
+
+
+def test_a_whole_page_has_no_out_of_band_picker(client, sample_catalogue):
+    html = client.get("/play/red-code/crew/?ship=Albatross&distance=2").content.decode()
+    assert "hx-swap-oob" not in html

@@ -65,6 +65,24 @@ def test_combat_odds(page):
     expect(page.locator("#figure-net-shift td")).to_have_text("2")
 
 
+def test_combat_odds_shows_only_the_modifiers_of_the_chosen_attack(page):
+    open_tool(page, "tactical-assault", "Combat odds")
+    page.select_option("#id_attacker", "Infantry")
+    page.select_option("#id_target", "Armored")
+    page.select_option("#id_attack", "firepower")
+    expect(page.locator("#id_obstructed")).to_be_visible()
+    expect(page.locator("#id_target_shaken")).to_be_hidden()
+    page.check("#id_obstructed")
+    page.select_option("#id_attack", "close_combat")
+    expect(page.locator("#id_obstructed")).to_be_hidden()
+    expect(page.locator("#id_range")).to_be_hidden()
+    expect(page.locator("#id_target_shaken")).to_be_visible()
+    expect(page.locator("#id_in_cover")).to_be_visible()
+    # The hidden modifier is not sent: nothing is "ignored" in the answer.
+    expect(page.locator("#odds-table")).to_be_visible()
+    expect(page.locator("#tool-ignored")).to_have_count(0)
+
+
 def test_close_combat(page):
     open_tool(page, "tactical-assault", "Close combat")
     page.select_option("#id_unit_a", "Infantry")
@@ -91,6 +109,21 @@ def test_crew_economy(page):
     expect(page.locator("#figure-turns-to-sink-stingray td")).to_have_text("4")
     expect(page.locator("#crew-table")).to_contain_text("Leviathan")
     expect(page.locator("#tool-result svg")).to_be_visible()
+
+
+def test_crew_matchup_picker_follows_the_ship(page):
+    from catalogue.models import Card
+
+    sides = dict(
+        Card.objects.filter(game__slug="red-code", kind="ship").values_list("name", "faction")
+    )
+    open_tool(page, "red-code", "Crew economy")
+    for ship in sorted(sides):
+        page.select_option("#id_ship", ship)
+        for name, side in sides.items():  # the friends leave the picker, the enemies are in it
+            option = page.locator(f"#id_target option[value='{name}']")
+            expect(option).to_have_count(1 if side != sides[ship] else 0)
+    expect(page.locator("#tool-errors")).to_have_count(0)
 
 
 def test_visual_field(page):

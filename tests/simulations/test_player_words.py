@@ -47,3 +47,15 @@ def test_the_list_names_run_kinds_and_compares_within_one_game(
     assert "compare runs of one game" in response.content.decode()
     ok = client.get(f"/simulations/compare/?a={a.pk}&b={b.pk}")
     assert ok.status_code == 200 and '<th scope="col">Figure</th>' in ok.content.decode()
+
+
+def test_the_deck_panel_names_its_recent_runs_kinds(client, user, redline_deck):
+    run = done_run(redline_deck)
+    client.force_login(user)
+    html = client.get(
+        f"/simulations/decks/{redline_deck.pk}/?v=1", HTTP_HX_REQUEST="true"
+    ).content.decode()
+    recent = html.split("Your recent runs of this deck", 1)[1]
+    assert f"#{run.pk}" in recent
+    assert f" · {kinds.get('redline-goldfish').label} · " in recent
+    assert " · redline-goldfish · " not in recent
