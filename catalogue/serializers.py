@@ -180,7 +180,7 @@ class RuleSetChangeSerializer(serializers.Serializer):
         "legal expansions' codes (empty: every expansion)",
     )
     after = serializers.JSONField(allow_null=True, help_text="the value after, likewise")
-    text = serializers.CharField(help_text="the change in words: 'Tigercat banned'")
+    text = serializers.CharField(help_text="the change in words: '<card> banned', '<card> limit 2 → 1'")
 
 
 class RuleSetEntrySerializer(serializers.Serializer):
