@@ -38,6 +38,8 @@ fi
 "$PY" manage.py load_sample_data
 "$PY" manage.py ensure_demo_user
 "$PY" manage.py publish_sample_decks
+# A goldfish compiled on first use (cached on disk) compiles now, not in a player's request.
+"$PY" manage.py warm_goldfish
 
 # The worker runs in a session of its own (setsid, where there is one): Ctrl-C, or a SIGTERM to
 # the whole process group, must reach its main process only, which then stops its pool. Signalled
