@@ -404,7 +404,12 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # "kind" names card kinds and simulation kinds: the simulation kinds' enum named here.
-    "ENUM_NAME_OVERRIDES": {"SimulationKindEnum": "simulations.schema.SIMULATION_KINDS"},
+    "ENUM_NAME_OVERRIDES": {
+        "SimulationKindEnum": "simulations.schema.SIMULATION_KINDS",
+        "StatusEnum": "simulations.models.Status",
+        "RuleSetStatusEnum": ["past", "in effect", "upcoming"],
+        "RuleSetCheckStatusEnum": ["past", "in effect", "upcoming", "bare format"],
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "cardsite.problems.problem_postprocessing_hook",

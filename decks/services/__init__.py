@@ -5,7 +5,7 @@
 - `versions`: decks and their versions (create, save, autosave, seal, update, share links,
   delete, clone);
 - `rechecks`: re-checking saved decks against today's catalogue, each under its rule set
-  (its pin, or the one in force today);
+  (its pin, or the one in effect today);
 - `rulesets`: a deck and its format's rule sets (follow or pin, the upcoming rule set's
   effect on it);
 - `collection`: a player's collection and importing it;

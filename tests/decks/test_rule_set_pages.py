@@ -266,9 +266,9 @@ def test_the_rule_sets_api(client, sample_catalogue):
     assert {"kind": "banned", "card": "Hidden Ambush", "before": None, "after": None,
             "text": "Hidden Ambush banned"} in s2["changes"]  # fmt: skip
     assert {"name": "Kestrel", "banned": False, "limit": 2, "cost": None, "text": ""} in s2["cards"]
-    assert [d["status"] for d in data] == ["upcoming", "in force"]
+    assert [d["status"] for d in data] == ["upcoming", "in effect"]
     one = client.get("/api/rule-sets/redline/standard/S1/").json()
-    assert one["code"] == "S1" and one["status"] == "in force"
+    assert one["code"] == "S1" and one["status"] == "in effect"
     assert client.get("/api/rule-sets/redline/standard/S9/").status_code == 404
     assert client.get("/api/rule-sets/redline/nope/").status_code == 404
     assert client.get("/api/rule-sets/chess/standard/").status_code == 404
