@@ -290,3 +290,23 @@ def test_a_decks_legality_per_rule_set(client, user, other_user, kestrel_deck):
     ]
     client.force_login(other_user)  # a private deck of another player: not found
     assert client.get(f"/api/decks/{kestrel_deck.pk}/legality/").status_code == 404
+
+
+def test_the_upcoming_points_update_of_an_army(client, user, sample_catalogue):
+    from decks.services import deck_rule_sets
+
+    army = deck_create(
+        owner=user,
+        game_slug="hex-skirmish",
+        format="standard",
+        name="Army",
+        text=sample_list("hex-skirmish", "standard"),
+    )
+    assert army.report["rule_set"] == "P1" and army.report["totals"]["points"] == 39
+    effect = deck_rule_sets(deck=army).effect
+    assert effect.text == (
+        "From 1 Jan 2027: Lancers cost 8 → 9; Longbowmen cost 7 → 8; points 41/50"
+    )
+    assert effect.legal
+    client.force_login(user)
+    assert effect.text in client.get(army.get_absolute_url()).content.decode()
