@@ -418,7 +418,15 @@ class DeckViewSet(
         deck = self.get_object()
         serializer = DeckUpdateSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        services.deck_update(deck=deck, **serializer.validated_data)
+        data = dict(serializer.validated_data)
+        if "rule_set" in data:
+            code = data.pop("rule_set").strip()
+            try:
+                services.deck_pin(deck=deck, code=code or None)
+            except services.DeckInvalid as exc:
+                return _deck_invalid_response(exc)
+            deck.refresh_from_db()
+        services.deck_update(deck=deck, **data)
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 
     def perform_destroy(self, instance):

@@ -310,3 +310,18 @@ def test_the_upcoming_points_update_of_an_army(client, user, sample_catalogue):
     assert effect.legal
     client.force_login(user)
     assert effect.text in client.get(army.get_absolute_url()).content.decode()
+
+
+def test_pin_and_follow_through_the_api(client, user, other_user, kestrel_deck):
+    url = f"/api/decks/{kestrel_deck.pk}/"
+    client.force_login(other_user)
+    assert client.patch(url, {"rule_set": "S2"}, content_type="application/json").status_code == 404
+    client.force_login(user)
+    data = client.patch(url, {"rule_set": "S2"}, content_type="application/json").json()
+    assert data["rule_set_pin"] == "S2" and data["report"]["rule_set"] == "S2"
+    assert data["legal"] is False
+    response = client.patch(url, {"rule_set": "S9"}, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "rule_set"
+    data = client.patch(url, {"rule_set": ""}, content_type="application/json").json()
+    assert data["rule_set_pin"] is None and data["report"]["rule_set"] == "S1" and data["legal"]
