@@ -459,7 +459,9 @@ SPECTACULAR_SETTINGS = {
     # "kind" names card kinds and simulation kinds: the simulation kinds' enum named here.
     "ENUM_NAME_OVERRIDES": {
         "SimulationKindEnum": "simulations.schema.SIMULATION_KINDS",
-        "SimulationStatusEnum": "simulations.models.Status",
+        "StatusEnum": "simulations.models.Status",
+        "RuleSetStatusEnum": ["past", "in effect", "upcoming"],
+        "RuleSetCheckStatusEnum": ["past", "in effect", "upcoming", "bare format"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -297,7 +297,7 @@ def _game_format(game: str, format: str) -> None:
 
 class RuleSetListView(APIView):
     """A format's rule sets, newest first: the legal expansions, the card entries (banned,
-    limit, cost, errata), whether each is past, in force or upcoming today, and what each
+    limit, cost, errata), whether each is past, in effect or upcoming today, and what each
     changed against the one before."""
 
     @extend_schema(

@@ -197,7 +197,7 @@ class RuleSet(models.Model):
     """A format's rule set: organised play's dated snapshot of which expansions are legal,
     which cards are banned or limited, new costs and errata (see catalogue.rulesets).
 
-    In force on a date from `effective` (00:00 in the site's time zone) until the next rule set
+    In effect on a date from `effective` (00:00 in the site's time zone) until the next rule set
     of the same game and format. `expansions` empty means every expansion of the game. The
     identity is (game, format, code): importing the same code again updates it."""
 

@@ -2,11 +2,11 @@
 
 A file holds one rule set (a JSON object) or several (a list of them):
 
-    {"rule_set": 1, "game": "<game slug>", "format": "<format slug>", "code": "S2",
+    {"rule_set": 1, "game": "<game>", "format": "standard", "code": "S2",
      "name": "Season 2", "announced": "2026-12-01", "effective": "2027-01-01",
-     "expansions": ["<code>", "<code>"],
-     "cards": [{"name": "<card>", "banned": true}, {"name": "<card>", "limit": 2},
-               {"name": "<card>", "cost": 4}, {"name": "<card>", "text": "Errata: …"}],
+     "expansions": ["RL1", "RL2"],
+     "cards": [{"name": "Card A", "banned": true}, {"name": "Card B", "limit": 2},
+               {"name": "Card C", "cost": 4}, {"name": "Card D", "text": "Errata: …"}],
      "note": "Why it changed.", "sample": false}
 
 An import is all-or-nothing, like an expansion's: every rule set and card row is checked
@@ -404,7 +404,7 @@ def _stored(rule_set: RuleSet) -> tuple[dict[str, Any], dict[str, Entry]]:
 
 def entry_changes(before: Mapping[str, Entry], after: Mapping[str, Entry]) -> list[str]:
     """In words, what changes from one set of card entries to another (a card a rule set
-    does not name is unrestricted): '<card> banned', '<card> limit 2 → 1', …"""
+    does not name is unrestricted): 'Card A banned', 'Card B limit 2 → 1', …"""
     out: list[str] = []
     for name in sorted(set(before) | set(after), key=str.lower):
         old, new = before.get(name, Entry()), after.get(name, Entry())

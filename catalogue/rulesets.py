@@ -2,10 +2,10 @@
 cards, new costs, errata), read by the rules core as `RuleSetFacts`.
 
 - `in_force(game, format, on)`: the rule set with the latest `effective` not after `on`
-  (today in the site's time zone when None: a rule set comes into force at 00:00 site time);
+  (today in the site's time zone when None: a rule set comes into effect at 00:00 site time);
   None before the first, when the bare format holds.
-- `upcoming(game, format, on)`: the next one after `on`, announced but not yet in force.
-- `facts(rule_set)`: what the rules core needs of it (two queries).
+- `upcoming(game, format, on)`: the next one after `on`, announced but not yet in effect.
+- `facts(rule_set)`: what the rules core needs of it (three queries).
 - `rule_set_changed(rule_set)`: called after a rule set is written or deleted; every app that
   keeps something derived from it (saved decks' verdicts) hears of it through the
   `rule_set_changed` hook.
@@ -28,7 +28,7 @@ from .models import Printing, RuleSet, RuleSetCard
 
 
 def today() -> date:
-    """Today in the site's time zone: the day every page agrees a rule set is in force."""
+    """Today in the site's time zone: the day every page agrees a rule set is in effect."""
     return timezone.localdate()
 
 
@@ -37,7 +37,7 @@ def _sets(game_slug: str, format: str):
 
 
 def in_force(game_slug: str, format: str, on: date | None = None) -> RuleSet | None:
-    """The rule set of a game's format in force on `on` (today when None), or None (one
+    """The rule set of a game's format in effect on `on` (today when None), or None (one
     query)."""
     on = on or today()
     return _sets(game_slug, format).filter(effective__lte=on).order_by("-effective").first()
@@ -113,7 +113,7 @@ def facts(rule_set: RuleSet, names: Iterable[str] | None = None) -> RuleSetFacts
 def facts_in_force(
     game_slug: str, format: str, on: date | None = None, names: Iterable[str] | None = None
 ) -> RuleSetFacts | None:
-    """The facts of the rule set in force on `on` (today when None), None for the bare
+    """The facts of the rule set in effect on `on` (today when None), None for the bare
     format; `names` as for `facts`."""
     found = in_force(game_slug, format, on)
     return facts(found, names) if found is not None else None
@@ -235,7 +235,7 @@ def compare(before: Snapshot, after: Snapshot) -> list[Change]:
 
 
 def previous(rule_set: RuleSet) -> RuleSet | None:
-    """The rule set of the same game and format in force before this one (one query)."""
+    """The rule set of the same game and format in effect before this one (one query)."""
     return (
         RuleSet.objects.filter(
             game_id=rule_set.game_id, format=rule_set.format, effective__lt=rule_set.effective
@@ -284,7 +284,7 @@ def history_with_changes(game_slug: str, format: str) -> list[tuple[RuleSet, lis
 
 @dataclass(frozen=True)
 class CardStanding:
-    """A card under one rule set (in force today, or upcoming): `status` in words ('banned',
+    """A card under one rule set (in effect today, or upcoming): `status` in words ('banned',
     'limited to 2 copies', 'not in the card pool', 'legal'), the cost that holds there, and
     the rule set's errata of the card."""
 
@@ -300,7 +300,7 @@ class CardStanding:
 def card_standings(
     card, on: date | None = None, printed_in: Iterable[int] | None = None
 ) -> list[CardStanding]:
-    """The card's standing under each format's rule set in force on `on` (today when None)
+    """The card's standing under each format's rule set in effect on `on` (today when None)
     and the upcoming one (three queries: the game's rule sets, the card's entries in them,
     their expansions; `printed_in`, the ids of the expansions printing the card, is read
     when not given)."""
@@ -363,12 +363,12 @@ def as_document_in(
     rule_set: RuleSet, found: list[Change], on: date, current: RuleSet | None
 ) -> dict[str, Any]:
     """A rule set of `history_with_changes` as the API answers it; `current` is the one in
-    force on `on`."""
+    effect on `on`."""
     snap: Snapshot = rule_set.snapshot
     if rule_set.effective > on:
         status = "upcoming"
     else:
-        status = "in force" if rule_set == current else "past"
+        status = "in effect" if rule_set == current else "past"
     return {
         "game": rule_set.game.slug,
         "format": rule_set.format,

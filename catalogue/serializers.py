@@ -180,7 +180,7 @@ class RuleSetChangeSerializer(serializers.Serializer):
         "legal expansions' codes (empty: every expansion)",
     )
     after = serializers.JSONField(allow_null=True, help_text="the value after, likewise")
-    text = serializers.CharField(help_text="the change in words: '<card> banned', '<card> limit 2 → 1'")
+    text = serializers.CharField(help_text="the change in words: 'Card A banned'")
 
 
 class RuleSetEntrySerializer(serializers.Serializer):
@@ -199,9 +199,9 @@ class RuleSetSerializer(serializers.Serializer):
     code = serializers.CharField()
     name = serializers.CharField(allow_blank=True)
     announced = serializers.DateField()
-    effective = serializers.DateField(help_text="in force from 00:00 on this date, site time")
+    effective = serializers.DateField(help_text="in effect from 00:00 on this date, site time")
     status = serializers.ChoiceField(
-        choices=["past", "in force", "upcoming"], help_text="on today's date, site time"
+        choices=["past", "in effect", "upcoming"], help_text="on today's date, site time"
     )
     expansions = serializers.ListField(
         child=serializers.CharField(), help_text="the legal expansions; empty: every one"

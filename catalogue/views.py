@@ -173,7 +173,7 @@ def card_detail(request, game: str, pk: int):
 def rule_sets(request, game: str, format: str):
     """A format's rule sets, oldest first, each with what it changed against the one before
     (cards banned and unbanned, limits, costs, errata, the legal expansions); the one in
-    force today and the upcoming one marked."""
+    effect today and the upcoming one marked."""
     try:
         game_def = registry.get(game)
     except KeyError:

@@ -63,7 +63,7 @@ class ValidateRequestSerializer(serializers.Serializer):
     options = serializers.DictField(required=False)
     as_of = serializers.DateField(
         required=False,
-        help_text="check under the format's rule set in force on this date (YYYY-MM-DD); "
+        help_text="check under the format's rule set in effect on this date (YYYY-MM-DD); "
         "by default today's",
     )
     rule_set = serializers.CharField(
@@ -146,7 +146,7 @@ ReportSerializer = inline_serializer(
         "rule_set": serializers.CharField(
             allow_null=True,
             help_text="the code of the format's rule set the list was checked under (its "
-            "pool, bans, limits and costs), or null for the bare format (none in force)",
+            "pool, bans, limits and costs), or null for the bare format (none in effect)",
         ),
         "unknown": UnknownLineSerializer.__class__(
             many=True,
@@ -167,7 +167,7 @@ LegalityCheckSerializer = inline_serializer(
         "name": serializers.CharField(allow_blank=True),
         "effective": serializers.DateField(allow_null=True),
         "status": serializers.ChoiceField(
-            choices=["past", "in force", "upcoming", "bare format"], help_text="today"
+            choices=["past", "in effect", "upcoming", "bare format"], help_text="today"
         ),
         "legal": serializers.BooleanField(),
         "errors": inline_serializer(
@@ -182,7 +182,7 @@ LegalitySerializer = inline_serializer(
     "DeckLegality",
     {
         "follows": serializers.BooleanField(
-            help_text="true: the deck follows its format (checked under the rule set in force "
+            help_text="true: the deck follows its format (checked under the rule set in effect "
             "today); false: it is pinned"
         ),
         "checked_under": serializers.CharField(
@@ -222,7 +222,7 @@ _EXAMPLE_REQUEST = _example_request()
 class ValidateView(APIView):
     """Check a deck list against a game's format: every error and warning, the totals, and
     the card lines whose card is unknown (with the closest names), all at once. The list is
-    checked under the format's rule set in force today, or on `as_of`, or the one of code
+    checked under the format's rule set in effect today, or on `as_of`, or the one of code
     `rule_set`; the answer's `rule_set` names the one used. A list with
     unknown names still answers 200 with the rule problems of the lines that were read (not
     legal); a list that does not parse (a line without a count, an unknown section) answers
@@ -410,7 +410,14 @@ class DeckViewSet(
 
     def partial_update(self, request, pk=None):
         deck = self.get_object()
-        data = validated(DeckUpdateSerializer, request, partial=True)
+        data = dict(validated(DeckUpdateSerializer, request, partial=True))
+        if "rule_set" in data:
+            code = data.pop("rule_set").strip()
+            try:
+                services.deck_pin(deck=deck, code=code or None)
+            except services.DeckInvalid as exc:
+                return _deck_invalid_response(exc)
+            deck.refresh_from_db()
         services.deck_update(deck=deck, **data)
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 

@@ -67,7 +67,7 @@ class Deck(models.Model):
     `current_version` is the latest saved version (None until the first save); `legal`,
     `violations_count` (errors only) and `report` are the latest validation of it.
     `rule_set_pin` is the rule set a pinned deck is checked under; a deck without one follows
-    its format (the rule set in force today). A deleted rule set unpins its decks.
+    its format (the rule set in effect today). A deleted rule set unpins its decks.
     """
 
     owner = models.ForeignKey(
@@ -103,7 +103,7 @@ class Deck(models.Model):
         blank=True,
         related_name="pinned_decks",
         help_text="The rule set the deck is checked under for good; empty: the deck follows "
-        "its format (checked under the rule set in force today).",
+        "its format (checked under the rule set in effect today).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

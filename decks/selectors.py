@@ -119,7 +119,7 @@ def version_entries(
 ) -> dict[str, list[Entry]]:
     """The named sections of a version as the rules core's entries, in list order, with the
     catalogue's facts of every card (one query) and the costs of `rule_set` (by default the
-    deck's own: its pin, or the rule set in force today; a goldfish plays the costs the deck
+    deck's own: its pin, or the rule set in effect today; a goldfish plays the costs the deck
     is checked under); every section asked for is a key, empty when the list has none. A
     card no longer in the catalogue raises InputsError naming it."""
     wanted = list(dict.fromkeys(sections))
@@ -231,7 +231,7 @@ def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
 def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in: str = ""):
     """Public decks (of one game), newest first, whose name contains `query`; with
     `legal_in` (a format), only the decks of that format legal today: their verdict is under
-    the rule set in force today (they follow the format, or are pinned to that very rule set)
+    the rule set in effect today (they follow the format, or are pinned to that very rule set)
     and legal. A queryset with the game and owner joined, for pagination."""
     from .models import Deck as DeckModel
 

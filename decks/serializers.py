@@ -193,9 +193,16 @@ class DeckDetailSerializer(DeckSerializer):
 
     report = serializers.JSONField(read_only=True)
     version = serializers.SerializerMethodField()
+    rule_set_pin = serializers.SlugRelatedField(
+        slug_field="code",
+        read_only=True,
+        allow_null=True,
+        help_text="the code of the rule set the deck is pinned to; null: it follows its "
+        "format (its report's rule_set is the one it was checked under)",
+    )
 
     class Meta(DeckSerializer.Meta):
-        fields = [*DeckSerializer.Meta.fields, "report", "validated_at", "version"]
+        fields = [*DeckSerializer.Meta.fields, "report", "validated_at", "rule_set_pin", "version"]
         read_only_fields = fields
 
     @extend_schema_field(VersionSerializer(allow_null=True))
@@ -262,6 +269,13 @@ class DeckUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
+    rule_set = serializers.CharField(
+        max_length=40,
+        required=False,
+        allow_blank=True,
+        help_text="pin the deck to its format's rule set of this code; empty: the deck "
+        "follows its format (the rule set in effect today). The deck is re-checked at once",
+    )
 
 
 class VersionCreateSerializer(_ListInputMixin):

@@ -459,8 +459,6 @@ def deck_edit(request, pk: int):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
-@login_required
 @require_POST
 def deck_rule_set(request, pk: int):
     """Pin the owner's deck to a rule set of its format (`rule_set`: a code), or let it
@@ -485,6 +483,8 @@ def _safe_next(request) -> bool:
     )
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
 def deck_settings(request, pk: int):
     deck = _owned(request, pk)
     form = DeckSettingsForm(request.POST or None, instance=deck)

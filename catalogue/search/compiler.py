@@ -362,10 +362,10 @@ class _Compiler:
 
     def rule_set_term(self, key: str, t: Term) -> tuple[Q, str]:
         """`legal:<format>`, `banned:<format>`, `restricted:<format>` under the format's rule
-        set in force today, in the game searched (every game with that format when none): a
+        set in effect today, in the game searched (every game with that format when none): a
         card is legal when it is not banned and (when the rule set lists expansions) printed
         in one of them; restricted when the rule set gives it a copy limit. A game without a
-        rule set in force in that format: every card is legal, none banned or restricted."""
+        rule set in effect in that format: every card is legal, none banned or restricted."""
         from .. import rulesets
         from ..models import Printing, RuleSet, RuleSetCard
 

@@ -53,7 +53,7 @@ COMMON_KEYS = {
     "cost": "cost",
     "set": "set",
     "game": "game",
-    # A format's rule set in force today (catalogue.rulesets): legal in it, banned, limited.
+    # A format's rule set in effect today (catalogue.rulesets): legal in it, banned, limited.
     "legal": "legal",
     "banned": "banned",
     "restricted": "restricted",

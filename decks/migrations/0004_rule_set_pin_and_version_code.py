@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='deck',
             name='rule_set_pin',
-            field=models.ForeignKey(blank=True, help_text='The rule set the deck is checked under for good; empty: the deck follows its format (checked under the rule set in force today).', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='pinned_decks', to='catalogue.ruleset'),
+            field=models.ForeignKey(blank=True, help_text='The rule set the deck is checked under for good; empty: the deck follows its format (checked under the rule set in effect today).', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='pinned_decks', to='catalogue.ruleset'),
         ),
         migrations.AddField(
             model_name='deckversion',

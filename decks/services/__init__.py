@@ -5,7 +5,7 @@
 - `versions`: decks and their versions (create, save, autosave, seal, update, share links,
   delete, clone);
 - `rechecks`: re-checking saved decks against today's catalogue, each under its rule set
-  (its pin, or the one in force today);
+  (its pin, or the one in effect today);
 - `recheck_jobs`: re-checking a format's saved decks on the workers, in chunks, and the
   notices to their owners (`recheck_start`);
 - `rulesets`: a deck and its format's rule sets (follow or pin, the upcoming rule set's

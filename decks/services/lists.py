@@ -172,13 +172,13 @@ def deck_from_list(
 #: The deck option "restrict to my collection": `true` checks the deck against its owner's
 
 
-#: `list_check(rule_set=IN_FORCE)`: check under the format's rule set in force today.
+#: `list_check(rule_set=IN_FORCE)`: check under the format's rule set in effect today.
 IN_FORCE: Any = object()
 
 
 def deck_rule_set(*, deck, names: Iterable[str] | None = None) -> RuleSetFacts | None:
     """The rule set a saved deck is checked under: its pin, or (a deck that follows its
-    format, or whose pinned rule set was deleted) the one in force today; None for the bare
+    format, or whose pinned rule set was deleted) the one in effect today; None for the bare
     format. `names` (the deck's cards) bounds what is read of it (catalogue.rulesets.facts)."""
     if deck.rule_set_pin_id is not None:
         pinned = RuleSet.objects.filter(pk=deck.rule_set_pin_id).first()
@@ -191,7 +191,7 @@ def chosen_rule_set(
     *, game_slug: str, format: str, code: str | None = None, as_of=None
 ) -> Callable[[Deck], RuleSetFacts | None]:
     """The rule set a check asks for, as `list_check(rule_set=…)` takes it: the one of
-    `code`, the one in force on `as_of` (a date), or (neither) the one in force today.
+    `code`, the one in effect on `as_of` (a date), or (neither) the one in effect today.
     DeckInvalid naming the known codes when `code` is not one of the format's."""
     if code:
         found = rulesets.by_code(game_slug, format, code)
@@ -228,7 +228,7 @@ def list_check(
 ) -> CheckedList:
     """Read and validate a list: every violation, every warning and the totals. `owner` is
     whose collection `options={"collection": true}` means (DeckInvalid without one).
-    `rule_set` is the rule set to check it under: by default the format's rule set in force
+    `rule_set` is the rule set to check it under: by default the format's rule set in effect
     today (`IN_FORCE`); None checks the bare format; a function of the deck read answers it
     (a saved deck's own rule set, read for the deck's cards only).
 

@@ -1,6 +1,6 @@
 """Re-checking saved decks against today's catalogue: one version, one deck, or every deck
 of a game (after an import or an admin edit). A deck is checked under its pinned rule set, or
-(when it follows its format) under the rule set in force today."""
+(when it follows its format) under the rule set in effect today."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def version_check(
 ) -> dict[str, Any]:
     """Validate a stored version against today's catalogue; the report as a dict. A card
     that has left the catalogue makes the deck illegal (code `deck.card`). `rule_set` is the
-    rule set to check it under; by default the deck's own (its pin, or the one in force
+    rule set to check it under; by default the deck's own (its pin, or the one in effect
     today)."""
     slug = deck.game.slug
     if rule_set is IN_FORCE:
@@ -104,7 +104,7 @@ def deck_revalidate(
 ) -> dict[str, Any] | None:
     """Re-run the rules core on the deck's current version and store the verdict (legal,
     counts, report), under `rule_set` (by default the deck's own: its pin, or the rule set in
-    force today). Returns the report, or None for a deck without a version. Idempotent;
+    effect today). Returns the report, or None for a deck without a version. Idempotent;
     a save that lands meanwhile wins (the update is conditional on the version)."""
 
     version = deck.current_version
@@ -126,7 +126,7 @@ def deck_revalidate(
 
 def revalidate_game_decks(*, game_slug: str) -> int:
     """Re-validate every saved deck of a game against its current catalogue (after an
-    import or an admin edit), each under its own rule set (its pin, or the one in force today
+    import or an admin edit), each under its own rule set (its pin, or the one in effect today
     in its format). The game's pool and each rule set are loaded once. Returns the number of
     decks."""
     pool = GamePool(game_slug=game_slug)
@@ -145,8 +145,8 @@ def revalidate_game_decks(*, game_slug: str) -> int:
 
 class RuleSetCache:
     """The rule sets of one game's saved decks, each loaded once for a re-check of many: the
-    one in force today per format, and each pinned one (a deleted pin falls back to the one
-    in force)."""
+    one in effect today per format, and each pinned one (a deleted pin falls back to the one
+    in effect)."""
 
     def __init__(self, game_slug: str) -> None:
         self.game_slug = game_slug

@@ -1,12 +1,12 @@
 """A saved deck and its format's rule sets: follow or pin, and what the upcoming rule set
 will do to the deck.
 
-A deck follows its format (checked under the rule set in force today) unless its owner pins
+A deck follows its format (checked under the rule set in effect today) unless its owner pins
 it to one rule set; `deck_pin` switches and re-checks the deck at once. `deck_rule_sets`
 answers what the deck page and the builder show: the rule set the deck is checked under,
 whether it is pinned, the format's rule sets to pin to, and (for a deck that follows) the
-upcoming rule set's effect on it: "From 1 Jan 2027: Tigercat banned (4 copies); Longbow cost
-3 → 4, points 52/50".
+upcoming rule set's effect on it: "From 1 Jan 2027: Card A banned (4 copies); Card B cost 3
+→ 4; points 52/50".
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effe
     the verdict."""
     counts, names = _counts(version)
     later = rulesets.facts(then, names.values())
-    report = version_check(deck=deck, version=version, rule_set=later)
+    cards = card_facts_by_names(game_slug=deck.game.slug, names=names.values())
+    report = version_check(deck=deck, version=version, pool=cards, rule_set=later)
     effect = Effect(rule_set=then, legal=bool(report.get("legal")))
     effect.errors = len(report.get("errors") or [])
     costs_now = now.costs if now is not None else {}
@@ -110,7 +111,7 @@ def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effe
             before = now.limits.get(key) if now is not None else None
             if before != limit:
                 effect.items.append(f"{name} limited to {limit} ({_copies(n)})")
-    printed = _printed_costs(deck, names.values())
+    printed = {k: f.cost for k, f in cards.items()}
     for key in sorted(counts, key=lambda k: names[k].lower()):
         if key not in printed:
             continue
@@ -122,11 +123,6 @@ def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effe
     if isinstance(totals.get("points"), int) and isinstance(totals.get("limit"), int):
         effect.items.append(f"points {totals['points']}/{totals['limit']}")
     return effect
-
-
-def _printed_costs(deck, names) -> dict[str, int]:
-    facts = card_facts_by_names(game_slug=deck.game.slug, names=names)
-    return {k: f.cost for k, f in facts.items()}
 
 
 @dataclass
@@ -230,7 +226,7 @@ def deck_legality(*, deck) -> dict[str, Any]:
             elif rs.effective > on:
                 status = "upcoming"
             else:
-                status = "in force" if rs == state.in_force else "past"
+                status = "in effect" if rs == state.in_force else "past"
             checks.append(
                 {
                     "rule_set": rs.code if rs else None,

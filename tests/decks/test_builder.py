@@ -414,10 +414,21 @@ def test_query_count_of_the_page_and_a_change_does_not_grow_with_the_deck(
         assert _queries(signed_in, make(small)) == _queries(signed_in, make(large)), make
 
 
-def test_query_counts_are_pinned(signed_in, sample_catalogue, user, django_assert_num_queries):
+def test_query_counts_are_pinned(
+    signed_in, sample_catalogue, user, django_assert_num_queries, monkeypatch
+):
+    from datetime import date
+
+    from catalogue import rulesets
+
+    # A day with a sample rule set in effect and one upcoming (its effect is shown).
+    monkeypatch.setattr(rulesets, "today", lambda: date(2026, 12, 15))
     deck = _deck_with(user, 27)
-    # session, user, deck (+game, version), card facts, search results, generals
-    with django_assert_num_queries(6):
+    # session, user, deck (+game, version), card facts, search results, generals; the
+    # format's rule sets and the upcoming one's effect on the list (the one in effect and
+    # the upcoming one for the list's cards: entries, expansions, printings each; the list's
+    # cards), kept for a while
+    with django_assert_num_queries(6 + 8):
         signed_in.get(reverse("builder:deck", args=[deck.pk]))
     # session, user, deck, card facts of the new list, the rule set in force and its facts
     # for the list's cards (entries, expansions, the cards printed in them), the save

@@ -41,13 +41,23 @@ def _deck(user, versions=1):
     return deck
 
 
-def test_the_deck_page_costs_the_same_with_one_version_or_thirty(client, user, sample_catalogue):
+def test_the_deck_page_costs_the_same_with_one_version_or_thirty(
+    client, user, sample_catalogue, monkeypatch
+):
+    from datetime import date
+
+    from catalogue import rulesets
+
+    # A day with a sample rule set in effect and one upcoming (its effect is shown).
+    monkeypatch.setattr(rulesets, "today", lambda: date(2026, 12, 15))
     small, large = _deck(user), _deck(user, versions=30)
     client.force_login(user)
     counts = [_count(lambda d=d: client.get(f"/decks/{d.pk}/")) for d in (small, large)]
     # session, user, deck, versions page (count, rows), collection check, the card facts of
-    # the list (grouped by kind, with the cost curve)
-    assert counts[0] == counts[1] == 7, counts
+    # the list (grouped by kind, with the cost curve); the format's rule sets, and the
+    # upcoming one's effect on the list (the one in effect and the upcoming one for the
+    # list's cards: entries, expansions, printings each; the list's cards), kept for a while
+    assert counts[0] == counts[1] == 7 + 8, counts
 
 
 def test_a_page_of_builder_search_results(client, user, sample_catalogue):
@@ -64,5 +74,7 @@ def test_the_card_page_with_its_face(client, sample_catalogue):
     from catalogue.models import Card
 
     card = Card.objects.filter(game__slug="hex-skirmish", kind="unit").first()
-    # the card, its printings, the game (the face needs no query of its own)
-    assert _count(lambda: client.get(f"/cards/hex-skirmish/card/{card.pk}/")) == 3
+    # the card with its game, its printings (the face needs no query of its own); its
+    # standing in each format: the game's rule sets, the card's entries in them, their
+    # expansions
+    assert _count(lambda: client.get(f"/cards/hex-skirmish/card/{card.pk}/")) == 2 + 3

@@ -266,9 +266,9 @@ def test_the_rule_sets_api(client, sample_catalogue):
     assert {"kind": "banned", "card": "Hidden Ambush", "before": None, "after": None,
             "text": "Hidden Ambush banned"} in s2["changes"]  # fmt: skip
     assert {"name": "Kestrel", "banned": False, "limit": 2, "cost": None, "text": ""} in s2["cards"]
-    assert [d["status"] for d in data] == ["upcoming", "in force"]
+    assert [d["status"] for d in data] == ["upcoming", "in effect"]
     one = client.get("/api/rule-sets/redline/standard/S1/").json()
-    assert one["code"] == "S1" and one["status"] == "in force"
+    assert one["code"] == "S1" and one["status"] == "in effect"
     assert client.get("/api/rule-sets/redline/standard/S9/").status_code == 404
     assert client.get("/api/rule-sets/redline/nope/").status_code == 404
     assert client.get("/api/rule-sets/chess/standard/").status_code == 404
@@ -290,3 +290,38 @@ def test_a_decks_legality_per_rule_set(client, user, other_user, kestrel_deck):
     ]
     client.force_login(other_user)  # a private deck of another player: not found
     assert client.get(f"/api/decks/{kestrel_deck.pk}/legality/").status_code == 404
+
+
+def test_the_upcoming_points_update_of_an_army(client, user, sample_catalogue):
+    from decks.services import deck_rule_sets
+
+    army = deck_create(
+        owner=user,
+        game_slug="hex-skirmish",
+        format="standard",
+        name="Army",
+        text=sample_list("hex-skirmish", "standard"),
+    )
+    assert army.report["rule_set"] == "P1" and army.report["totals"]["points"] == 39
+    effect = deck_rule_sets(deck=army).effect
+    assert effect.text == (
+        "From 1 Jan 2027: Lancers cost 8 → 9; Longbowmen cost 7 → 8; points 41/50"
+    )
+    assert effect.legal
+    client.force_login(user)
+    assert effect.text in client.get(army.get_absolute_url()).content.decode()
+
+
+def test_pin_and_follow_through_the_api(client, user, other_user, kestrel_deck):
+    url = f"/api/decks/{kestrel_deck.pk}/"
+    client.force_login(other_user)
+    assert client.patch(url, {"rule_set": "S2"}, content_type="application/json").status_code == 404
+    client.force_login(user)
+    data = client.patch(url, {"rule_set": "S2"}, content_type="application/json").json()
+    assert data["rule_set_pin"] == "S2" and data["report"]["rule_set"] == "S2"
+    assert data["legal"] is False
+    response = client.patch(url, {"rule_set": "S9"}, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "rule_set"
+    data = client.patch(url, {"rule_set": ""}, content_type="application/json").json()
+    assert data["rule_set_pin"] is None and data["report"]["rule_set"] == "S1" and data["legal"]
