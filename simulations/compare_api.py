@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from cardsite.ratelimit import ScopedRateThrottle
 
 from . import compare, services, tuner
-from .api import ErrorsSerializer, SimulationRunSerializer, _body, _error
+from .api import SimulationRunSerializer, _body, _error
 from .models import SimulationRun
 
 
@@ -52,7 +52,7 @@ class CompareStartView(APIView):
 
     @extend_schema(
         request=CompareSerializer,
-        responses={202: SimulationRunSerializer, 400: ErrorsSerializer, 429: ErrorsSerializer},
+        responses={202: SimulationRunSerializer, 400: None, 429: None},
         summary="Compare two decks on paired goldfish games",
     )
     def post(self, request):
@@ -106,7 +106,7 @@ class DeckTuneView(APIView):
 
     @extend_schema(
         request=TuneSerializer,
-        responses={202: SimulationRunSerializer, 400: ErrorsSerializer, 429: ErrorsSerializer},
+        responses={202: SimulationRunSerializer, 400: None, 429: None},
         summary="Race single swaps of a deck on paired goldfish games",
     )
     def post(self, request, deck_pk: int):
@@ -135,7 +135,7 @@ class ExperimentStopView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: SimulationRunSerializer, 400: ErrorsSerializer})
+    @extend_schema(request=None, responses={200: SimulationRunSerializer, 400: None})
     def post(self, request, pk: int):
         try:
             compare.experiment_stop(run_id=pk, user=request.user)
