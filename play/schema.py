@@ -1,9 +1,10 @@
 """The play tools' parameters in the API schema (read when the schema is generated).
 
-Each tool of each game has its own parameters component, `<Game><Tool>ToolParams`, built
-from the tool's specs in the registry (types, bounds, defaults, choices, no other keys); the
-body of `POST /api/play/{game}/{tool}/` is a `oneOf` of the components of the tools that
-take one (those with a background run)."""
+Each tool that takes a body (a tool with a background run) has its own parameters component,
+`<Game><Tool>ToolParams`, built from the tool's specs in the registry (types, bounds,
+defaults, choices, no other keys); the body of `POST /api/play/{game}/{tool}/` is a `oneOf`
+of them. A live tool's GET reads a query string (text) and declares none: a client generated
+from the schema would not spread an object over the query."""
 
 from __future__ import annotations
 
@@ -56,15 +57,15 @@ def tool_params_schema(game_slug: str, tool: Tool) -> dict[str, Any]:
 
 
 def tool_params_hook(result, generator, request, public):
-    """Every tool's parameters component; the run body a `oneOf` of those of the tools that
-    take a body."""
+    """The parameters component of every tool that takes a body; the run body a `oneOf` of
+    them."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     forms = []
     for game in registry:
         for tool in game.tools:
-            name = component_name(game.slug, tool)
-            schemas[name] = tool_params_schema(game.slug, tool)
             if tool.background is not None:
+                name = component_name(game.slug, tool)
+                schemas[name] = tool_params_schema(game.slug, tool)
                 forms.append(name)
     operation = result.get("paths", {}).get("/api/play/{game}/{tool}/", {}).get("post")
     if operation is None or not forms:
