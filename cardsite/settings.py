@@ -469,6 +469,7 @@ SPECTACULAR_SETTINGS = {
         "cardsite.problems.list_or_sections_hook",
         "cardsite.schema_fields.game_path_enum_hook",
         "simulations.schema.start_params_hook",
+        "play.schema.tool_params_hook",
         "cardsite.schema_fields.drop_unused_components_hook",
     ],
 }

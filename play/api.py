@@ -33,6 +33,34 @@ def _bad(exc: PlayInputError) -> Response:
     return Response(body, status=exc.status)
 
 
+_JSON_TYPES = {"int": (int,), "bool": (bool,), "choice": (str,), "str": (str,)}
+_JSON_NAMES = {"int": "a whole number", "bool": "true or false", "choice": "text", "str": "text"}
+
+
+def json_types(game_slug: str, tool, raw: dict) -> None:
+    """The API takes each parameter as the JSON type its schema states (a number as a
+    number, yes or no as true or false; null for the default), where a page's form and a live
+    tool's query string are text read leniently: PlayInputError naming every parameter of
+    another type, with every other problem of the parameters, all at once."""
+    errors = {}
+    for spec in tool.params:
+        value = raw.get(spec.name)
+        if value is None:
+            continue
+        wanted = _JSON_TYPES.get(spec.type, (str,))
+        if not isinstance(value, wanted) or (spec.type == "int" and isinstance(value, bool)):
+            errors[spec.name] = f"{spec.label} must be {_JSON_NAMES.get(spec.type, 'text')}"
+    if not errors:
+        return
+    rest = {k: v for k, v in raw.items() if k not in errors}
+    try:
+        cards = services.tool_cards(game_slug=game_slug, tool=tool)
+        services.clean_tool_params(tool, services.with_seed(tool.params, rest), cards=cards)
+    except PlayInputError as exc:
+        errors = {**exc.errors, **errors}
+    raise PlayInputError(errors)
+
+
 def run_payload(run, request) -> dict:
     return {
         "id": run.pk,
@@ -113,7 +141,7 @@ class ToolView(APIView):
         description="A JSON object of the tool's parameters. Up to the tool's inline limit "
         "of games the answer is the tool's data (200); more start a simulation run on a "
         "worker (202, signed in).",
-        request=OpenApiTypes.OBJECT,
+        request=OpenApiTypes.OBJECT,  # each tool's form: play.schema.tool_params_hook
         responses={
             200: OpenApiTypes.OBJECT,
             202: OpenApiTypes.OBJECT,
@@ -133,6 +161,10 @@ class ToolView(APIView):
             raw = dict(data)
         else:
             return _bad(PlayInputError("the body is a JSON object of the tool's parameters"))
+        try:
+            json_types(game_def.slug, tool_def, raw)
+        except PlayInputError as exc:
+            return _bad(exc)
         raw = services.with_seed(tool_def.params, raw)
         try:
             answer = services.tool_answer(

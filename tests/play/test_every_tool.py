@@ -113,8 +113,15 @@ def test_every_tool_api(client, game, tool_slug, sample_catalogue):
         answer = client.get(url, params)
         assert client.post(url, params, content_type="application/json").status_code == 405
     else:
-        answer = client.post(url, params, content_type="application/json")
         assert client.get(url, params).status_code == 405
+        # the JSON body takes each parameter as its JSON type (the query string is text)
+        as_text = client.post(url, params, content_type="application/json")
+        assert as_text.status_code == 400 and as_text.json()["errors"][0]["field"] == "games"
+        params = {
+            k: int(v) if any(p.name == k and p.type == "int" for p in tool.params) else v
+            for k, v in params.items()
+        }
+        answer = client.post(url, params, content_type="application/json")
     assert answer.status_code == 200, answer.content
     assert isinstance(answer.json(), dict) and answer.json()
     for bad in hostile(tool):

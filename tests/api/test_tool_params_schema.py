@@ -1,0 +1,118 @@
+"""Each play tool's parameters in the schema are the server's: types, bounds and no other
+keys; the run body is a `oneOf` of the tools' forms, and the API reads each parameter as the
+JSON type the schema states."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def _schema(client):
+    return client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+
+def _camel(slug):
+    return "".join(part.capitalize() for part in slug.replace("_", "-").split("-"))
+
+
+def _body_tools():
+    from validation.registry import registry
+
+    return [(g, t) for g in registry for t in g.tools if t.background is not None]
+
+
+def _assert_problem(response, field):
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"].startswith("application/problem+json")
+    body = response.json()
+    assert {"type", "title", "status", "detail", "errors"} <= body.keys()
+    assert field in {e.get("field") for e in body["errors"]}, body
+    return body
+
+
+def _check_bounds(client, schema):
+    components = schema["components"]["schemas"]
+    forms = {ref["$ref"].rsplit("/", 1)[1] for ref in components["ToolRunRequest"]["oneOf"]}
+    checked = 0
+    for game, tool in _body_tools():
+        name = f"{_camel(game.slug)}{_camel(tool.slug)}ToolParams"
+        assert name in forms
+        params = components[name]
+        assert params["additionalProperties"] is False
+        assert set(params["properties"]) == {s.name for s in tool.params}
+        for spec in tool.params:
+            stated = params["properties"][spec.name]
+            assert stated["type"] == {"int": "integer", "bool": "boolean"}.get(spec.type, "string")
+            if spec.type != "int":
+                continue
+            assert (stated.get("minimum"), stated.get("maximum")) == (spec.min, spec.max)
+            if spec.max is None:
+                continue
+            # one past the stated maximum is refused, naming the parameter, in the one shape
+            response = client.post(
+                f"/api/play/{game.slug}/{tool.slug}/",
+                {spec.name: spec.max + 1},
+                content_type="application/json",
+            )
+            _assert_problem(response, spec.name)
+            checked += 1
+    return checked
+
+
+def test_each_tools_parameters_have_the_bounds_the_server_enforces(client, user, sample_catalogue):
+    client.force_login(user)
+    assert _check_bounds(client, _schema(client)) >= 3  # games, seed and rounds at least
+
+
+def test_a_tool_of_a_game_added_to_the_registry_has_its_form_and_bounds(client, user):
+    from tests import toy_game as pond
+    from validation.registry import registry
+
+    tool = dataclasses.replace(
+        pond.HOP_ODDS, slug="hop-runs", background=pond.GOLDFISH, inline_max=5
+    )
+    game = dataclasses.replace(pond.GAME, tools=(*pond.GAME.tools, tool))
+    client.force_login(user)
+    with registry.temporarily(game):
+        schema = _schema(client)
+        form = schema["components"]["schemas"]["PondHopRunsToolParams"]
+        assert form["required"] == ["frog"]
+        assert form["properties"]["hops"]["maximum"] == 12
+        assert _check_bounds(client, schema) >= 5  # the toy tool's distance and hops too
+
+
+def test_the_run_body_is_read_as_the_json_types_the_schema_states(client, sample_catalogue):
+    url = "/api/play/tactical-assault/close-combat/"
+    fine = client.post(
+        url, {"games": 50, "seed": 3, "a_in_cover": True}, content_type="application/json"
+    )
+    assert fine.status_code == 200 and fine.json()["games"] == 50
+    with_nulls = client.post(
+        url, {"games": 50, "seed": None, "max_rounds": None}, content_type="application/json"
+    )
+    assert with_nulls.status_code == 200
+    for body, field in [
+        ({"games": "50"}, "games"),
+        ({"games": 50.5}, "games"),
+        ({"games": True}, "games"),
+        ({"a_in_cover": "yes"}, "a_in_cover"),
+        ({"a_in_cover": 1}, "a_in_cover"),
+        ({"unit_a": 3}, "unit_a"),
+    ]:
+        response = client.post(url, body, content_type="application/json")
+        _assert_problem(response, field)
+    # every problem at once: a wrong type and a bound
+    both = client.post(url, {"games": "50", "max_rounds": 0}, content_type="application/json")
+    assert {"games", "max_rounds"} <= {e["field"] for e in _assert_problem(both, "games")["errors"]}
+
+
+def test_the_tools_page_still_reads_its_forms_text(client, sample_catalogue):
+    page = client.post(
+        "/play/tactical-assault/close-combat/", {"games": "50", "seed": "3", "a_in_cover": "on"}
+    )
+    assert page.status_code == 200
+    assert b"50 games (seed 3)" in page.content
