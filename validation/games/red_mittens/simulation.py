@@ -161,9 +161,22 @@ def charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _by_turn(summary: Mapping[str, Any], key: str) -> dict[int, float]:
+    """A per-turn figure of a run as {turn: value}: the summary lists it beside
+    `dead_turns`; the merged statistics map turn -> value."""
+    values = summary.get(key) or {}
+    if isinstance(values, Mapping):
+        return {int(k): float(v) for k, v in values.items()}
+    return {int(t): float(v) for t, v in zip(summary.get("dead_turns") or [], values, strict=False)}
+
+
 def _dead_by(turn: int):
     def read(summary: Mapping[str, Any]) -> float | None:
-        return summary["p_dead_by_turn"].get(str(turn))
+        if not summary.get("games"):
+            return None
+        cumulative = _by_turn(summary, "p_dead_by_turn")
+        reached = [t for t in cumulative if t <= turn]
+        return cumulative[max(reached)] if reached else 0.0
 
     return read
 
@@ -172,8 +185,8 @@ def _dead_turn(summary: Mapping[str, Any]) -> float | None:
     games = summary.get("games") or 0
     if not games:
         return None
-    dead = summary["dead_on_turn"]
-    killed = sum(int(t) * c for t, c in dead.items())
+    dead = _by_turn(summary, "dead_on_turn")
+    killed = sum(t * c for t, c in dead.items())
     alive = games - sum(dead.values())
     return (killed + alive * (int(summary["max_turns"]) + 1)) / games
 
