@@ -396,7 +396,7 @@ def _unoffered_reset(
     specs: Sequence[ParamSpec], raw: Mapping[str, Any], offered: Mapping[str, Sequence[str]]
 ) -> dict[str, Any]:
     """A page's optional picker left naming a card it no longer offers (the matchup's
-    enemy when the player's own ship changed sides) is put back to its default, as the
+    enemy when the player's own card changed sides) is put back to its default, as the
     picker the page now shows is; the API refuses such a card, naming the reason."""
     out = dict(raw)
     for spec in specs:

@@ -72,7 +72,7 @@ def _tool_context(request, page, url: str) -> dict:
         "links": [link for link in tools_for_game(page.game.slug) if link["url"] != url],
         "seeded": bool(services.seed_specs(tool.params)),
     }
-    # A picker whose cards depend on the others' (only the chosen ship's enemies) is drawn
+    # A picker whose cards depend on the others' (only the chosen card's enemies) is drawn
     # anew beside an htmx answer, swapped into the form in place (out of band).
     context["oob_pickers"] = (
         [f for f in context["fields"] if f["name"] in page.offered] if request.htmx else []
