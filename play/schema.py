@@ -96,19 +96,18 @@ def _snake(slug: str) -> str:
 
 def live_tool_parameters(game_slug: str, tool: Tool) -> list[dict[str, Any]]:
     """A live tool's query parameters: each parameter's type, bounds, choices and default
-    as the server reads them (a yes/no one as true or false)."""
-    form = tool_params_schema(game_slug, tool)
-    required = set(form.get("required", []))
+    as the server reads them (a yes/no one as true or false). A live tool draws no seed: a
+    parameter without a default (but a yes/no one) is required."""
     out = []
     for spec in tool.params:
-        schema = dict(form["properties"][spec.name])
+        schema = param_schema(spec)
         description = schema.pop("description")
         schema.pop("nullable", None)
         out.append(
             {
                 "name": spec.name,
                 "in": "query",
-                "required": spec.name in required,
+                "required": spec.default is None and spec.type != "bool",
                 "description": description,
                 "schema": schema,
             }

@@ -136,6 +136,11 @@ def _check_live_bounds(client, schema):
         operation_ids.add(operation["operationId"])
         query = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
         assert set(query) == {s.name for s in tool.params}
+        # a live tool draws no seed: whatever has no default (but yes/no) must be given
+        required = {n for n, p in query.items() if p["required"]}
+        assert required == {s.name for s in tool.params if s.default is None and s.type != "bool"}
+        if required:
+            _assert_problem(client.get(f"/api/play/{game.slug}/{tool.slug}/"), sorted(required)[0])
         for spec in tool.params:
             stated = query[spec.name]["schema"]
             assert stated["type"] == {"int": "integer", "bool": "boolean"}.get(spec.type, "string")
