@@ -111,6 +111,28 @@ class ToolView(APIView):
     def get_throttles(self):
         return [ScopedRateThrottle()] if self.request.method == "POST" else []
 
+    @property
+    def allowed_methods(self):
+        """The methods the tool in the path takes (its `Allow` header): GET for a live tool,
+        POST for a tool with a background run. The templated route stands for the tools
+        with a background run (each live tool has its own path in the schema), so an unknown
+        tool's answers (404, or 405 to another method) allow what that route takes. Without
+        a path (the schema's generator asks the view), every method the view has."""
+        kwargs = getattr(self, "kwargs", None) or {}
+        if "game" not in kwargs or "tool" not in kwargs:
+            return super().allowed_methods
+        try:
+            _game, tool = services.game_tool(kwargs["game"], kwargs["tool"])
+        except services.NotFound:
+            return ["POST", "OPTIONS"]
+        if tool.background is not None:
+            return ["POST", "OPTIONS"]
+        return ["GET", "HEAD", "OPTIONS"]
+
+    def options(self, request, *args, **kwargs):
+        self._tool(kwargs["game"], kwargs["tool"])
+        return super().options(request, *args, **kwargs)
+
     def _tool(self, game: str, tool: str):
         try:
             return services.game_tool(game, tool)

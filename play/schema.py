@@ -3,11 +3,14 @@
 Each tool that takes a body (a tool with a background run) has its own parameters component,
 `<Game><Tool>ToolParams`, built from the tool's specs in the registry (types, bounds,
 defaults, choices, no other keys); the body of `POST /api/play/{game}/{tool}/` is a `oneOf`
-of them. A live tool's GET reads a query string (text) and declares none: a client generated
-from the schema would not spread an object over the query."""
+of them, and its `tool` path parameter an enum of those tools. Each live tool (answered by
+GET with its parameters in the query string) has its own concrete path,
+`/api/play/<game>/<tool>/`, whose GET declares that tool's query parameters one by one (type,
+bounds, choices, default, required); the templated path keeps only the POST."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from simulations.schema import param_schema
@@ -18,6 +21,8 @@ from . import services
 
 #: The body component of `POST /api/play/{game}/{tool}/`.
 RUN_BODY = "ToolRunRequest"
+#: The templated path of every tool.
+TOOL_PATH = "/api/play/{game}/{tool}/"
 
 
 def _camel(slug: str) -> str:
@@ -67,9 +72,14 @@ def tool_params_hook(result, generator, request, public):
                 name = component_name(game.slug, tool)
                 schemas[name] = tool_params_schema(game.slug, tool)
                 forms.append(name)
-    operation = result.get("paths", {}).get("/api/play/{game}/{tool}/", {}).get("post")
+    _live_tool_paths(result)
+    operation = result.get("paths", {}).get(TOOL_PATH, {}).get("post")
     if operation is None or not forms:
         return result
+    body_tools = sorted({t.slug for g in registry for t in g.tools if t.background is not None})
+    for parameter in operation.get("parameters", []):
+        if parameter.get("in") == "path" and parameter.get("name") == "tool":
+            parameter["schema"] = {"type": "string", "enum": body_tools}
     schemas[RUN_BODY] = {
         "oneOf": [{"$ref": f"#/components/schemas/{n}"} for n in forms],
         "description": "The parameters of the tool named in the path (GET /api/play/{game}/ "
@@ -78,3 +88,53 @@ def tool_params_hook(result, generator, request, public):
     for media in operation.get("requestBody", {}).get("content", {}).values():
         media["schema"] = {"$ref": f"#/components/schemas/{RUN_BODY}"}
     return result
+
+
+def _snake(slug: str) -> str:
+    return slug.replace("-", "_")
+
+
+def live_tool_parameters(game_slug: str, tool: Tool) -> list[dict[str, Any]]:
+    """A live tool's query parameters: each parameter's type, bounds, choices and default
+    as the server reads them (a yes/no one as true or false). A live tool draws no seed: a
+    parameter without a default (but a yes/no one) is required."""
+    out = []
+    for spec in tool.params:
+        schema = param_schema(spec)
+        description = schema.pop("description")
+        schema.pop("nullable", None)
+        out.append(
+            {
+                "name": spec.name,
+                "in": "query",
+                "required": spec.default is None and spec.type != "bool",
+                "description": description,
+                "schema": schema,
+            }
+        )
+    return out
+
+
+def _live_tool_paths(result) -> None:
+    """A concrete path with a GET for every live tool of every game; the templated path's
+    GET then answers nothing more (a tool with a background run answers GET 405) and goes."""
+    paths = result.get("paths", {})
+    generic = paths.get(TOOL_PATH, {})
+    template = generic.get("get")
+    if template is None:
+        return
+    for game in registry:
+        for tool in game.tools:
+            if tool.background is not None:
+                continue
+            operation = copy.deepcopy(template)
+            operation["operationId"] = f"play_{_snake(game.slug)}_{_snake(tool.slug)}_retrieve"
+            operation["summary"] = f"{tool.label} ({game.slug})"
+            operation["description"] = tool.description or operation.get("description", "")
+            operation["parameters"] = [
+                p for p in operation.get("parameters", []) if p.get("in") != "path"
+            ] + live_tool_parameters(game.slug, tool)
+            paths[f"/api/play/{game.slug}/{tool.slug}/"] = {"get": operation}
+    del generic["get"]
+    if not generic:
+        del paths[TOOL_PATH]

@@ -116,3 +116,67 @@ def test_the_tools_page_still_reads_its_forms_text(client, sample_catalogue):
     )
     assert page.status_code == 200
     assert b"50 games (seed 3)" in page.content
+
+
+def _live_tools():
+    from validation.registry import registry
+
+    return [(g, t) for g in registry for t in g.tools if t.background is None]
+
+
+def _check_live_bounds(client, schema):
+    """Every live tool has its own GET path whose query parameters are the tool's, with the
+    server's bounds: one past a stated maximum is refused, naming the parameter."""
+    paths = schema["paths"]
+    assert "get" not in paths.get("/api/play/{game}/{tool}/", {})
+    operation_ids = set()
+    checked = 0
+    for game, tool in _live_tools():
+        operation = paths[f"/api/play/{game.slug}/{tool.slug}/"]["get"]
+        operation_ids.add(operation["operationId"])
+        query = {p["name"]: p for p in operation["parameters"] if p["in"] == "query"}
+        assert set(query) == {s.name for s in tool.params}
+        # a live tool draws no seed: whatever has no default (but yes/no) must be given
+        required = {n for n, p in query.items() if p["required"]}
+        assert required == {s.name for s in tool.params if s.default is None and s.type != "bool"}
+        if required:
+            _assert_problem(client.get(f"/api/play/{game.slug}/{tool.slug}/"), sorted(required)[0])
+        for spec in tool.params:
+            stated = query[spec.name]["schema"]
+            assert stated["type"] == {"int": "integer", "bool": "boolean"}.get(spec.type, "string")
+            if spec.type == "choice" and not spec.cards_of_kind:
+                assert stated["enum"] == [v for v, _label in spec.choice_list()]
+            if spec.type != "int":
+                continue
+            assert (stated.get("minimum"), stated.get("maximum")) == (spec.min, spec.max)
+            if spec.max is None:
+                continue
+            response = client.get(f"/api/play/{game.slug}/{tool.slug}/", {spec.name: spec.max + 1})
+            _assert_problem(response, spec.name)
+            assert response["Allow"] == "GET, HEAD, OPTIONS"  # the methods its path states
+            checked += 1
+    assert len(operation_ids) == len(_live_tools())
+    return checked
+
+
+def test_each_live_tool_has_its_path_with_the_bounds_the_server_enforces(client, sample_catalogue):
+    schema = _schema(client)
+    assert _check_live_bounds(client, schema) >= 2
+    run = schema["paths"]["/api/play/{game}/{tool}/"]["post"]
+    (tool,) = [p for p in run["parameters"] if p["name"] == "tool"]
+    assert tool["schema"]["enum"] == sorted({t.slug for _g, t in _body_tools()})
+
+
+def test_a_live_tool_of_a_game_added_to_the_registry_has_its_path(client):
+    from tests import toy_game as pond
+    from validation.registry import registry
+
+    with registry.temporarily(pond.GAME):
+        schema = _schema(client)
+        operation = schema["paths"]["/api/play/pond/hop-odds/"]["get"]
+        assert operation["operationId"] == "play_pond_hop_odds_retrieve"
+        query = {p["name"]: p for p in operation["parameters"]}
+        assert query["frog"]["required"] is True
+        assert query["hops"]["schema"]["maximum"] == 12
+        assert query["hops"]["schema"]["default"] == 4
+        assert _check_live_bounds(client, schema) >= 4  # the toy tool's distance and hops too
