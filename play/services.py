@@ -356,6 +356,9 @@ class ToolPage:
     status: int = 200
     #: a card parameter's own picker, where it offers fewer cards than its kind holds
     offered: dict[str, list[str]] = field(default_factory=dict)
+    #: the pickers among them whose cards depend on the other parameters' choices (only the
+    #: chosen card's enemies): an htmx answer draws these anew
+    dependent: frozenset[str] = frozenset()
 
     @property
     def note(self) -> str:
@@ -375,11 +378,16 @@ def tool_page(
     cards = tool_cards(game_slug=game.slug, tool=tool)
     choices = _names(cards)
     offered = _offered(tool.params, cards, raw if raw is not None else initial or {})
+    dependent = frozenset(
+        s.name
+        for s in tool.params
+        if s.name in offered and s.offered(cards.get(s.cards_of_kind, ()), {}) != offered[s.name]
+    )
     if raw is not None:
         raw = _unoffered_reset(tool.params, raw, offered)
     if raw is None:
         values = _form_values(tool.params, initial or {})
-        return ToolPage(game, tool, values, choices, offered=offered)
+        return ToolPage(game, tool, values, choices, offered=offered, dependent=dependent)
     try:
         answer = tool_answer(
             game_slug=game.slug, tool=tool, raw=raw, owner=owner, lenient=True, cards=cards
@@ -387,9 +395,24 @@ def tool_page(
     except PlayInputError as exc:
         values = _form_values(tool.params, raw)
         return ToolPage(
-            game, tool, values, choices, errors=exc.errors, status=exc.status, offered=offered
+            game,
+            tool,
+            values,
+            choices,
+            errors=exc.errors,
+            status=exc.status,
+            offered=offered,
+            dependent=dependent,
         )
-    return ToolPage(game, tool, dict(answer.params), choices, answer=answer, offered=offered)
+    return ToolPage(
+        game,
+        tool,
+        dict(answer.params),
+        choices,
+        answer=answer,
+        offered=offered,
+        dependent=dependent,
+    )
 
 
 def _unoffered_reset(

@@ -75,7 +75,7 @@ def _tool_context(request, page, url: str) -> dict:
     # A picker whose cards depend on the others' (only the chosen card's enemies) is drawn
     # anew beside an htmx answer, swapped into the form in place (out of band).
     context["oob_pickers"] = (
-        [f for f in context["fields"] if f["name"] in page.offered] if request.htmx else []
+        [f for f in context["fields"] if f["name"] in page.dependent] if request.htmx else []
     )
     if answer is not None and answer.result is not None:
         query = services.query_values(tool.params, answer.params)
