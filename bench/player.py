@@ -36,7 +36,6 @@ import pages  # noqa: E402  (bench/pages.py: the site set-up and the browser pro
 
 GAP_MS = int(os.environ.get("PLAYER_GAP_MS", "300"))
 VARIANT = os.environ.get("PLAYER_VARIANT", "site")
-SAMPLES = pages.ROOT / "catalogue" / "sample_data"
 
 # Installed in the page: each tap's time until the count is shown (the section counter
 # moves) and, in tap order, until the server's answer to it has settled.
@@ -75,7 +74,7 @@ def read_list(game: str, fmt: str) -> dict[str, list[tuple[str, int, str]]]:
     """Section heading -> [(card, count, hex)] of a sample list."""
     out: dict[str, list[tuple[str, int, str]]] = {}
     section = None
-    for line in (SAMPLES / game / "decks" / f"{fmt}.txt").read_text().splitlines():
+    for line in (pages.ROOT / "validation" / "games" / game / "sample_data" / "decks" / f"{fmt}.txt").read_text().splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue

@@ -102,7 +102,7 @@ def build_decks(n: int):
     from catalogue.models import Game
     from decks.services import deck_create, version_check
 
-    text = (ROOT / "catalogue/sample_data/redline/decks/standard.txt").read_text()
+    text = (ROOT / "validation/games/redline/sample_data/decks/standard.txt").read_text()
     users = User.objects.bulk_create(
         [User(username=f"owner{i}", email=f"owner{i}@example.com") for i in range(OWNERS)]
     )

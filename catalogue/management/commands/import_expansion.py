@@ -4,7 +4,7 @@ from catalogue.importer import ImportFailed, expansion_import, read_expansion_fi
 
 
 class Command(BaseCommand):
-    help = "Import an expansion file (JSON expansion format, see docs/api.md and catalogue/sample_data/). All-or-nothing."
+    help = "Import an expansion file (JSON expansion format, see docs/api.md and validation/games/<game>/sample_data/). All-or-nothing."
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="the expansion's JSON file")
