@@ -74,7 +74,11 @@ def read_list(game: str, fmt: str) -> dict[str, list[tuple[str, int, str]]]:
     """Section heading -> [(card, count, hex)] of a sample list."""
     out: dict[str, list[tuple[str, int, str]]] = {}
     section = None
-    for line in (pages.ROOT / "validation" / "games" / game / "sample_data" / "decks" / f"{fmt}.txt").read_text().splitlines():
+    for line in (
+        (pages.ROOT / "validation" / "games" / game / "sample_data" / "decks" / f"{fmt}.txt")
+        .read_text()
+        .splitlines()
+    ):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
