@@ -236,9 +236,8 @@ def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, A
     if cell:
         key["placement"] = row["placement_text"]
     row["dom_id"] = row_dom_id(e["section"], e["card"], row["placement_text"])
-    row["vals_add"] = _vals(op="add", **key)
-    row["vals_remove"] = _vals(op="remove", **key)
-    row["vals_set"] = _vals(op="set", **key)
+    # The row names its card once; its controls add only the operation (htmx merges them).
+    row["vals"] = _vals(**key)
     return row
 
 

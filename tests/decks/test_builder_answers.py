@@ -50,10 +50,8 @@ def _stamp(html: str) -> dict[str, str]:
 
 def _rows(html: str) -> list[dict]:
     """The deck rows' change values, in page order (section, card, placement)."""
-    found = re.findall(r'<tr class="b-row[^"]*" data-card="[^"]*" id="([^"]+)".*?</tr>', html, re.S)
-    vals = re.findall(r'hx-vals="([^"]*)" aria-label="One more', html)
-    assert len(found) == len(vals)
-    return [json.loads(htmllib.unescape(v)) | {"id": i} for i, v in zip(found, vals, strict=True)]
+    found = re.findall(r'<tr class="b-row[^"]*" data-card="[^"]*" id="([^"]+)" hx-vals="([^"]*)"', html)
+    return [json.loads(htmllib.unescape(v)) | {"id": i} for i, v in found]
 
 
 def _post(client, deck, stamp, **data):
