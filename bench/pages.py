@@ -28,7 +28,7 @@ has been swapped in; and "-" the same. It also records the size of the builder's
 "+" and "-". Each figure is printed beside its target (phone profile) and beside the
 baseline's, with the ratio.
 
-Run: .venv/bin/python bench/pages.py   (PAGES_LOADS, PAGES_TRIES to change; needs /usr/bin/chromium)
+Run: .venv/bin/python bench/pages.py   (PAGES_LOADS, PAGES_TRIES, PAGES_PROFILES to change; needs /usr/bin/chromium)
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 LOADS = int(os.environ.get("PAGES_LOADS", "5"))
+#: The profiles to measure (PAGES_PROFILES=phone for the phone's figures alone).
+ONLY = [p for p in os.environ.get("PAGES_PROFILES", "desktop,phone").split(",") if p]
 TRIES = int(os.environ.get("PAGES_TRIES", "10"))
 DEMO = ("demo", "demo-cards-2026")
 
@@ -491,7 +493,7 @@ def _page_targets(profile: str, name: str) -> dict:
 def report(results: dict) -> None:
     """Every figure of `site` beside the baseline's (`plain`, the same run) and, on the
     phone, beside its target."""
-    for profile in PROFILES:
+    for profile in [p for p in PROFILES if p in ONLY]:
         print(f"\n== {profile}: page loads (median of {LOADS} cold loads; one warm load)")
         head = " ".join(f"{label:>16}" for _, label, _ in PAGE_FIGURES)
         print(f"{'page':22} {head} {'warm: static revalidated':>26}")
@@ -570,6 +572,8 @@ def main() -> int:
                     state = signed_in_state(browser, base_url)
                     results[variant] = {}
                     for name, profile in PROFILES.items():
+                        if name not in ONLY:
+                            continue
                         print(f"measuring {variant} / {name}…", flush=True)
                         results[variant][name] = {
                             "pages": load_pages(browser, base_url, setup["pages"], profile, state),
