@@ -12,6 +12,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from . import rulesets
+from .file_imports import FileImportFailed
 from .forms import (
     CardAdminForm,
     ExpansionImportForm,
@@ -21,9 +22,9 @@ from .forms import (
     RuleSetCardFormSet,
     RuleSetImportForm,
 )
-from .importer import ImportFailed, expansion_export, expansion_import
+from .importer import expansion_export, expansion_import
 from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard
-from .rule_set_file import RuleSetImportFailed, rule_set_export, rule_set_import
+from .rule_set_file import rule_set_export, rule_set_import
 from .services import catalogue_changed
 
 
@@ -34,6 +35,84 @@ class PrintingInline(admin.TabularInline):
     autocomplete_fields = ["expansion"]
 
 
+def json_download(docs: list[dict], filename: str) -> HttpResponse:
+    """The exported documents as a JSON file to save: one document alone, several as a list."""
+    body = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class FileImportAdmin(admin.ModelAdmin):
+    """A model admin with a file import at `import/`: upload → preview (a dry run: what
+    would change, or every bad row) → confirm, which imports the file kept in the session.
+    Only a user who may add the model sees it. A subclass names the upload form, the page
+    title and the session key, and runs the import (`run_import`); its page is the
+    template `admin/<app>/<model>/import.html`."""
+
+    import_form: type
+    import_title: str
+    import_session_key: str
+
+    def run_import(self, data, *, dry_run: bool = False):
+        """Import `data` (with `dry_run`, write nothing) and return the report; a file with
+        any bad row raises FileImportFailed."""
+        raise NotImplementedError
+
+    def import_elsewhere(self, data):
+        """A response that takes the confirmed import elsewhere, or None to import it now."""
+        return None
+
+    def _import_name(self, what: str) -> str:
+        return f"{self.model._meta.app_label}_{self.model._meta.model_name}_{what}"
+
+    def import_urls(self):
+        view = self.admin_site.admin_view(self.import_view)
+        return [path("import/", view, name=self._import_name("import"))]
+
+    def get_urls(self):
+        return self.import_urls() + super().get_urls()
+
+    def import_view(self, request):
+        opts = self.model._meta
+        if not request.user.has_perm(f"{opts.app_label}.add_{opts.model_name}"):
+            return redirect("admin:index")
+        here = f"admin:{self._import_name('import')}"
+        template = f"admin/{opts.app_label}/{opts.model_name}/import.html"
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": opts,
+            "title": self.import_title,
+        }
+        if request.method == "POST" and "confirm" in request.POST:
+            data = request.session.pop(self.import_session_key, None)
+            if data is None:
+                messages.error(request, "The preview expired; upload the file again.")
+                return redirect(here)
+            elsewhere = self.import_elsewhere(data)
+            if elsewhere is not None:
+                return elsewhere
+            try:
+                report = self.run_import(data)
+            except FileImportFailed as exc:
+                context.update(form=self.import_form(), report=exc.report)
+                return render(request, template, context)
+            messages.success(request, report.summary())
+            return redirect(f"admin:{self._import_name('changelist')}")
+        form = self.import_form(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data["file"]
+            try:
+                report = self.run_import(data, dry_run=True)
+            except FileImportFailed as exc:
+                report = exc.report
+            else:
+                request.session[self.import_session_key] = data
+            context["report"] = report
+        context["form"] = form
+        return render(request, template, context)
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "position")
@@ -42,7 +121,13 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Expansion)
-class ExpansionAdmin(admin.ModelAdmin):
+class ExpansionAdmin(FileImportAdmin):
+    """Expansions: a file import with a preview (a large file imported by a worker, its
+    progress on a page of its own), and export."""
+
+    import_form = ExpansionImportForm
+    import_title = "Import an expansion"
+    import_session_key = "expansion_import"
     list_display = ("code", "name", "game", "released", "sample", "card_count")
     list_filter = ("game", "sample")
     search_fields = ("code", "name")
@@ -66,25 +151,18 @@ class ExpansionAdmin(admin.ModelAdmin):
     @admin.action(description="Export the selected expansions as JSON")
     def export_json(self, request, queryset):
         docs = [expansion_export(game_slug=e.game.slug, code=e.code) for e in queryset]
-        body = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False)
         name = f"{docs[0]['game']}-{docs[0]['code']}.json" if len(docs) == 1 else "expansions.json"
-        response = HttpResponse(body, content_type="application/json")
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
+        return json_download(docs, name)
 
-    def get_urls(self):
+    def import_urls(self):
         return [
-            path(
-                "import/",
-                self.admin_site.admin_view(self.import_view),
-                name="catalogue_expansion_import",
-            ),
+            *super().import_urls(),
             path(
                 "import/<str:job>/",
                 self.admin_site.admin_view(self.import_progress_view),
                 name="catalogue_expansion_import_progress",
             ),
-        ] + super().get_urls()
+        ]
 
     def import_progress_view(self, request, job: str):
         """A large import's progress, read from the cache; the page reloads itself every
@@ -108,45 +186,18 @@ class ExpansionAdmin(admin.ModelAdmin):
         }
         return render(request, "admin/catalogue/expansion/import_progress.html", context)
 
-    def import_view(self, request):
-        """Upload → preview (a dry run: what would change, or every bad row) → confirm."""
-        if not request.user.has_perm("catalogue.add_expansion"):
-            return redirect("admin:index")
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": "Import an expansion",
-        }
-        if request.method == "POST" and "confirm" in request.POST:
-            data = request.session.pop("expansion_import", None)
-            if data is None:
-                messages.error(request, "The preview expired; upload the file again.")
-                return redirect("admin:catalogue_expansion_import")
-            from .import_jobs import ADMIN_INLINE_ROWS, import_job_start
+    def run_import(self, data, *, dry_run: bool = False):
+        return expansion_import(data=data, dry_run=dry_run)
 
-            if len(data.get("cards") or []) > ADMIN_INLINE_ROWS:
-                # A large file is imported by a worker; its progress page follows it.
-                job = import_job_start(data=data)
-                return redirect("admin:catalogue_expansion_import_progress", job)
-            try:
-                report = expansion_import(data=data)
-            except ImportFailed as exc:
-                context.update(form=ExpansionImportForm(), report=exc.report)
-                return render(request, "admin/catalogue/expansion/import.html", context)
-            messages.success(request, report.summary())
-            return redirect("admin:catalogue_expansion_changelist")
-        form = ExpansionImportForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
-            data = form.cleaned_data["file"]
-            try:
-                report = expansion_import(data=data, dry_run=True)
-            except ImportFailed as exc:
-                report = exc.report
-            else:
-                request.session["expansion_import"] = data
-            context["report"] = report
-        context["form"] = form
-        return render(request, "admin/catalogue/expansion/import.html", context)
+    def import_elsewhere(self, data):
+        """A large file is imported by a worker; its progress page follows it."""
+        from .import_jobs import ADMIN_INLINE_ROWS, import_job_start
+
+        if len(data.get("cards") or []) > ADMIN_INLINE_ROWS:
+            return redirect(
+                "admin:catalogue_expansion_import_progress", import_job_start(data=data)
+            )
+        return None
 
 
 @admin.register(Card)
@@ -226,11 +277,14 @@ class RuleSetCardInline(admin.TabularInline):
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(admin.ModelAdmin):
+class RuleSetAdmin(FileImportAdmin):
     """A format's rule sets: typed card entries inline (each card checked to be the game's),
     what the rule set changes against the one before shown on its page, a file import with
     a preview, and export."""
 
+    import_form = RuleSetImportForm
+    import_title = "Import a rule set file"
+    import_session_key = "rule_set_import"
     form = RuleSetAdminForm
     inlines = [RuleSetCardInline]
     list_display = ("code", "name", "game", "format", "announced", "effective", "sample")
@@ -274,56 +328,12 @@ class RuleSetAdmin(admin.ModelAdmin):
             rule_set_export(game_slug=r.game.slug, format=r.format, code=r.code)
             for r in queryset.select_related("game")
         ]
-        body = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False)
         one = docs[0] if len(docs) == 1 else None
         name = f"{one['game']}-{one['format']}-{one['code']}.json" if one else "rule-sets.json"
-        response = HttpResponse(body, content_type="application/json")
-        response["Content-Disposition"] = f'attachment; filename="{name}"'
-        return response
+        return json_download(docs, name)
 
-    def get_urls(self):
-        return [
-            path(
-                "import/",
-                self.admin_site.admin_view(self.import_view),
-                name="catalogue_ruleset_import",
-            ),
-        ] + super().get_urls()
-
-    def import_view(self, request):
-        """Upload → preview (a dry run: each rule set new, changed or unchanged and what
-        changes, or every bad row) → confirm."""
-        if not request.user.has_perm("catalogue.add_ruleset"):
-            return redirect("admin:index")
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": "Import a rule set file",
-        }
-        if request.method == "POST" and "confirm" in request.POST:
-            data = request.session.pop("rule_set_import", None)
-            if data is None:
-                messages.error(request, "The preview expired; upload the file again.")
-                return redirect("admin:catalogue_ruleset_import")
-            try:
-                report = rule_set_import(data=data)
-            except RuleSetImportFailed as exc:
-                context.update(form=RuleSetImportForm(), report=exc.report)
-                return render(request, "admin/catalogue/ruleset/import.html", context)
-            messages.success(request, report.summary())
-            return redirect("admin:catalogue_ruleset_changelist")
-        form = RuleSetImportForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
-            data = form.cleaned_data["file"]
-            try:
-                report = rule_set_import(data=data, dry_run=True)
-            except RuleSetImportFailed as exc:
-                report = exc.report
-            else:
-                request.session["rule_set_import"] = data
-            context["report"] = report
-        context["form"] = form
-        return render(request, "admin/catalogue/ruleset/import.html", context)
+    def run_import(self, data, *, dry_run: bool = False):
+        return rule_set_import(data=data, dry_run=dry_run)
 
 
 def import_url() -> str:

@@ -19,6 +19,7 @@ from django.db import transaction
 
 from validation.registry import GameDef, registry
 
+from .file_imports import FileImportFailed, FileImportReport
 from .models import Card, Expansion, Game, Printing, check_card_fields
 from .search.indexes import ensure_attribute_indexes
 
@@ -68,7 +69,7 @@ class RowError:
 
 
 @dataclass
-class ImportReport:
+class ImportReport(FileImportReport):
     game: str = ""
     code: str = ""
     expansion_created: bool = False
@@ -82,24 +83,17 @@ class ImportReport:
     #: (field, before, after), attributes one key each ("attributes.speed").
     changes: dict[str, list[tuple[str, Any, Any]]] = field(default_factory=dict)
 
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def summary(self) -> str:
-        if self.errors:
-            return f"{len(self.errors)} error(s); nothing was changed."
-        verb = "would be" if self.dry_run else "were"
+    def counts(self, verb: str) -> str:
         return (
             f"{self.game} {self.code}: {len(self.created)} card(s) {verb} created, "
             f"{len(self.updated)} updated, {len(self.unchanged)} unchanged."
         )
 
 
-class ImportFailed(Exception):
-    def __init__(self, report: ImportReport):
-        super().__init__(report.summary())
-        self.report = report
+class ImportFailed(FileImportFailed):
+    """An expansion file with at least one bad row (`report`: every one)."""
+
+    report: ImportReport
 
 
 def read_expansion_file(path: str | Path) -> dict[str, Any]:
@@ -657,19 +651,7 @@ def _write_cards(
             report.changes[row["name"]] = _field_changes(old_name, old, row, printing)
         else:
             report.unchanged.append(row["name"])
-    total, done = len(new_cards) + len(changed_cards), 0
-    for batch in _batches(new_cards):
-        Card.objects.bulk_create(batch)
-        done += len(batch)
-        progress("cards", done, total)
-    if changed_cards:
-        _update_rows(
-            Card,
-            changed_cards,
-            ["name", *CARD_FIELDS],
-            lambda stage, n, _total: progress(stage, done + n, total),
-            "cards",
-        )
+    _save_rows(Card, new_cards, changed_cards, ["name", *CARD_FIELDS], "cards", progress)
     return new_cards
 
 
@@ -696,18 +678,28 @@ def _write_printings(
             changed_printings.append(printing)
         for key in PRINTING_FIELDS:
             setattr(printing, key, row[key])
-    total, done = len(new_printings) + len(changed_printings), 0
-    for batch in _batches(new_printings):
-        Printing.objects.bulk_create(batch)
+    _save_rows(
+        Printing, new_printings, changed_printings, list(PRINTING_FIELDS), "printings", progress
+    )
+
+
+def _save_rows(
+    model, new: list, changed: list, fields: list[str], stage: str, progress: Progress
+) -> None:
+    """Insert the `new` rows and update `fields` of the `changed` ones, a query per batch,
+    telling `progress` the rows of `stage` written so far (new and changed together)."""
+    total, done = len(new) + len(changed), 0
+    for batch in _batches(new):
+        model.objects.bulk_create(batch)
         done += len(batch)
-        progress("printings", done, total)
-    if changed_printings:
+        progress(stage, done, total)
+    if changed:
         _update_rows(
-            Printing,
-            changed_printings,
-            list(PRINTING_FIELDS),
-            lambda stage, n, _total: progress(stage, done + n, total),
-            "printings",
+            model,
+            changed,
+            fields,
+            lambda _stage, n, _total: progress(stage, done + n, total),
+            stage,
         )
 
 

@@ -32,6 +32,7 @@ from django.db.models.functions import Lower
 from validation.registry import registry
 
 from . import rulesets
+from .file_imports import FileImportFailed, FileImportReport
 from .models import Card, Expansion, Game, RuleSet, RuleSetCard
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ MAX_EXPANSIONS = 500
 #: The largest copy limit and cost a row may give (no game comes near them).
 MAX_LIMIT = 1_000
 MAX_COST = 1_000_000
+#: A card row's whole-number keys: the largest value each takes, as an error shows it.
+WHOLE_NUMBER_ROW_KEYS = (("limit", MAX_LIMIT, f"{MAX_LIMIT}"), ("cost", MAX_COST, f"{MAX_COST:,}"))
 
 
 @dataclass(frozen=True)
@@ -141,19 +144,12 @@ class Plan:
 
 
 @dataclass
-class RuleSetImportReport:
+class RuleSetImportReport(FileImportReport):
     plans: list[Plan] = field(default_factory=list)
     errors: list[RuleSetError] = field(default_factory=list)
     dry_run: bool = False
 
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def summary(self) -> str:
-        if self.errors:
-            return f"{len(self.errors)} error(s); nothing was changed."
-        verb = "would be" if self.dry_run else "were"
+    def counts(self, verb: str) -> str:
         created = sum(p.created for p in self.plans)
         updated = sum(bool(not p.created and p.changes) for p in self.plans)
         unchanged = sum(p.unchanged for p in self.plans)
@@ -163,10 +159,10 @@ class RuleSetImportReport:
         )
 
 
-class RuleSetImportFailed(Exception):
-    def __init__(self, report: RuleSetImportReport):
-        super().__init__(report.summary())
-        self.report = report
+class RuleSetImportFailed(FileImportFailed):
+    """A rule set file with at least one bad row (`report`: every one)."""
+
+    report: RuleSetImportReport
 
 
 def _is_int(value: Any) -> bool:
@@ -351,18 +347,14 @@ class _Checker:
                 add("banned", "must be true or false")
             else:
                 entry.banned = banned
-            limit = row.get("limit")
-            if limit is not None:
-                if not _is_int(limit) or not 0 <= limit <= MAX_LIMIT:
-                    add("limit", f"{limit!r} is not a whole number from 0 to {MAX_LIMIT}")
+            for key, top, shown in WHOLE_NUMBER_ROW_KEYS:
+                value = row.get(key)
+                if value is None:
+                    continue
+                if _is_int(value) and 0 <= value <= top:
+                    setattr(entry, key, value)
                 else:
-                    entry.limit = limit
-            cost = row.get("cost")
-            if cost is not None:
-                if not _is_int(cost) or not 0 <= cost <= MAX_COST:
-                    add("cost", f"{cost!r} is not a whole number from 0 to {MAX_COST:,}")
-                else:
-                    entry.cost = cost
+                    add(key, f"{value!r} is not a whole number from 0 to {shown}")
             text = row.get("text", "")
             if not isinstance(text, str) or len(text) > 5000:
                 add("text", "expected a text of at most 5,000 characters")

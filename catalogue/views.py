@@ -17,7 +17,7 @@ from . import rulesets
 from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
 from .presentation import face_context, labelled_attributes, search_reading, stat_line
-from .search import search_cards
+from .search import picked_kind_and_faction, search_cards
 from .search.examples import examples, vars_of
 from .services import game_card_counts
 
@@ -79,14 +79,12 @@ def search_help(request):
 def game_cards(request, game: str):
     game_obj = get_object_or_404(Game, slug=game)
     game_def = registry.get(game)
-    qs = Card.objects.filter(game=game_obj)
     kind = request.GET.get("kind", "")
     faction = request.GET.get("faction", "")
     set_code = request.GET.get("set", "")
-    if kind in game_def.kinds:
-        qs = qs.filter(kind=kind)
-    if faction and faction in game_def.factions:
-        qs = qs.filter(faction=faction)
+    qs = picked_kind_and_faction(
+        Card.objects.filter(game=game_obj), game_def, kind=kind, faction=faction
+    )
     if set_code:
         qs = qs.filter(printings__expansion__code=set_code).distinct()
     query = request.GET.get("q", "")

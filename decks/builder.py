@@ -40,7 +40,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
-from catalogue.search import search_cards
+from catalogue.search import picked_kind_and_faction, search_cards
 from catalogue.services import card_facts_by_names
 from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
@@ -264,6 +264,21 @@ def _section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -
     }
 
 
+def _rows_by_section(
+    deck: Deck, game: GameDef, fmt: FormatDef, entries: list, report: Mapping[str, Any]
+) -> tuple[list[str], list[dict], dict[str, list[dict]]]:
+    """A list's rows (one query: the card facts), with the rows a rule problem names marked:
+    the section names in order (`_section_order`), every row, and the rows of each section."""
+    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
+    marks = _marks(report)
+    order = _section_order(fmt, entries)
+    rows = [_entry_row(game, e, facts, marks) for e in entries]
+    by_section: dict[str, list[dict]] = {s: [] for s in order}
+    for row in rows:
+        by_section[row["section"]].append(row)
+    return order, rows, by_section
+
+
 def list_view(deck: Deck, version: DeckVersion, report: Mapping[str, Any]) -> dict[str, Any]:
     """The deck and share pages' list, drawn as the builder draws it: each section's cards
     grouped by kind with their counts, the rows a rule problem names marked, and the stats
@@ -271,15 +286,7 @@ def list_view(deck: Deck, version: DeckVersion, report: Mapping[str, Any]) -> di
     game = deck.game.definition
     fmt = game.format(deck.format)
     entries = list(version.entries)
-    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
-    marks = _marks(report)
-    order = list(fmt.section_names) + [
-        s for s in dict.fromkeys(e["section"] for e in entries) if s not in fmt.section_names
-    ]
-    rows = [_entry_row(game, e, facts, marks) for e in entries]
-    by_section: dict[str, list[dict]] = {s: [] for s in order}
-    for row in rows:
-        by_section[row["section"]].append(row)
+    order, rows, by_section = _rows_by_section(deck, game, fmt, entries, report)
     sections = [_section_panel(game, fmt, s, by_section[s]) for s in order if by_section[s]]
     return {
         "sections": sections,
@@ -303,16 +310,8 @@ def builder_state(
     fmt = game.format(deck.format)
     entries = list(version.entries) if version else []
     options = dict(version.options) if version else {}
-    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
     report = _report(deck, version, game, options)
-    marks = _marks(report)
-    order = list(fmt.section_names) + [
-        s for s in dict.fromkeys(e["section"] for e in entries) if s not in fmt.section_names
-    ]
-    rows = [_entry_row(game, e, facts, marks) for e in entries]
-    by_section: dict[str, list[dict]] = {s: [] for s in order}
-    for row in rows:
-        by_section[row["section"]].append(row)
+    order, rows, by_section = _rows_by_section(deck, game, fmt, entries, report)
     sections = [_section_panel(game, fmt, s, by_section[s]) for s in order]
     placement_maps = [
         placement_map(game.placement, spec.name, spec.placement, by_section[spec.name])
@@ -589,13 +588,12 @@ def _save(
 
 
 def _search_queryset(request, deck: Deck, game: GameDef, owned: bool):
-    qs = Card.objects.filter(game_id=deck.game_id)
-    kind = request.GET.get("kind", "")
-    faction = request.GET.get("faction", "")
-    if kind in game.kinds:
-        qs = qs.filter(kind=kind)
-    if faction and faction in game.factions:
-        qs = qs.filter(faction=faction)
+    qs = picked_kind_and_faction(
+        Card.objects.filter(game_id=deck.game_id),
+        game,
+        kind=request.GET.get("kind", ""),
+        faction=request.GET.get("faction", ""),
+    )
     if owned:
         qs = qs.filter(
             Exists(CollectionEntry.objects.filter(owner=request.user, card=OuterRef("pk")))

@@ -90,6 +90,7 @@ __all__ = [
     "close_name_ids",
     "number_sql",
     "parse",
+    "picked_kind_and_faction",
     "query_error",
     "search_cards",
     "tokenize",
@@ -135,6 +136,16 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
     except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
         problems.append(f"the query could not be read ({exc.__class__.__name__}); showing all")
         return SearchResult(queryset, "", problems)
+
+
+def picked_kind_and_faction(queryset: QuerySet, game, *, kind: str, faction: str) -> QuerySet:
+    """The cards of `queryset` of the kind and faction chosen in a search form's pickers
+    (of `game`, a GameDef); a value the game does not have, or none, narrows nothing."""
+    if kind in game.kinds:
+        queryset = queryset.filter(kind=kind)
+    if faction and faction in game.factions:
+        queryset = queryset.filter(faction=faction)
+    return queryset
 
 
 def _order_by_rank(qs: QuerySet, words: list[str]) -> QuerySet:

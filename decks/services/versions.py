@@ -362,6 +362,22 @@ def deck_delete(*, deck) -> None:
         deck.delete()
 
 
+#: What a clone copies of its deck (the cached verdict included), and of the deck's current
+#: version (its version 1).
+CLONED_DECK_FIELDS = (
+    "game",
+    "format",
+    "description",
+    "rule_set_pin_id",
+    "legal",
+    "violations_count",
+    "warnings_count",
+    "report",
+    "validated_at",
+)
+CLONED_VERSION_FIELDS = ("list_text", "entries", "options", "report", "rule_set_code")
+
+
 def deck_clone(*, deck, owner, name: str | None = None):
     """A private copy of `deck` for `owner`, whose version 1 is the source's current
     version (list, options and the cached verdict copied as they are)."""
@@ -370,28 +386,16 @@ def deck_clone(*, deck, owner, name: str | None = None):
     with transaction.atomic():
         clone = DeckModel.objects.create(
             owner=owner,
-            game=deck.game,
-            format=deck.format,
             name=name or f"{deck.name} (copy)"[:200],
-            description=deck.description,
             cloned_from=deck,
-            rule_set_pin_id=deck.rule_set_pin_id,
-            legal=deck.legal,
-            violations_count=deck.violations_count,
-            warnings_count=deck.warnings_count,
-            report=deck.report,
-            validated_at=deck.validated_at,
+            **{key: getattr(deck, key) for key in CLONED_DECK_FIELDS},
         )
         if source is not None:
             version = DeckVersion.objects.create(
                 deck=clone,
                 number=1,
                 author=owner,
-                list_text=source.list_text,
-                entries=source.entries,
-                options=source.options,
-                report=source.report,
-                rule_set_code=source.rule_set_code,
+                **{key: getattr(source, key) for key in CLONED_VERSION_FIELDS},
             )
             clone.current_version = version
             clone.save(update_fields=["current_version", "updated_at"])

@@ -1,8 +1,7 @@
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from catalogue.importer import expansion_export
+from catalogue.management.file_commands import write_document
 from catalogue.models import Expansion
 from validation.registry import registry
 
@@ -20,10 +19,4 @@ class Command(BaseCommand):
             doc = expansion_export(game_slug=game, code=code)
         except Expansion.DoesNotExist as exc:
             raise CommandError(f"no expansion {code!r} in game {game!r}") from exc
-        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-        if output:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            self.stdout.write(self.style.SUCCESS(f"wrote {len(doc['cards'])} cards to {output}"))
-        else:
-            self.stdout.write(text, ending="")
+        write_document(self, doc, output, f"wrote {len(doc['cards'])} cards to {output}")

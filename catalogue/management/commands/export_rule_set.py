@@ -1,7 +1,6 @@
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
+from catalogue.management.file_commands import write_document
 from catalogue.models import RuleSet
 from catalogue.rule_set_file import rule_set_export
 from validation.registry import registry
@@ -21,12 +20,4 @@ class Command(BaseCommand):
             doc = rule_set_export(game_slug=game, format=format, code=code)
         except RuleSet.DoesNotExist as exc:
             raise CommandError(f"no rule set {code!r} of {game} {format}") from exc
-        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-        if output:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            self.stdout.write(
-                self.style.SUCCESS(f"wrote {code} ({len(doc['cards'])} cards) to {output}")
-            )
-        else:
-            self.stdout.write(text, ending="")
+        write_document(self, doc, output, f"wrote {code} ({len(doc['cards'])} cards) to {output}")

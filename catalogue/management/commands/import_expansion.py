@@ -1,16 +1,10 @@
-from django.core.management.base import BaseCommand, CommandError
+from catalogue.importer import expansion_import
+from catalogue.management.file_commands import FileImportCommand
 
-from catalogue.importer import ImportFailed, expansion_import, read_expansion_file
 
-
-class Command(BaseCommand):
+class Command(FileImportCommand):
     help = "Import an expansion file (JSON expansion format, see docs/api.md and validation/games/<game>/sample_data/). All-or-nothing."
-
-    def add_arguments(self, parser):
-        parser.add_argument("path", help="the expansion's JSON file")
-        parser.add_argument(
-            "--dry-run", action="store_true", help="report what would change; write nothing"
-        )
+    file_help = "the expansion's JSON file"
 
     def _progress(self, stage: str, done: int, total: int) -> None:
         """A line per batch written, as the import goes (a large file takes a while)."""
@@ -18,22 +12,13 @@ class Command(BaseCommand):
             self.stdout.write(f"  {stage}: {done:,} of {total:,} written")
             self.stdout.flush()
 
-    def handle(self, *args, path, dry_run, **options):
-        self.verbosity = options["verbosity"]
-        try:
-            data = read_expansion_file(path)
-        except (OSError, ValueError) as exc:
-            raise CommandError(str(exc)) from exc
-        try:
-            report = expansion_import(data=data, dry_run=dry_run, progress=self._progress)
-        except ImportFailed as exc:
-            for error in exc.report.errors:
-                self.stderr.write(f"  {error}")
-            raise CommandError(f"{path}: {exc.report.summary()}") from exc
-        if options["verbosity"] > 1:
+    def run_import(self, data, *, dry_run):
+        return expansion_import(data=data, dry_run=dry_run, progress=self._progress)
+
+    def show(self, report):
+        if self.verbosity > 1:
             for label, names in (("created", report.created), ("updated", report.updated)):
                 for name in names:
                     self.stdout.write(f"  {label}: {name}")
         for note in report.notes:
             self.stdout.write(f"Note: {note}")
-        self.stdout.write(self.style.SUCCESS(report.summary()))

@@ -1,12 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from catalogue.importer import (
-    ImportFailed,
-    analyze_catalogue,
-    expansion_import,
-    read_expansion_file,
-)
-from catalogue.rule_set_file import RuleSetImportFailed, rule_set_import
+from catalogue.importer import analyze_catalogue, expansion_import, read_expansion_file
+from catalogue.management.file_commands import imported
+from catalogue.rule_set_file import rule_set_import
 from catalogue.services import games_sync, sample_data_files, sample_rule_set_files
 
 
@@ -22,20 +18,10 @@ class Command(BaseCommand):
         if not files:
             raise CommandError("no sample data files found")
         for path in files:
-            try:
-                report = expansion_import(data=read_expansion_file(path))
-            except ImportFailed as exc:
-                for error in exc.report.errors:
-                    self.stderr.write(f"  {error}")
-                raise CommandError(f"{path.name}: {exc.report.summary()}") from exc
+            report = imported(self, path.name, expansion_import, data=read_expansion_file(path))
             self.stdout.write(f"{report.game}/{path.name}: {report.summary()}")
         for path in sample_rule_set_files():
-            try:
-                sets = rule_set_import(data=read_expansion_file(path))
-            except RuleSetImportFailed as exc:
-                for error in exc.report.errors:
-                    self.stderr.write(f"  {error}")
-                raise CommandError(f"{path.name}: {exc.report.summary()}") from exc
+            sets = imported(self, path.name, rule_set_import, data=read_expansion_file(path))
             self.stdout.write(f"{path.name}: {sets.summary()}")
         # Statistics even when nothing changed: a database loaded before imports analysed
         # their tables would otherwise keep planning searches without any.
