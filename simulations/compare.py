@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
@@ -141,26 +140,16 @@ def compare_start(
         max_games=int(clean["games"]),
         per_chunk=services.chunk_games(),
     )
-    with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-        active = SimulationRun.objects.owned_by(owner).active().count()
-        if active >= services.max_active_runs():
-            raise services.TooManyActiveRuns(
-                f"you have {active} simulations queued or running; at most "
-                f"{services.max_active_runs()} at a time — wait for one to finish"
-            )
-        run = SimulationRun.objects.create(
-            owner=owner,
-            kind=kind.slug,
-            deck_version=b,
-            label=f"{label_a} vs {label_b}"[:250],
-            params=clean,
-            inputs=plan,
-            seed=seed_value,
-            n_chunks=plan["look_chunks"][0],
-        )
-        services._enqueue_on_commit(run.pk, range(run.n_chunks))
-    return run
+    return services.create_run(
+        owner=owner,
+        kind=kind.slug,
+        deck_version=b,
+        label=f"{label_a} vs {label_b}",
+        params=clean,
+        inputs=plan,
+        seed=seed_value,
+        n_chunks=plan["look_chunks"][0],
+    )
 
 
 def experiment_stop(*, run_id: int, user) -> str:

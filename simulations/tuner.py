@@ -14,9 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import transaction
-
 from catalogue.models import Card
 from catalogue.search import search_cards
 from catalogue.services import GamePool
@@ -240,26 +237,16 @@ def tune_start(
         max_games=games,
         per_chunk=2 * services.chunk_games(),
     )
-    with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-        active = SimulationRun.objects.owned_by(owner).active().count()
-        if active >= services.max_active_runs():
-            raise services.TooManyActiveRuns(
-                f"you have {active} simulations queued or running; at most "
-                f"{services.max_active_runs()} at a time — wait for one to finish"
-            )
-        run = SimulationRun.objects.create(
-            owner=owner,
-            kind=kind.slug,
-            deck_version=version,
-            label=f"Tune {deck.name} v{version.number}"[:250],
-            params=clean,
-            inputs=inputs,
-            seed=seed_value,
-            n_chunks=len(inputs["chunks"]),
-        )
-        services._enqueue_on_commit(run.pk, range(run.n_chunks))
-    return run
+    return services.create_run(
+        owner=owner,
+        kind=kind.slug,
+        deck_version=version,
+        label=f"Tune {deck.name} v{version.number}",
+        params=clean,
+        inputs=inputs,
+        seed=seed_value,
+        n_chunks=len(inputs["chunks"]),
+    )
 
 
 def tune_apply(*, run: SimulationRun, user, index: int) -> DeckVersion:
