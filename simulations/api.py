@@ -152,13 +152,26 @@ def _error(exc: services.SimulationError) -> Response:
     return Response({"detail": str(exc), "code": exc.code, "errors": exc.errors}, status=code)
 
 
-class DeckSimulationStartView(APIView):
-    """Start a simulation of a deck the user may read as a player (staff included: the rule of
-    services.deck_to_simulate, as on the start form); the user owns the run."""
+#: The answers of a POST that starts a run (a view may add its own).
+STARTED = {202: SimulationRunSerializer, 400: None, 429: None}
+
+
+def started(run: SimulationRun) -> Response:
+    """202 and the run just started."""
+    return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class StartRunView(APIView):
+    """A view whose POST starts a run: signed in, throttled as `simulate`."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "simulate"
+
+
+class DeckSimulationStartView(StartRunView):
+    """Start a simulation of a deck the user may read as a player (staff included: the rule of
+    services.deck_to_simulate, as on the start form); the user owns the run."""
 
     @extend_schema(
         request=StartSerializer,
@@ -205,7 +218,7 @@ class DeckSimulationStartView(APIView):
             )
         except services.SimulationError as exc:
             return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        return started(run)
 
 
 class SimulationListView(generics.ListAPIView):
@@ -228,7 +241,7 @@ class SimulationListView(generics.ListAPIView):
 
     @extend_schema(
         request=DecklessStartSerializer,
-        responses={202: SimulationRunSerializer, 400: None, 429: None},
+        responses=STARTED,
         summary="Start a simulation that needs no deck",
     )
     def post(self, request):
@@ -255,7 +268,7 @@ class SimulationListView(generics.ListAPIView):
             )
         except services.SimulationError as exc:
             return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        return started(run)
 
 
 class SimulationDetailView(generics.RetrieveAPIView):

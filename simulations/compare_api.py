@@ -5,15 +5,13 @@ of two decks of one game), `POST /api/decks/<id>/tune/` (race single swaps) and
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardsite.ratelimit import ScopedRateThrottle
-
 from . import compare, services, tuner
-from .api import SimulationRunSerializer, _body, _error
+from .api import STARTED, SimulationRunSerializer, StartRunView, _body, _error, started
 from .models import SimulationRun
 
 
@@ -42,17 +40,13 @@ class CompareSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 
 
-class CompareStartView(APIView):
+class CompareStartView(StartRunView):
     """Start a paired comparison (A/B) of two decks or two versions of one game: 202 and the
     run; its `results.differences` (GET /api/simulations/<id>/) once done."""
 
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "simulate"
-
     @extend_schema(
         request=CompareSerializer,
-        responses={202: SimulationRunSerializer, 400: None, 429: None},
+        responses=STARTED,
         summary="Compare two decks on paired goldfish games",
     )
     def post(self, request):
@@ -71,7 +65,7 @@ class CompareStartView(APIView):
             )
         except services.SimulationError as exc:
             return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        return started(run)
 
 
 class CandidatesSerializer(serializers.Serializer):
@@ -96,17 +90,13 @@ class TuneSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 
 
-class DeckTuneView(APIView):
+class DeckTuneView(StartRunView):
     """Find the single swaps that help the deck most at a metric: 202 and a run whose
     `results.suggestions` (best first) come when it is done."""
 
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "simulate"
-
     @extend_schema(
         request=TuneSerializer,
-        responses={202: SimulationRunSerializer, 400: None, 429: None},
+        responses=STARTED,
         summary="Race single swaps of a deck on paired goldfish games",
     )
     def post(self, request, deck_pk: int):
@@ -127,7 +117,7 @@ class DeckTuneView(APIView):
             )
         except services.SimulationError as exc:
             return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        return started(run)
 
 
 class ExperimentStopView(APIView):
