@@ -18,7 +18,7 @@ from django.db import transaction
 from django.http import Http404
 
 from decks.models import DeckVersion
-from validation.sim.metrics import find
+from validation.sim.metrics import Metric, find
 
 from . import experiments, kinds, services
 from .models import SimulationRun
@@ -71,6 +71,26 @@ def pairing_kind(game_slug: str, slug: str | None) -> kinds.SimulationKind:
     return kind
 
 
+def deciding_metric(
+    kind: kinds.SimulationKind, metric: str | None, clean: Mapping[str, Any]
+) -> Metric:
+    """The metric that decides a comparison or a tuning run: the one named, else the
+    goldfish's headline; SimulationError on `metric` when the goldfish has no such metric or
+    the run's parameters (``clean``) cannot measure it."""
+    goldfish = kind.goldfish
+    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
+    if chosen is None:
+        keys = ", ".join(m.key for m in goldfish.metrics)
+        raise services.SimulationError(
+            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
+        )
+    if not chosen.applies(clean):
+        raise services.SimulationError(
+            {"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"}
+        )
+    return chosen
+
+
 def compare_start(
     *,
     owner,
@@ -98,16 +118,7 @@ def compare_start(
         )
     clean = services.params_validate(kind, params)
     goldfish = kind.goldfish
-    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
-    if chosen is None:
-        keys = ", ".join(m.key for m in goldfish.metrics)
-        raise services.SimulationError(
-            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
-        )
-    if not chosen.applies(clean):
-        raise services.SimulationError(
-            {"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"}
-        )
+    chosen = deciding_metric(kind, metric, clean)
     seed_value = services._seed(seed)
     inputs: dict[str, Any] = {}
     for side, version in (("a", a), ("b", b)):

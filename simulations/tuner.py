@@ -30,7 +30,6 @@ from decks.services import (
 from validation.registry import registry
 from validation.runner import validate
 from validation.sim.inputs import card_json, entries_json
-from validation.sim.metrics import find
 from validation.types import Deck, Entry
 
 from . import compare, services, tuning
@@ -188,16 +187,7 @@ def tune_start(
             {"max_games": f"max_games must be between 1,000 and {MAX_GAMES:,}; got {games:,}"}
         )
     clean = services.params_validate(kind, {**(params or {}), "games": games})
-    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
-    if chosen is None:
-        keys = ", ".join(m.key for m in goldfish.metrics)
-        raise services.SimulationError(
-            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
-        )
-    if not chosen.applies(clean):
-        raise services.SimulationError(
-            {"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"}
-        )
+    chosen = compare.deciding_metric(kind, metric, clean)
     if len(keep) > MAX_KEEP:
         raise services.SimulationError({"keep": f"at most {MAX_KEEP} cards to keep"})
     kept = {str(k).strip().lower() for k in keep if str(k).strip()}
