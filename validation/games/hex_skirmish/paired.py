@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from validation.games.hex_skirmish.goldfish import (
+    _PER_TURN,
     ACTIONS,
     BLOCK,
     OPENING,
@@ -31,15 +32,6 @@ from validation.games.hex_skirmish.goldfish import (
     _play_action,
 )
 from validation.sim.inputs import entries_from_json
-
-PER_TURN = (
-    "played_sum_by_turn",
-    "played_two_by_turn",
-    "draw_actions_sum_by_turn",
-    "idle_actions_sum_by_turn",
-    "paid_cards_sum_by_turn",
-    "hand_sum_by_turn",
-)
 
 
 class _Replay:
@@ -92,7 +84,7 @@ def _block(deck: _Deck, turns: int, opening: int, games: int, rng, play_order: P
     index = {name: i for i, name in enumerate(names)}
     cards = np.array([index[c] for c in deck.cards], dtype=np.int64)
     b = _deal(names, costs, cards, opening, G, rng, play_order)
-    c = {key: np.zeros(turns, dtype=np.int64) for key in PER_TURN}
+    c = {key: np.zeros(turns, dtype=np.int64) for key in _PER_TURN}
     by_5 = np.zeros(G, dtype=np.int64)
     on_1 = np.zeros(G, dtype=np.int64)
     idle = np.zeros(G, dtype=np.int64)
