@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -152,15 +157,38 @@ def _error(exc: services.SimulationError) -> Response:
     return Response({"detail": str(exc), "code": exc.code, "errors": exc.errors}, status=code)
 
 
-class DeckSimulationStartView(APIView):
-    """Start a simulation of a deck the user may read as a player (staff included: the rule of
-    services.deck_to_simulate, as on the start form); the user owns the run."""
+#: The answers of a POST that starts a run (a view may add its own).
+STARTED = {202: SimulationRunSerializer, 400: None, 429: None}
+
+
+def started(run: SimulationRun) -> Response:
+    """202 and the run just started."""
+    return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class StartRunView(APIView):
+    """A view whose POST starts a run: signed in, throttled as `simulate`. The body is read
+    through the view's `body` serializer and handed to its `start`; the answer is 202 and
+    the run, or the API's error for a SimulationError (a 429 for too many active runs)."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "simulate"
+    body: type[serializers.Serializer]
 
-    @extend_schema(
+    def start(self, request, data: dict, **kwargs) -> SimulationRun:
+        raise NotImplementedError
+
+    def post(self, request, **kwargs):
+        try:
+            run = self.start(request, _body(self.body, request.data), **kwargs)
+        except services.SimulationError as exc:
+            return _error(exc)
+        return started(run)
+
+
+@extend_schema_view(
+    post=extend_schema(
         request=StartSerializer,
         responses={
             202: SimulationRunSerializer,
@@ -171,11 +199,14 @@ class DeckSimulationStartView(APIView):
         },
         summary="Start a goldfish simulation of a deck",
     )
-    def post(self, request, deck_pk: int):
-        try:
-            data = _body(StartSerializer, request.data)
-        except services.SimulationError as exc:
-            return _error(exc)
+)
+class DeckSimulationStartView(StartRunView):
+    """Start a simulation of a deck the user may read as a player (staff included: the rule of
+    services.deck_to_simulate, as on the start form); the user owns the run."""
+
+    body = StartSerializer
+
+    def start(self, request, data: dict, deck_pk: int) -> SimulationRun:
         deck = services.deck_to_simulate(
             user=request.user, deck_pk=deck_pk, share_token=data.get("token")
         )
@@ -192,20 +223,16 @@ class DeckSimulationStartView(APIView):
         if slug is None:
             game_kinds = kinds.for_game(deck.game.slug)
             if not game_kinds:
-                return _error(services.SimulationError({"kind": "no simulation for this game"}))
+                raise services.SimulationError({"kind": "no simulation for this game"})
             slug = game_kinds[0].slug
-        try:
-            _json_params(slug, data.get("params"))
-            run = services.simulation_start(
-                owner=request.user,
-                kind=slug,
-                params=data.get("params"),
-                deck_version=version,
-                seed=data.get("seed"),
-            )
-        except services.SimulationError as exc:
-            return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        _json_params(slug, data.get("params"))
+        return services.simulation_start(
+            owner=request.user,
+            kind=slug,
+            params=data.get("params"),
+            deck_version=version,
+            seed=data.get("seed"),
+        )
 
 
 class SimulationListView(generics.ListAPIView):
@@ -228,7 +255,7 @@ class SimulationListView(generics.ListAPIView):
 
     @extend_schema(
         request=DecklessStartSerializer,
-        responses={202: SimulationRunSerializer, 400: None, 429: None},
+        responses=STARTED,
         summary="Start a simulation that needs no deck",
     )
     def post(self, request):
@@ -255,7 +282,7 @@ class SimulationListView(generics.ListAPIView):
             )
         except services.SimulationError as exc:
             return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+        return started(run)
 
 
 class SimulationDetailView(generics.RetrieveAPIView):

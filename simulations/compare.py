@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 
 from decks.models import DeckVersion
-from validation.sim.metrics import find
+from validation.sim.metrics import Metric, find
 
 from . import experiments, kinds, services
 from .models import SimulationRun
@@ -72,6 +71,26 @@ def pairing_kind(game_slug: str, slug: str | None) -> kinds.SimulationKind:
     return kind
 
 
+def deciding_metric(
+    kind: kinds.SimulationKind, metric: str | None, clean: Mapping[str, Any]
+) -> Metric:
+    """The metric that decides a comparison or a tuning run: the one named, else the
+    goldfish's headline; SimulationError on `metric` when the goldfish has no such metric or
+    the run's parameters (``clean``) cannot measure it."""
+    goldfish = kind.goldfish
+    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
+    if chosen is None:
+        keys = ", ".join(m.key for m in goldfish.metrics)
+        raise services.SimulationError(
+            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
+        )
+    if not chosen.applies(clean):
+        raise services.SimulationError(
+            {"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"}
+        )
+    return chosen
+
+
 def compare_start(
     *,
     owner,
@@ -99,16 +118,7 @@ def compare_start(
         )
     clean = services.params_validate(kind, params)
     goldfish = kind.goldfish
-    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
-    if chosen is None:
-        keys = ", ".join(m.key for m in goldfish.metrics)
-        raise services.SimulationError(
-            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
-        )
-    if not chosen.applies(clean):
-        raise services.SimulationError(
-            {"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"}
-        )
+    chosen = deciding_metric(kind, metric, clean)
     seed_value = services._seed(seed)
     inputs: dict[str, Any] = {}
     for side, version in (("a", a), ("b", b)):
@@ -141,26 +151,16 @@ def compare_start(
         max_games=int(clean["games"]),
         per_chunk=services.chunk_games(),
     )
-    with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-        active = SimulationRun.objects.owned_by(owner).active().count()
-        if active >= services.max_active_runs():
-            raise services.TooManyActiveRuns(
-                f"you have {active} simulations queued or running; at most "
-                f"{services.max_active_runs()} at a time — wait for one to finish"
-            )
-        run = SimulationRun.objects.create(
-            owner=owner,
-            kind=kind.slug,
-            deck_version=b,
-            label=f"{label_a} vs {label_b}"[:250],
-            params=clean,
-            inputs=plan,
-            seed=seed_value,
-            n_chunks=plan["look_chunks"][0],
-        )
-        services._enqueue_on_commit(run.pk, range(run.n_chunks))
-    return run
+    return services.create_run(
+        owner=owner,
+        kind=kind.slug,
+        deck_version=b,
+        label=f"{label_a} vs {label_b}",
+        params=clean,
+        inputs=plan,
+        seed=seed_value,
+        n_chunks=plan["look_chunks"][0],
+    )
 
 
 def experiment_stop(*, run_id: int, user) -> str:

@@ -4,16 +4,14 @@ of two decks of one game), `POST /api/decks/<id>/tune/` (race single swaps) and
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardsite.ratelimit import ScopedRateThrottle
-
 from . import compare, services, tuner
-from .api import SimulationRunSerializer, _body, _error
+from .api import STARTED, SimulationRunSerializer, StartRunView, _error
 from .models import SimulationRun
 
 
@@ -42,36 +40,31 @@ class CompareSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 
 
-class CompareStartView(APIView):
+@extend_schema_view(
+    post=extend_schema(
+        request=CompareSerializer,
+        responses=STARTED,
+        summary="Compare two decks on paired goldfish games",
+    )
+)
+class CompareStartView(StartRunView):
     """Start a paired comparison (A/B) of two decks or two versions of one game: 202 and the
     run; its `results.differences` (GET /api/simulations/<id>/) once done."""
 
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "simulate"
+    body = CompareSerializer
 
-    @extend_schema(
-        request=CompareSerializer,
-        responses={202: SimulationRunSerializer, 400: None, 429: None},
-        summary="Compare two decks on paired goldfish games",
-    )
-    def post(self, request):
-        try:
-            data = _body(CompareSerializer, request.data)
-            a = compare.version_of(user=request.user, side="a", ref=data["a"])
-            b = compare.version_of(user=request.user, side="b", ref=data["b"])
-            run = compare.compare_start(
-                owner=request.user,
-                a=a,
-                b=b,
-                kind_slug=data.get("kind"),
-                params=data.get("params"),
-                metric=data.get("metric"),
-                seed=data.get("seed"),
-            )
-        except services.SimulationError as exc:
-            return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+    def start(self, request, data: dict) -> SimulationRun:
+        a = compare.version_of(user=request.user, side="a", ref=data["a"])
+        b = compare.version_of(user=request.user, side="b", ref=data["b"])
+        return compare.compare_start(
+            owner=request.user,
+            a=a,
+            b=b,
+            kind_slug=data.get("kind"),
+            params=data.get("params"),
+            metric=data.get("metric"),
+            seed=data.get("seed"),
+        )
 
 
 class CandidatesSerializer(serializers.Serializer):
@@ -96,38 +89,33 @@ class TuneSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=services.MAX_SEED)
 
 
-class DeckTuneView(APIView):
+@extend_schema_view(
+    post=extend_schema(
+        request=TuneSerializer,
+        responses=STARTED,
+        summary="Race single swaps of a deck on paired goldfish games",
+    )
+)
+class DeckTuneView(StartRunView):
     """Find the single swaps that help the deck most at a metric: 202 and a run whose
     `results.suggestions` (best first) come when it is done."""
 
-    permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "simulate"
+    body = TuneSerializer
 
-    @extend_schema(
-        request=TuneSerializer,
-        responses={202: SimulationRunSerializer, 400: None, 429: None},
-        summary="Race single swaps of a deck on paired goldfish games",
-    )
-    def post(self, request, deck_pk: int):
-        try:
-            data = _body(TuneSerializer, request.data)
-            ref = {"deck": deck_pk, "version": data.get("version"), "token": data.get("token")}
-            version = compare.version_of(user=request.user, side="deck", ref=ref)
-            run = tuner.tune_start(
-                owner=request.user,
-                version=version,
-                metric=data.get("metric"),
-                query=data["candidates"].get("query", ""),
-                collection=data["candidates"].get("collection", False),
-                keep=data.get("keep", []),
-                max_games=data.get("max_games"),
-                params=data.get("params"),
-                seed=data.get("seed"),
-            )
-        except services.SimulationError as exc:
-            return _error(exc)
-        return Response(SimulationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+    def start(self, request, data: dict, deck_pk: int) -> SimulationRun:
+        ref = {"deck": deck_pk, "version": data.get("version"), "token": data.get("token")}
+        version = compare.version_of(user=request.user, side="deck", ref=ref)
+        return tuner.tune_start(
+            owner=request.user,
+            version=version,
+            metric=data.get("metric"),
+            query=data["candidates"].get("query", ""),
+            collection=data["candidates"].get("collection", False),
+            keep=data.get("keep", []),
+            max_games=data.get("max_games"),
+            params=data.get("params"),
+            seed=data.get("seed"),
+        )
 
 
 class ExperimentStopView(APIView):

@@ -15,6 +15,7 @@ from decks.models import Deck, DeckVersion
 
 from . import compare, services, tuner
 from .models import SimulationRun
+from .views import readable_deck
 
 OTHER_DECKS = 50
 
@@ -48,22 +49,22 @@ def _parse_ref(value: str, deck: Deck, token: str) -> dict:
     raise services.SimulationError({"b.deck": "choose the deck or version to compare with"})
 
 
-@page_throttle("simulate")
-@require_http_methods(["GET", "POST"])
-def deck_compare(request, deck_pk: int):
+def _deck_and_kind(request, deck_pk: int):
+    """The share token given, the deck (404 unless the user may read it) and the game's
+    goldfish that pairs games (None when it has none)."""
     token = request.GET.get("token") or request.POST.get("token") or ""
-    deck = (
-        Deck.objects.visible_to(request.user, share_token=token or None)
-        .select_related("game")
-        .filter(pk=deck_pk)
-        .first()
-    )
-    if deck is None:
-        raise Http404("no such deck")
+    deck = readable_deck(request, deck_pk, token)
     try:
         kind = compare.pairing_kind(deck.game.slug, None)
     except services.SimulationError:
         kind = None
+    return token, deck, kind
+
+
+@page_throttle("simulate")
+@require_http_methods(["GET", "POST"])
+def deck_compare(request, deck_pk: int):
+    token, deck, kind = _deck_and_kind(request, deck_pk)
     data = request.POST if request.method == "POST" else request.GET
     current = (
         DeckVersion.objects.filter(deck=deck)
@@ -118,19 +119,7 @@ def deck_compare(request, deck_pk: int):
 @require_http_methods(["GET", "POST"])
 def deck_tune(request, deck_pk: int):
     """The tuner's form of a deck: metric, cards that may come in, cards to keep."""
-    token = request.GET.get("token") or request.POST.get("token") or ""
-    deck = (
-        Deck.objects.visible_to(request.user, share_token=token or None)
-        .select_related("game")
-        .filter(pk=deck_pk)
-        .first()
-    )
-    if deck is None:
-        raise Http404("no such deck")
-    try:
-        kind = compare.pairing_kind(deck.game.slug, None)
-    except services.SimulationError:
-        kind = None
+    token, deck, kind = _deck_and_kind(request, deck_pk)
     if kind is not None and kind.goldfish.play_many is None:
         kind = None
     data = request.POST if request.method == "POST" else request.GET

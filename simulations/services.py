@@ -256,7 +256,33 @@ def simulation_start(
     except (ValueError, LookupError, TypeError) as exc:
         raise SimulationError({"deck": f"this deck cannot be simulated: {exc}"}) from exc
     n_chunks = max(1, math.ceil(clean["games"] / chunk_games())) if "games" in clean else 1
+    return create_run(
+        owner=owner,
+        kind=k.slug,
+        deck_version=deck_version,
+        label=label,
+        params=clean,
+        inputs=inputs,
+        seed=seed_value,
+        n_chunks=n_chunks,
+    )
 
+
+def create_run(
+    *,
+    owner,
+    kind: str,
+    deck_version,
+    label: str,
+    params: dict[str, Any],
+    inputs: dict[str, Any],
+    seed: int,
+    n_chunks: int,
+) -> SimulationRun:
+    """Save a run whose parameters and inputs are already checked, within the owner's limit
+    of active runs (TooManyActiveRuns), and enqueue its first ``n_chunks`` chunks once the
+    transaction commits. Every way of starting a run (a goldfish, a comparison, a tuning
+    run) ends here."""
     with transaction.atomic():
         # One start at a time per user, so that two requests cannot both pass the limit.
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
@@ -268,12 +294,12 @@ def simulation_start(
             )
         run = SimulationRun.objects.create(
             owner=owner,
-            kind=k.slug,
+            kind=kind,
             deck_version=deck_version,
             label=label[:250],
-            params=clean,
+            params=params,
             inputs=inputs,
-            seed=seed_value,
+            seed=seed,
             n_chunks=n_chunks,
         )
         _enqueue_on_commit(run.pk, range(n_chunks))

@@ -14,9 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import transaction
-
 from catalogue.models import Card
 from catalogue.search import search_cards
 from catalogue.services import GamePool
@@ -33,7 +30,6 @@ from decks.services import (
 from validation.registry import registry
 from validation.runner import validate
 from validation.sim.inputs import card_json, entries_json
-from validation.sim.metrics import find
 from validation.types import Deck, Entry
 
 from . import compare, services, tuning
@@ -191,16 +187,7 @@ def tune_start(
             {"max_games": f"max_games must be between 1,000 and {MAX_GAMES:,}; got {games:,}"}
         )
     clean = services.params_validate(kind, {**(params or {}), "games": games})
-    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
-    if chosen is None:
-        keys = ", ".join(m.key for m in goldfish.metrics)
-        raise services.SimulationError(
-            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
-        )
-    if not chosen.applies(clean):
-        raise services.SimulationError(
-            {"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"}
-        )
+    chosen = compare.deciding_metric(kind, metric, clean)
     if len(keep) > MAX_KEEP:
         raise services.SimulationError({"keep": f"at most {MAX_KEEP} cards to keep"})
     kept = {str(k).strip().lower() for k in keep if str(k).strip()}
@@ -240,26 +227,16 @@ def tune_start(
         max_games=games,
         per_chunk=2 * services.chunk_games(),
     )
-    with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-        active = SimulationRun.objects.owned_by(owner).active().count()
-        if active >= services.max_active_runs():
-            raise services.TooManyActiveRuns(
-                f"you have {active} simulations queued or running; at most "
-                f"{services.max_active_runs()} at a time — wait for one to finish"
-            )
-        run = SimulationRun.objects.create(
-            owner=owner,
-            kind=kind.slug,
-            deck_version=version,
-            label=f"Tune {deck.name} v{version.number}"[:250],
-            params=clean,
-            inputs=inputs,
-            seed=seed_value,
-            n_chunks=len(inputs["chunks"]),
-        )
-        services._enqueue_on_commit(run.pk, range(run.n_chunks))
-    return run
+    return services.create_run(
+        owner=owner,
+        kind=kind.slug,
+        deck_version=version,
+        label=f"Tune {deck.name} v{version.number}",
+        params=clean,
+        inputs=inputs,
+        seed=seed_value,
+        n_chunks=len(inputs["chunks"]),
+    )
 
 
 def tune_apply(*, run: SimulationRun, user, index: int) -> DeckVersion:

@@ -35,7 +35,9 @@ LIST_FIELDS = (
 )
 
 
-def _deck(request, pk: int, token: str | None) -> Deck:
+def readable_deck(request, pk: int, token: str | None) -> Deck:
+    """The deck ``pk`` if the user may read it (with an unlisted deck's share token), else
+    404."""
     deck = (
         Deck.objects.visible_to(request.user, share_token=token or None)
         .select_related("game")
@@ -128,7 +130,7 @@ def _panel_context(request, deck: Deck, version: DeckVersion, token: str | None,
 def deck_panel(request, deck_pk: int):
     """The simulations panel of a deck page (loaded by htmx; a page of its own otherwise)."""
     token = request.GET.get("token")
-    deck = _deck(request, deck_pk, token)
+    deck = readable_deck(request, deck_pk, token)
     version = _deck_version(deck, request.GET.get("v"))
     context = _panel_context(request, deck, version, token)
     template = (

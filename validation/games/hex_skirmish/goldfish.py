@@ -152,7 +152,7 @@ def _simulate_block(
     """Play ``G`` games together, turn by turn, two actions a turn (the module docstring).
     ``rng`` only shuffles the decks, once, before the opening hands."""
     T = params.turns
-    b = _deal(names, costs, counts, opening, G, rng, play_order)
+    b = _deal(names, costs, np.repeat(np.arange(len(names)), counts), opening, G, rng, play_order)
     c: dict[str, Any] = {key: np.zeros(T, dtype=np.int64) for key in _PER_TURN}
     for t in range(1, T + 1):
         i = t - 1
@@ -174,16 +174,16 @@ def _simulate_block(
 def _deal(
     names: list[str],
     costs: list[int],
-    counts: list[int],
+    cards: np.ndarray,
     opening: int,
     G: int,
     rng: np.random.Generator,
     play_order: PlayOrder,
 ) -> _Block:
-    """Order the command types for playing and paying, shuffle every game's deck and draw the
-    opening hand."""
+    """Order the command types for playing and paying, shuffle every game's deck (``cards``:
+    each card's type index) and draw the opening hand."""
     nt = len(names)
-    n = sum(counts)
+    n = len(cards)
     rows = np.arange(G, dtype=np.int64)
     # candidate order for playing: types sorted so that the first playable one is chosen
     sign = -1 if play_order == "expensive" else 1
@@ -191,7 +191,7 @@ def _deal(
     pay_order = sorted((i for i in range(nt) if costs[i] > 0), key=lambda i: (costs[i], names[i]))
     cost_col = np.array(costs, dtype=np.int16).reshape(nt, 1)
 
-    deck = partial_shuffle(rng, np.repeat(np.arange(nt), counts), G, n)
+    deck = partial_shuffle(rng, cards, G, n)
     hand = np.zeros((nt, G), dtype=np.int16)
     flat_hand = hand.reshape(-1)
     for p in range(opening):

@@ -21,25 +21,17 @@ from typing import Any
 import numpy as np
 
 from validation.games.hex_skirmish.goldfish import (
+    _PER_TURN,
     ACTIONS,
     BLOCK,
     OPENING,
-    _Block,
+    PlayOrder,
     _command_types,
+    _deal,
     _draw_action,
     _play_action,
 )
 from validation.sim.inputs import entries_from_json
-from validation.sim.kernel import partial_shuffle
-
-PER_TURN = (
-    "played_sum_by_turn",
-    "played_two_by_turn",
-    "draw_actions_sum_by_turn",
-    "idle_actions_sum_by_turn",
-    "paid_cards_sum_by_turn",
-    "hand_sum_by_turn",
-)
 
 
 class _Replay:
@@ -84,41 +76,15 @@ def _line_up(first: _Deck, other: _Deck) -> None:
     other.cards = [n for n in lined if n is not None] + list(fill)
 
 
-def _block(deck: _Deck, turns: int, opening: int, games: int, rng, play_order: str):
+def _block(deck: _Deck, turns: int, opening: int, games: int, rng, play_order: PlayOrder):
     names, costs = deck.names, deck.costs
-    nt, n, G = len(names), len(deck.cards), games
+    n, G = len(deck.cards), games
     if n < opening:
         raise ValueError(f"the deck holds {n} command cards; the opening needs {opening}")
     index = {name: i for i, name in enumerate(names)}
     cards = np.array([index[c] for c in deck.cards], dtype=np.int64)
-    sign = -1 if play_order == "expensive" else 1
-    play_rank = sorted(range(nt), key=lambda i: (sign * costs[i], names[i]))
-    pay_order = sorted((i for i in range(nt) if costs[i] > 0), key=lambda i: (costs[i], names[i]))
-    cost_col = np.array(costs, dtype=np.int16).reshape(nt, 1)
-    rows = np.arange(G, dtype=np.int64)
-    shuffled = partial_shuffle(rng, cards, G, n)
-    hand = np.zeros((nt, G), dtype=np.int16)
-    flat_hand = hand.reshape(-1)
-    for p in range(opening):
-        flat_hand[shuffled[p] * G + rows] += 1
-    ptr = np.full(G, opening, dtype=np.int64)
-    b = _Block(
-        costs=costs,
-        n=n,
-        rows=rows,
-        play_rank=play_rank,
-        pay_order=pay_order,
-        cost_col=cost_col,
-        ranked_cost_col=cost_col[play_rank],
-        ranked_to_type=np.array(play_rank, dtype=np.int64),
-        flat_deck=shuffled.reshape(-1),
-        hand=hand,
-        flat_hand=flat_hand,
-        ptr=ptr,
-        first_playable=np.zeros((nt, G), dtype=np.int64),
-        deck_out=np.where(ptr >= n, 1, 0).astype(np.int64),
-    )
-    c = {key: np.zeros(turns, dtype=np.int64) for key in PER_TURN}
+    b = _deal(names, costs, cards, opening, G, rng, play_order)
+    c = {key: np.zeros(turns, dtype=np.int64) for key in _PER_TURN}
     by_5 = np.zeros(G, dtype=np.int64)
     on_1 = np.zeros(G, dtype=np.int64)
     idle = np.zeros(G, dtype=np.int64)
