@@ -167,17 +167,7 @@ def _finish(run, kind, chunk_count: int, rounds: list, now: datetime, stopped: s
         "sums": total,
         "differences": rows,
     }
-    _done(run, now)
-
-
-def _done(run, now: datetime) -> None:
-    run.status = Status.DONE
-    run.finished_at = now
-    chunks = run.timings.get("chunks", {}).values()
-    run.timings["chunk_seconds_total"] = round(sum(c["seconds"] for c in chunks), 4)
-    run.timings["workers"] = sorted({c.get("worker", "") for c in chunks} - {""})
-    if run.started_at:
-        run.timings["wall_seconds"] = round((now - run.started_at).total_seconds(), 4)
+    run.mark_done(now)
 
 
 def stop(run, kind, now: datetime) -> str:
@@ -203,7 +193,7 @@ def stop(run, kind, now: datetime) -> str:
         tuning.finish(run, metric, games, rows, now, stopped)
     else:
         _finish(run, kind, complete, rounds, now, stopped)
-    _done(run, now)
+    run.mark_done(now)
     return "finished"
 
 
