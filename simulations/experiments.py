@@ -224,13 +224,27 @@ def view(run, kind) -> dict[str, Any] | None:
             }
         )
     chosen = find(metrics, inputs.get("metric", ""))
+    rounds = [
+        {
+            "games": f"{r['games']:,}",
+            # in the metric's unit, as the verdict and the table below say it
+            "difference": chosen.format_difference(r["difference"]) if chosen else r["difference"],
+            "ci": (
+                f"{chosen.format_difference(r['ci_low'])} to "
+                f"{chosen.format_difference(r['ci_high'])}"
+                if chosen
+                else f"{r['ci_low']} to {r['ci_high']}"
+            ),
+        }
+        for r in results.get("rounds", [])
+    ]
     return {
         "a": inputs.get("a_label", "A"),
         "b": inputs.get("b_label", "B"),
         "metric": chosen,
         "max_games": inputs["looks"][-1],
         "looks": len(inputs["looks"]),
-        "rounds": results.get("rounds", []),
+        "rounds": rounds,
         "rows": rows,
         "verdict": results.get("verdict"),
         "stopped": results.get("stopped"),
