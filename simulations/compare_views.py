@@ -4,6 +4,7 @@ form, and the stop and apply buttons of a run. Thin: parse, call a service, rend
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -202,4 +203,5 @@ def run_apply(request, pk: int):
         context = services.run_view(run)
         context["apply_error"] = str(exc)
         return render(request, "simulations/detail.html", context, status=400)
+    messages.success(request, f"Version {version.number} saved: {version.note}.")
     return redirect("decks:version", version.deck_id, version.number)

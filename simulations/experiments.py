@@ -167,17 +167,7 @@ def _finish(run, kind, chunk_count: int, rounds: list, now: datetime, stopped: s
         "sums": total,
         "differences": rows,
     }
-    _done(run, now)
-
-
-def _done(run, now: datetime) -> None:
-    run.status = Status.DONE
-    run.finished_at = now
-    chunks = run.timings.get("chunks", {}).values()
-    run.timings["chunk_seconds_total"] = round(sum(c["seconds"] for c in chunks), 4)
-    run.timings["workers"] = sorted({c.get("worker", "") for c in chunks} - {""})
-    if run.started_at:
-        run.timings["wall_seconds"] = round((now - run.started_at).total_seconds(), 4)
+    run.mark_done(now)
 
 
 def stop(run, kind, now: datetime) -> str:
@@ -203,7 +193,7 @@ def stop(run, kind, now: datetime) -> str:
         tuning.finish(run, metric, games, rows, now, stopped)
     else:
         _finish(run, kind, complete, rounds, now, stopped)
-    _done(run, now)
+    run.mark_done(now)
     return "finished"
 
 
@@ -234,13 +224,27 @@ def view(run, kind) -> dict[str, Any] | None:
             }
         )
     chosen = find(metrics, inputs.get("metric", ""))
+    rounds = [
+        {
+            "games": f"{r['games']:,}",
+            # in the metric's unit, as the verdict and the table below say it
+            "difference": chosen.format_difference(r["difference"]) if chosen else r["difference"],
+            "ci": (
+                f"{chosen.format_difference(r['ci_low'])} to "
+                f"{chosen.format_difference(r['ci_high'])}"
+                if chosen
+                else f"{r['ci_low']} to {r['ci_high']}"
+            ),
+        }
+        for r in results.get("rounds", [])
+    ]
     return {
         "a": inputs.get("a_label", "A"),
         "b": inputs.get("b_label", "B"),
         "metric": chosen,
         "max_games": inputs["looks"][-1],
         "looks": len(inputs["looks"]),
-        "rounds": results.get("rounds", []),
+        "rounds": rounds,
         "rows": rows,
         "verdict": results.get("verdict"),
         "stopped": results.get("stopped"),

@@ -114,6 +114,17 @@ class SimulationRun(models.Model):
     def games(self) -> int:
         return int(self.params.get("games", 0))
 
+    def mark_done(self, now) -> None:
+        """Finish the run at `now` (the caller saves it): done, with the seconds of work its
+        chunks took, the workers that played them and the wall time since it started."""
+        self.status = Status.DONE
+        self.finished_at = now
+        chunks = list(self.timings.get("chunks", {}).values())
+        self.timings["chunk_seconds_total"] = round(sum(c["seconds"] for c in chunks), 4)
+        self.timings["workers"] = sorted({c.get("worker", "") for c in chunks} - {""})
+        if self.started_at:
+            self.timings["wall_seconds"] = round((now - self.started_at).total_seconds(), 4)
+
     @property
     def duration(self) -> float | None:
         if self.started_at and self.finished_at:

@@ -448,15 +448,7 @@ class _Heartbeat:
 def _finalise(run: SimulationRun, kind: kinds.SimulationKind, now: datetime) -> None:
     parts = [run.chunk_results[str(i)] for i in range(run.n_chunks)]
     run.results = pipeline.results(kind.goldfish, parts, run.inputs)
-    run.status = Status.DONE
-    run.finished_at = now
-    chunk_seconds = [c["seconds"] for c in run.timings.get("chunks", {}).values()]
-    run.timings["chunk_seconds_total"] = round(sum(chunk_seconds), 4)
-    run.timings["workers"] = sorted(
-        {c.get("worker", "") for c in run.timings.get("chunks", {}).values()} - {""}
-    )
-    if run.started_at:
-        run.timings["wall_seconds"] = round((now - run.started_at).total_seconds(), 4)
+    run.mark_done(now)
 
 
 def simulation_fail(*, run_id: int, reason: str) -> bool:

@@ -272,6 +272,7 @@ def tune_apply(*, run: SimulationRun, user, index: int) -> DeckVersion:
             sections=entries_as_sections(rows),
             options=dict(version.options),
             based_on=version.number,
+            note=f"Tuner #{run.pk}: {swap['cut']} out, {swap['add']} in",
         )
     except VersionConflict as exc:
         raise services.SimulationError(

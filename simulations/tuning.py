@@ -188,10 +188,7 @@ def finish(run, metric: Metric, games: int, rows, now: datetime, stopped: str) -
         "method": METHOD,
         "candidates": len(run.inputs["swaps"]),
     }
-    run.status = Status.DONE
-    run.finished_at = now
-    if run.started_at:
-        run.timings["wall_seconds"] = round((now - run.started_at).total_seconds(), 4)
+    run.mark_done(now)
 
 
 def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None]) -> str:

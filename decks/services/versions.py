@@ -126,7 +126,9 @@ def _check_for(deck, *, sections, options, text: str | None = None) -> CheckedLi
     )
 
 
-def _write_next(deck, locked, *, author, checked: CheckedList, current, sealed: bool = True):
+def _write_next(
+    deck, locked, *, author, checked: CheckedList, current, sealed: bool = True, note: str = ""
+):
     """Write the version after `current` (None: the first) of the row-locked deck `locked`."""
     locked.game = deck.game
     return _write_version(
@@ -136,11 +138,19 @@ def _write_next(deck, locked, *, author, checked: CheckedList, current, sealed: 
         number=(current.number if current else 0) + 1,
         based_on=current,
         sealed=sealed,
+        note=note,
     )
 
 
 def _write_version(
-    *, deck, author, checked: CheckedList, number: int, based_on, sealed: bool = True
+    *,
+    deck,
+    author,
+    checked: CheckedList,
+    number: int,
+    based_on,
+    sealed: bool = True,
+    note: str = "",
 ):
     """Insert version `number` of `deck` from a checked list and make it current (the
     version it was based on is sealed: only the current version may be a working one)."""
@@ -161,6 +171,7 @@ def _write_version(
         options=dict(checked.deck.options),
         report=report,
         rule_set_code=report.get("rule_set") or "",
+        note=" ".join(str(note or "").split())[:200],
     )
     deck.current_version = version
     _apply_report(deck, report)
@@ -176,8 +187,10 @@ def deck_save_version(
     sections: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
     based_on: Any = None,
+    note: str = "",
 ):
-    """Save a new version of `deck` from a list (text or sections) and make it current.
+    """Save a new version of `deck` from a list (text or sections) and make it current,
+    with an optional `note` (what changed, shown in the deck's history).
 
     `based_on` names the version the author started from: a DeckVersion of this deck, its
     number, or None for a deck without versions. When the deck's current version is another
@@ -203,7 +216,9 @@ def deck_save_version(
             current_number = current.number if current else None
             if base_number != current_number:
                 raise VersionConflict(current_number)
-            version = _write_next(deck, locked, author=author, checked=checked, current=current)
+            version = _write_next(
+                deck, locked, author=author, checked=checked, current=current, note=note
+            )
     except IntegrityError as exc:
         # Two saves from the same base raced past the check (SQLite has no row locks):
         # the unique (deck, number) constraint refused the second.

@@ -25,3 +25,67 @@
     navigator.sendBeacon(form.getAttribute("data-seal-url"), new FormData(form));
   });
 })();
+
+// Taps made while the builder's last change is on its way are sent, in order, once its
+// answer is in. htmx would queue them (hx-sync "queue all" on #builder) but drops a queued
+// request whose element the answer replaced (the tapped row is drawn again), so a quick
+// second "+" on a slow connection was lost. A tap is known again by its row and its label.
+(function () {
+  "use strict";
+  var inFlight = new Set();
+  var waiting = [];
+  var replaying = false;
+
+  function inBuilder(elt) {
+    return !!(elt && elt.closest && elt.closest("#builder"));
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (replaying || !inBuilder(elt) || !elt.classList.contains("b-btn")) return;
+    if (!inFlight.size && !waiting.length) return;
+    var label = elt.getAttribute("aria-label");
+    var holder = elt.parentElement && elt.parentElement.closest("[id]");
+    if (!label || !holder) return;
+    event.preventDefault();
+    waiting.push({ holder: holder.id, label: label });
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (inBuilder(event.detail && event.detail.elt)) inFlight.add(event.detail.xhr);
+  });
+
+  function next() {
+    if (inFlight.size) return;
+    while (waiting.length) {
+      var tap = waiting.shift();
+      var holder = document.getElementById(tap.holder);
+      var buttons = holder ? holder.querySelectorAll(".b-btn[aria-label]") : [];
+      var button = null;
+      for (var i = 0; i < buttons.length && !button; i++) {
+        if (buttons[i].getAttribute("aria-label") === tap.label) button = buttons[i];
+      }
+      if (!button) continue; // the row has gone (its last copy was taken out)
+      // Sent from the button as a click would send it (its values, target and swap), but
+      // through htmx.ajax: the answer's new rows are bound by htmx only once they settle.
+      var verb = button.hasAttribute("hx-post") ? "POST" : "GET";
+      replaying = true;
+      try {
+        htmx.ajax(verb, button.getAttribute("hx-" + verb.toLowerCase()), { source: button });
+      } finally {
+        replaying = false;
+      }
+      if (inFlight.size) return;
+    }
+  }
+
+  function done(event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || !inFlight.delete(xhr) || inFlight.size || !waiting.length) return;
+    // After htmx has released its own request lock (it does once this event has run).
+    setTimeout(next, 0);
+  }
+  ["htmx:afterRequest", "htmx:sendError", "htmx:timeout", "htmx:sendAbort"].forEach(function (name) {
+    document.addEventListener(name, done);
+  });
+})();

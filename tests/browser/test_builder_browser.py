@@ -298,3 +298,39 @@ def test_a_tap_shows_the_count_before_the_server_answers_and_a_refused_change_ro
     expect(page.locator("#instant-error")).to_contain_text("Not changed: This list is locked.")
     expect(row.locator("input.b-count")).to_have_value("2")
     expect(counter).to_have_text("2 / 60")
+
+
+def test_taps_made_while_a_change_is_on_its_way_all_count(page):
+    """Three quick taps on "+" while the first one's answer is held back (a slow
+    connection): once it arrives the other two are sent in turn, and the deck holds three
+    more copies, as a reload shows (htmx dropped a tap queued on a row the answer drew
+    again)."""
+    sign_up(page, "builder")
+    new_deck(page, "redline", "standard", "Quick taps")
+    b = Builder(page)
+    b.add_from_search("Tigercat", "arsenal")
+    row = b.deck_row("Tigercat")
+    expect(row.locator("input.b-count")).to_have_value("1")
+
+    held, sent = [], []
+
+    def hold_the_first(route):
+        sent.append(route.request.post_data)
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/build/change/", hold_the_first)
+    more = row.get_by_role("button", name="One more Tigercat")
+    for _ in range(3):
+        more.click()
+    page.wait_for_timeout(300)
+    assert len(sent) == 1  # the other taps wait for the first answer
+    held[0].continue_()
+    expect(row.locator("input.b-count")).to_have_value("4")
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling')")
+    page.reload()
+    expect(b.deck_row("Tigercat").locator("input.b-count")).to_have_value("4")
+    expect(page.locator("#section-arsenal .b-counter")).to_have_text("4 / 60")
+    assert len(sent) == 3

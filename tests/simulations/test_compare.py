@@ -92,6 +92,10 @@ def test_api_compares_two_versions_and_finds_the_starved_one_worse(
     page = client.get(f"/simulations/{run.pk}/").content.decode()
     assert 'id="experiment-verdict"' in page and 'id="difference-won_by_8"' in page
     assert "A better" in page
+    # the rounds read in the metric's unit, as the verdict does (not raw fractions)
+    first = body["results"]["rounds"][0]
+    shown = f"<td>10,000</td><td>{first['difference'] * 100:+.1f} points</td>"
+    assert shown in page and f"<td>{first['difference']:.4f}</td>" not in page
 
 
 @pytest.mark.django_db

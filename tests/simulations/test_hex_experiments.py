@@ -44,6 +44,13 @@ def test_tuning_an_army_races_its_legal_command_card_swaps(client, user, hex_dec
         assert s["effect"] > 0 and s["ci_low"] > 0  # more cards played by turn 5
 
 
+def test_the_tune_form_of_an_army_shows_no_other_games_card_kind(client, user, hex_deck):
+    client.force_login(user)
+    form = client.get(f"/simulations/decks/{hex_deck.pk}/tune/").content.decode()
+    assert 'id="tune-query"' in form and 'placeholder="Name, words or key:value' in form
+    assert "kind:resource" not in form  # a REDLINE kind: an army has no resources
+
+
 def test_a_red_mittens_deck_compared_with_itself(client, user, sample_catalogue, make_deck):
     deck = make_deck(user, game="red-mittens", fmt="core", name="Mittens")
     client.force_login(user)

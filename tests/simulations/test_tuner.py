@@ -77,11 +77,18 @@ def test_the_tuner_brings_a_resource_into_a_starved_arsenal_and_applies_it(
     assert effects == sorted(effects, reverse=True)
     page = client.get(f"/simulations/{run.pk}/").content.decode()
     assert 'id="suggestions"' in page and "against no opponent" in page
-    r = client.post(f"/simulations/{run.pk}/apply/", {"swap": "0"})
-    assert r.status_code == 302
+    # the run says what its rounds cost, like any other run: seconds of work and workers
+    assert run.timings["workers"] == ["inline"] and run.timings["chunk_seconds_total"] > 0
+    work = f"{run.timings['chunk_seconds_total']:.2f} s of work on 1 worker)"
+    assert work in page
+    r = client.post(f"/simulations/{run.pk}/apply/", {"swap": "0"}, follow=True)
+    assert r.redirect_chain[-1][1] == 302
     starved.refresh_from_db()
     v = starved.current_version
     assert v.number == 2
+    # the history says which swap made the version, and the player is told where it went
+    assert v.note == f"Tuner #{run.pk}: {top['cut']} out, {top['add']} in"
+    assert f"Version 2 saved: {v.note}." in r.content.decode()
     counts = {(e["section"], e["card"]): e["count"] for e in v.entries}
     assert counts[("arsenal", top["add"])] == (13 if top["add"] == "Supply Drop" else 1)
 
