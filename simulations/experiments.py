@@ -242,7 +242,7 @@ def view(run, kind) -> dict[str, Any] | None:
         "a": inputs.get("a_label", "A"),
         "b": inputs.get("b_label", "B"),
         "metric": chosen,
-        "max_games": inputs["looks"][-1],
+        "max_games": f"{inputs['looks'][-1]:,}",
         "looks": len(inputs["looks"]),
         "rounds": rounds,
         "rows": rows,

@@ -10,12 +10,14 @@ metric per swap (six integers each). After each round:
 - each swap's effect (B − A, the swapped deck minus the deck as it is) gets an interval at
   level ``alpha / (S · K)``: Bonferroni over the S swaps raced and the K planned looks, so
   all the intervals of the race hold together with probability ≥ 95 %;
-- a swap whose interval lies on the worse side of 0, or whose best case (its bound on the
-  better side) is worse than the worst case of the best swap, is dropped;
+- a swap whose best case (its bound on the better side) is no gain over the deck (a swap
+  that plays every game as the deck does has the interval [0, 0]), or is worse than the
+  worst case of the best swap, is dropped;
 - the race stops when no swap is left, when every swap left is better than the deck with
   its interval clear of 0, or at the games limit. The answer is the (at most) five swaps
   left whose interval lies on the better side of 0, best first, or none: "no swap beats
-  the deck as it is". A swap is never picked from noise.
+  the deck as it is", with the (at most) three swaps closest to it, not distinguishable
+  from the deck. A swap is never picked from noise.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ FIRST_ROUND = 2_000
 METHOD = (
     "Every swap plays the same games as the deck as it is (common random numbers); each "
     "interval is at level alpha / (swaps × planned looks), Bonferroni, so all of them hold "
-    "together with 95% probability; a swap is dropped when its interval lies on the worse "
-    "side of 0 or its best case is worse than the best swap's worst case."
+    "together with 95% probability; a swap is dropped when its best case is no gain over "
+    "the deck or is worse than the best swap's worst case."
 )
 
 
@@ -169,6 +171,15 @@ def _suggestions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def _closest(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The swaps still undecided at the end, best estimate first: not distinguishable."""
+    undecided = sorted((r for r in rows if r["gain_low"] <= 0), key=lambda r: -r["gain"])
+    return [
+        {k: r[k] for k in ("index", "cut", "add", "section", "effect", "ci_low", "ci_high")}
+        for r in undecided[:3]
+    ]
+
+
 def finish(run, metric: Metric, games: int, rows, now: datetime, stopped: str) -> None:
     suggestions = _suggestions(rows)
     run.results = {
@@ -177,6 +188,7 @@ def finish(run, metric: Metric, games: int, rows, now: datetime, stopped: str) -
         "metric": metric.key,
         "games": games,
         "suggestions": suggestions,
+        "closest": [] if suggestions else _closest(rows),
         "verdict": (
             f"{len(suggestions)} swap{'s' if len(suggestions) != 1 else ''} beat the deck as "
             f"it is at {metric.label.lower()}"
@@ -227,9 +239,9 @@ def view(run, kind) -> dict[str, Any] | None:
     inputs = run.inputs
     results = run.results or {}
     metric = find(kind.goldfish.metrics, inputs["metric"]) if kind else None
-    suggestions = []
-    for i, s in enumerate(results.get("suggestions", [])):
-        suggestions.append(
+
+    def shown(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
             {
                 **s,
                 "n": i,
@@ -241,7 +253,10 @@ def view(run, kind) -> dict[str, Any] | None:
                 if metric
                 else "",
             }
-        )
+            for i, s in enumerate(rows)
+        ]
+
+    suggestions = shown(results.get("suggestions", []))
     return {
         "tune": True,
         "metric": metric,
@@ -249,8 +264,9 @@ def view(run, kind) -> dict[str, Any] | None:
         "left": len(results.get("alive", inputs["swaps"])),
         "rounds": results.get("rounds", []),
         "looks": len(inputs["looks"]),
-        "max_games": inputs["looks"][-1],
+        "max_games": f"{inputs['looks'][-1]:,}",
         "suggestions": suggestions,
+        "closest": shown(results.get("closest", [])),
         "verdict": results.get("verdict"),
         "stopped": results.get("stopped"),
         "method": METHOD,

@@ -140,11 +140,12 @@ def verdict(metric: Metric, row: Mapping[str, Any], games: int, b_name: str = "B
 def race_step(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Any], bool]:
     """One round of a race of swaps against a base deck. Each row has ``gain_low`` and
     ``gain_high``, its interval on the effect turned so that more is better. A swap is kept
-    unless its interval lies below 0 (worse than the deck) or its best case is below the
+    unless its best case is no gain (its interval does not reach above 0: it cannot beat the
+    deck as it is, a swap that plays every game as the deck does included) or is below the
     best swap's worst case; returns the rows kept and whether the race is decided (every row
     kept is better than the deck, its interval clear of 0)."""
     best_low = max((r["gain_low"] for r in rows), default=0.0)
-    kept = [r for r in rows if r["gain_high"] >= 0 and r["gain_high"] >= best_low]
+    kept = [r for r in rows if r["gain_high"] > 0 and r["gain_high"] >= best_low]
     return kept, all(r["gain_low"] > 0 for r in kept)
 
 
