@@ -24,9 +24,15 @@ $(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml constraints.txt
 	$(PIP) install -q -c constraints.txt -e ".[dev]"
 	@touch $@
 
+# axe-core for the browser tests' accessibility sweep, pinned by package-lock.json.
+node_modules/.installed-dev: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js 18 or later (it brings npm)" >&2; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
+
 install: $(VENV)/.installed ## create the virtual environment and install the site
 
-install-dev: $(VENV)/.installed-dev ## install the site plus the test and lint tools
+install-dev: $(VENV)/.installed-dev node_modules/.installed-dev ## install the site plus the test and lint tools (and axe-core from npm)
 
 browser-deps: ## install Debian's Chromium for the browser tests (when missing)
 	@scripts/ensure_chromium.sh

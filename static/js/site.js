@@ -2,8 +2,9 @@
 // can forbid inline script: a confirmation before a destructive form is sent
 // (data-confirm="question"), a print button (data-print), a back link (data-back), and a
 // form field shown only for the game formats it applies to (data-points-formats: the
-// "game/format" values of the form's game_format choice that take it), and a tool's
-// parameter shown only while it applies (data-applies).
+// "game/format" values of the form's game_format choice that take it), a tool's
+// parameter shown only while it applies (data-applies), and a page that tries again by
+// itself after a count down the reader can stop (data-retry-after: seconds).
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -69,7 +70,29 @@
       });
     }
   }
-  function ready() { showPointsFields(); collapsibles(); }
+  // The page shown while the site is unavailable reloads itself after data-retry-after
+  // seconds, counting down, unless the reader stops it (a page may not refresh itself on a
+  // timer the reader cannot turn off); "Try again now" reloads it at once.
+  function retryCountdown() {
+    var note = document.querySelector("[data-retry-after]");
+    if (!note) return;
+    var left = parseInt(note.getAttribute("data-retry-after"), 10) || 5;
+    var count = note.querySelector("[data-retry-count]");
+    note.hidden = false;
+    var timer = window.setInterval(function () {
+      left -= 1;
+      if (left > 0) { count.textContent = String(left); return; }
+      window.clearInterval(timer);
+      window.location.reload();
+    }, 1000);
+    note.querySelector("[data-retry-stop]").addEventListener("click", function () {
+      window.clearInterval(timer);
+      note.textContent = "This page will not try again by itself.";
+      var now = document.querySelector("[data-retry-now]");
+      if (now) now.focus();
+    });
+  }
+  function ready() { showPointsFields(); collapsibles(); retryCountdown(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -6,15 +6,25 @@ practices), no console error, nothing wider than the screen and no word broken a
 The pages: home, catalogue (grid and list), card pages, sets, rules, the check page with a
 verdict, the builder (with search results), the deck, share (signed out), print and edit
 pages, public decks, my decks, the simulation start, run, list and compare pages, each
-game's play tools, the account pages and the error page. axe-core comes bundled with the
-`axe-playwright-python` package (a dev dependency), so the test needs nothing from the
-network.
+game's play tools and campaign pages (a campaign with players, a game and a spend), the
+account pages, and every error page: 404 (a mistyped address, a replaced and a withdrawn
+share link), and 400, 403 (forbidden and a failed CSRF check), 429, 500 and the 503 pages
+(the database down, a cancelled statement, the site unavailable). The live server cannot be
+made to fail on purpose, so those are answered by the site's own handlers through Django's
+test client (a query failing, a throttle spent) and handed to the browser at their address
+on the live server.
+
+axe-core is the npm package pinned in package.json and package-lock.json (`make install-dev`
+runs `npm ci`); the test injects node_modules/axe-core/axe.min.js into each page and fails
+when it is missing or is another version.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from validation.registry import registry
 
@@ -43,7 +53,21 @@ AXE_OPTIONS = {
     "rules": {"label-content-name-mismatch": {"enabled": True}},
     "resultTypes": ["violations"],
 }
-AXE = Axe()
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE_SCRIPT = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_source() -> tuple[str, str]:
+    """axe-core's script and the version package.json pins; the test fails without it."""
+    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"]["axe-core"]
+    if not AXE_SCRIPT.is_file():
+        pytest.fail(
+            f"axe-core is not installed ({AXE_SCRIPT.relative_to(ROOT)} is missing): "
+            "run `make install-dev`, which runs `npm ci` from package-lock.json"
+        )
+    return AXE_SCRIPT.read_text(encoding="utf-8"), pinned
+
 
 #: A list with a card the catalogue lacks and a rule broken, so the check page shows its
 #: verdict, its unknown line and a rule problem.
@@ -74,10 +98,13 @@ PAGE_RULES = """() => {
 }"""
 
 
-def axe_violations(page) -> list[str]:
-    results = AXE.run(page, options=AXE_OPTIONS)
+def axe_violations(page, script: str) -> list[str]:
+    # Injected through the DevTools protocol, so the site's Content-Security-Policy allows it.
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(script)
+    results = page.evaluate("(options) => axe.run(document, options)", AXE_OPTIONS)
     out = []
-    for v in results.response["violations"]:
+    for v in results["violations"]:
         targets = [" ".join(map(str, n["target"])) for n in v["nodes"][:4]]
         more = len(v["nodes"]) - len(targets)
         out.append(
@@ -90,8 +117,10 @@ def axe_violations(page) -> list[str]:
 class Sweep:
     """One browser context at one width; collects every problem of every page it visits."""
 
-    def __init__(self, browser, base_url: str, size: dict):
+    def __init__(self, browser, base_url: str, size: dict, axe_script: str):
         self.size = size
+        self.base_url = base_url
+        self.axe_script = axe_script
         self.context = browser.new_context(viewport=size, base_url=base_url)
         self.context.set_default_timeout(20_000)
         self.page = self.context.new_page()
@@ -115,6 +144,26 @@ class Sweep:
             self.console[:] = [m for m in self.console if f"status of {status}" not in m]
         self.check(url)
 
+    def visit_answer(self, url: str, response) -> None:
+        """Visit `url` on the live server, answered with `response` (status, headers and body
+        of a Django response) instead of the server's: the page's styles and scripts still
+        come from the live server."""
+        full = self.base_url + url
+        headers = {k: v for k, v in response.items()}
+        status, body = response.status_code, response.content
+
+        def fulfill(route):
+            route.fulfill(status=status, headers=headers, body=body)
+
+        def matches(address: str) -> bool:
+            return address == full
+
+        self.page.route(matches, fulfill)
+        try:
+            self.visit(url, status=status)
+        finally:
+            self.page.unroute(matches, fulfill)
+
     def ready(self) -> None:
         """Loaded, and htmx bound where the page loads it (the print page does not)."""
         self.page.wait_for_load_state("load")
@@ -135,7 +184,7 @@ class Sweep:
         broken = page.evaluate(BROKEN_WORDS, LONG_WORD)
         if broken:
             self.problems.append(f"{label}: broken words {broken}")
-        for v in page.evaluate(PAGE_RULES) + axe_violations(page):
+        for v in page.evaluate(PAGE_RULES) + axe_violations(page, self.axe_script):
             self.problems.append(f"{label}: {v}")
         if self.console:
             self.problems.append(f"{label}: console errors {self.console[:5]}")
@@ -155,7 +204,8 @@ class Sweep:
 @pytest.fixture
 def site(live_server, live_catalogue, django_user_model):
     """The demo account with the sample decks published, one finished simulation run of each
-    game that has a goldfish (two for the first, for the compare page)."""
+    game that has a goldfish (two for the first, for the compare page), a campaign of each
+    game with campaign rules, two old share links, and the error answers."""
     from cardsite.tokens import create_token
     from decks.models import Deck
     from decks.samples import publish_sample_decks
@@ -185,7 +235,146 @@ def site(live_server, live_catalogue, django_user_model):
                 simulation_run_chunk(run_id=run.pk, chunk_index=i, worker="inline")
             game_runs.append(run.pk)
         runs[game.slug] = game_runs
-    return {"user": user, "decks": decks, "runs": runs, "base_url": live_server.url}
+    links = old_share_links(user, decks[registry.all()[0].slug])
+    return {
+        "user": user,
+        "decks": decks,
+        "runs": runs,
+        "campaigns": sample_campaigns(user),
+        "links": links,
+        "answers": error_answers(links["private_deck"]),
+        "base_url": live_server.url,
+    }
+
+
+def old_share_links(user, deck) -> dict:
+    """Two copies of `deck` shared by link: one whose link the owner replaced, one no longer
+    shared (private). The old links' addresses, and the private deck."""
+    from decks import services
+
+    text = deck.current_version.list_text
+    out = {}
+    for name in ("replaced", "withdrawn"):
+        copy = services.deck_create(
+            owner=user,
+            game_slug=deck.game.slug,
+            format=deck.format,
+            name=f"{deck.name} ({name})",
+            visibility="unlisted",
+            text=text,
+        )
+        out[name] = copy.get_share_url()
+        if name == "replaced":
+            services.deck_new_share_link(deck=copy)
+        else:
+            services.deck_update(deck=copy, visibility="private")
+            out["private_deck"] = copy
+    return out
+
+
+def sample_campaigns(user) -> dict[str, int]:
+    """For each game with campaign rules, a campaign of two players keeping the account's
+    sample list of the campaign format, with one game recorded and one award bought."""
+    from decks.models import Deck
+    from play import campaign_services as services
+
+    campaigns = {}
+    for game in registry.all():
+        rules = game.campaign
+        if rules is None:
+            continue
+        deck = Deck.objects.filter(owner=user, game__slug=game.slug, format=rules.format).first()
+        assert deck is not None, f"no sample {game.slug}/{rules.format} list for a campaign"
+        campaign = services.campaign_create(owner=user, game=game.slug, name="Sample campaign")
+        _, total = services.campaign_list_problems(campaign=campaign, deck=deck)
+        if total and total != campaign.points_total:
+            campaign.points_total = total
+            campaign.save(update_fields=["points_total"])
+        a = services.campaign_player_add(campaign=campaign, name="Ann", deck=deck)
+        b = services.campaign_player_add(campaign=campaign, name="Ben", deck=deck)
+        services.campaign_game_record(campaign=campaign, results=[(a, "win"), (b, "loss")])
+        a.refresh_from_db()
+        if a.campaign_points >= rules.award_cost:
+            services.campaign_spend_award(player=a)
+        campaigns[game.slug] = campaign.pk
+    return campaigns
+
+
+def _fail_every_query(execute, sql, params, many, context):
+    raise RuntimeError("a fault that is not the database being down")
+
+
+def _refuse_every_query(execute, sql, params, many, context):
+    from django.db import OperationalError
+
+    raise OperationalError("the database is down")
+
+
+def _cancel_first_query():
+    """A query wrapper: the first statement is cancelled as by statement_timeout."""
+    from django.db import OperationalError
+    from psycopg.errors import QueryCanceled
+
+    calls = []
+
+    def wrapper(execute, sql, params, many, context):
+        calls.append(sql)
+        if len(calls) == 1:
+            try:
+                raise QueryCanceled("canceling statement due to statement timeout")
+            except QueryCanceled as exc:
+                raise OperationalError(str(exc)) from exc
+        return execute(sql, params, many, context)
+
+    return wrapper
+
+
+def error_answers(private_deck) -> list[tuple[str, object]]:
+    """The error pages the live server cannot be made to answer, each as the site's handlers
+    answer it through Django's test client: (address, response)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.http import HttpResponse
+    from django.template.loader import render_to_string
+    from django.test import Client
+    from rest_framework.throttling import ScopedRateThrottle
+
+    answers = []
+
+    def add(url, response, status):
+        assert response.status_code == status, f"{url} answered {response.status_code}"
+        answers.append((url, response))
+
+    add("/", Client().get("/", HTTP_HOST="bad host"), 400)
+    staff = get_user_model().objects.create_user("staff", password=PASSWORD, is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    # Staff read every deck but may not run another player's private one.
+    url = f"/simulations/decks/{private_deck.pk}/start/"
+    add(url, client.post(url), 403)
+    client = Client(enforce_csrf_checks=True)
+    add("/accounts/login/", client.post("/accounts/login/", {"username": "x"}), 403)
+    # The card search's limit, spent by a client of its own address.
+    rates = ScopedRateThrottle.THROTTLE_RATES
+    ScopedRateThrottle.THROTTLE_RATES = dict(rates, search="1/hour")
+    try:
+        client = Client(REMOTE_ADDR="192.0.2.7")
+        url = f"/cards/{private_deck.game.slug}/"
+        client.get(url)
+        add(url, client.get(url), 429)
+    finally:
+        ScopedRateThrottle.THROTTLE_RATES = rates
+    client = Client(raise_request_exception=False)
+    with connection.execute_wrapper(_fail_every_query):
+        add("/", client.get("/"), 500)
+    with connection.execute_wrapper(_refuse_every_query):
+        add("/decks/public/", client.get("/decks/public/"), 503)
+    with connection.execute_wrapper(_cancel_first_query()):
+        add("/cards/", client.get("/cards/"), 503)
+    # 503.html: a template no view of the site answers (as tests/site/test_error_pages.py
+    # renders it).
+    add("/", HttpResponse(render_to_string("503.html", {}), status=503), 503)
+    return answers
 
 
 def sweep_signed_out(s: Sweep, site) -> None:
@@ -200,6 +389,9 @@ def sweep_signed_out(s: Sweep, site) -> None:
         s.visit(url)
     first = registry.all()[0].slug
     s.visit(site["decks"][first].get_share_url())
+    # Old share links: "the owner replaced this link", "the owner stopped sharing".
+    s.visit(site["links"]["replaced"], status=404)
+    s.visit(site["links"]["withdrawn"], status=404)
 
 
 def sweep_site(s: Sweep, site) -> None:
@@ -224,6 +416,8 @@ def sweep_site(s: Sweep, site) -> None:
     ):
         s.visit(url)
     s.visit("/no-such-page/", status=404)
+    for url, response in site["answers"]:
+        s.visit_answer(url, response)
 
 
 def sweep_game(s: Sweep, site, game: str) -> None:
@@ -264,6 +458,8 @@ def sweep_game(s: Sweep, site, game: str) -> None:
         urls.append(f"/play/{game}/goldfish/")
     if definition.campaign is not None:
         urls += [f"/play/{game}/campaigns/", f"/play/{game}/campaigns/new/"]
+        campaign = f"/play/{game}/campaigns/{site['campaigns'][game]}/"
+        urls += [campaign] + [campaign + p for p in ("games/new/", "spend/", "standings/")]
     for url in urls:
         s.visit(url)
 
@@ -288,8 +484,14 @@ def sweep_game(s: Sweep, site, game: str) -> None:
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
 def test_every_page_passes_axe_and_fits_the_screen(browser, site, size):
-    s = Sweep(browser, site["base_url"], size)
+    script, pinned = axe_source()
+    s = Sweep(browser, site["base_url"], size, script)
     try:
+        s.page.goto("/")
+        s.page.evaluate(script)
+        version = s.page.evaluate("() => axe.version")
+        print(f"axe-core {version}")
+        assert version == pinned, f"axe-core {version} loaded, package.json pins {pinned}"
         sweep_signed_out(s, site)
         s.sign_in("demo")
         sweep_site(s, site)
@@ -299,3 +501,35 @@ def test_every_page_passes_axe_and_fits_the_screen(browser, site, size):
         s.close()
     print(f"{s.visited} pages checked at {size['width']} px")
     assert not s.problems, f"{len(s.problems)} problems:\n" + "\n".join(s.problems)
+
+
+def test_the_unavailable_page_tries_again_until_the_reader_stops_it(browser, live_server):
+    """The 503 page of a database outage reloads itself after its count down (no meta
+    refresh, which a reader could not turn off), and "Stop trying" stops it."""
+    from django.test import RequestFactory
+
+    from cardsite.outages import database_unavailable_response
+
+    response = database_unavailable_response(RequestFactory().get("/decks/public/"))
+    assert response.status_code == 503 and b'http-equiv="refresh"' not in response.content
+    context = browser.new_context(base_url=live_server.url)
+    page = context.new_page()
+    loads = []
+
+    def fulfill(route):
+        loads.append(route.request.url)
+        route.fulfill(status=503, headers=dict(response.items()), body=response.content)
+
+    page.route(live_server.url + "/decks/public/", fulfill)
+    try:
+        page.goto("/decks/public/")
+        assert page.get_by_text("This page will try again by itself in").is_visible()
+        page.wait_for_event("load", timeout=15_000)  # the reload, once counted down
+        assert len(loads) == 2
+        page.get_by_role("button", name="Stop trying").click()
+        assert page.get_by_text("This page will not try again by itself.").is_visible()
+        assert page.evaluate("document.activeElement.textContent") == "Try again now"
+        page.wait_for_timeout(7_000)  # longer than the count down
+        assert len(loads) == 2
+    finally:
+        context.close()
