@@ -8,7 +8,7 @@ import json
 from django.contrib import admin, messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path, reverse
+from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html, format_html_join
 
 from . import rulesets
@@ -59,6 +59,10 @@ class FileImportAdmin(admin.ModelAdmin):
         any bad row raises FileImportFailed."""
         raise NotImplementedError
 
+    def imported_message(self, report) -> str:
+        """What the admin reads once the file is in."""
+        return report.summary()
+
     def import_elsewhere(self, data):
         """A response that takes the confirmed import elsewhere, or None to import it now."""
         return None
@@ -97,7 +101,7 @@ class FileImportAdmin(admin.ModelAdmin):
             except FileImportFailed as exc:
                 context.update(form=self.import_form(), report=exc.report)
                 return render(request, template, context)
-            messages.success(request, report.summary())
+            messages.success(request, self.imported_message(report))
             return redirect(f"admin:{self._import_name('changelist')}")
         form = self.import_form(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
@@ -188,6 +192,10 @@ class ExpansionAdmin(FileImportAdmin):
 
     def run_import(self, data, *, dry_run: bool = False):
         return expansion_import(data=data, dry_run=dry_run)
+
+    def imported_message(self, report) -> str:
+        """What the admin reads once the file is in."""
+        return report.summary()
 
     def import_elsewhere(self, data):
         """A large file is imported by a worker; its progress page follows it."""
@@ -295,6 +303,21 @@ class RuleSetAdmin(FileImportAdmin):
     readonly_fields = ("what_changes",)
     actions = ["export_json"]
     change_list_template = "admin/catalogue/ruleset/change_list.html"
+
+    def imported_message(self, report) -> str:
+        said = report.summary()
+        if not any(p.created or p.changes for p in report.plans):
+            return said
+        try:
+            jobs = reverse("admin:decks_recheckjob_changelist")
+        except NoReverseMatch:
+            return said
+        return format_html(
+            "{} The saved decks that follow these formats are being re-checked: "
+            '<a href="{}">follow the re-check</a>.',
+            said,
+            jobs,
+        )
 
     @admin.display(description="What it changes against the rule set before")
     def what_changes(self, obj):

@@ -79,9 +79,12 @@ def test_import_a_file_with_a_preview_then_confirm(client, staff_user, sample_ca
     ).content.decode()
     assert "Preview" in page and "<li>Tigercat banned</li>" in page
     assert not RuleSet.objects.get(code="S2").cards.filter(card__name="Tigercat").exists()
-    response = client.post(url, {"confirm": "1"})
-    assert response.status_code == 302
+    response = client.post(url, {"confirm": "1"}, follow=True)
     assert RuleSet.objects.get(code="S2").cards.filter(card__name="Tigercat").exists()
+    # The admin is pointed at the re-check the change started.
+    page = response.content.decode()
+    assert "1 updated" in page and "are being re-checked" in page
+    assert reverse("admin:decks_recheckjob_changelist") in page
 
 
 def test_a_bad_file_shows_every_problem_and_writes_nothing(client, staff_user, sample_catalogue):

@@ -50,7 +50,9 @@ def _stamp(html: str) -> dict[str, str]:
 
 def _rows(html: str) -> list[dict]:
     """The deck rows' change values, in page order (section, card, placement)."""
-    found = re.findall(r'<tr class="b-row[^"]*" data-card="[^"]*" id="([^"]+)" hx-vals="([^"]*)"', html)
+    found = re.findall(
+        r'<tr class="b-row[^"]*" data-card="[^"]*" id="([^"]+)" hx-vals="([^"]*)"', html
+    )
     return [json.loads(htmllib.unescape(v)) | {"id": i} for i, v in found]
 
 
