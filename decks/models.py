@@ -269,6 +269,10 @@ class RecheckJob(models.Model):
     notices = models.PositiveIntegerField(default=0)
     chunks = models.JSONField(default=list, blank=True)
     chunks_done = models.JSONField(default=dict, blank=True)
+    #: A deleted rule set's pins: {"ids": the decks that were pinned to it, "rule_set": its
+    #: id, "code", "name"}; each of those decks' owners gets one notice from the job, which
+    #: says what the deck now follows and its verdict there ({} for any other job).
+    released = models.JSONField(default=dict, blank=True)
     sweeps = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -84,10 +84,17 @@ def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
 
 
 def recheck_start(
-    *, game_slug: str, format: str, reason: str, rule_set_code: str = "", key: str = ""
+    *,
+    game_slug: str,
+    format: str,
+    reason: str,
+    rule_set_code: str = "",
+    key: str = "",
+    released: dict[str, Any] | None = None,
 ) -> RecheckJob:
     """Start re-checking the decks of a game's format (see the module docstring); returns
-    the job (the existing one for a `key` already used)."""
+    the job (the existing one for a `key` already used). `released`: the decks of a deleted
+    rule set's pins, told by the job (see `pins_released`)."""
     if key:
         existing = RecheckJob.objects.filter(key=key).first()
         if existing is not None:
@@ -112,6 +119,7 @@ def recheck_start(
                 key=key,
                 total=len(ids),
                 chunks=chunks,
+                released=released or {},
                 status=RecheckJob.Status.QUEUED if chunks else RecheckJob.Status.DONE,
                 heartbeat_at=now,
                 finished_at=None if chunks else now,
@@ -221,6 +229,7 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
             "validated_at",
         )
     )
+    released = set((job.released or {}).get("ids") or ())
     changed: list[dict[str, Any]] = []
     n = 0
     for row in rows.iterator(chunk_size=2000):
@@ -229,7 +238,7 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
         deck = _SavedDeck(pk, owner_id, game, job.format, name, pin)
         version = _SavedVersion(version_id, entries, options or {})
         report = version_check(deck=deck, version=version, pool=pool, rule_set=sets.for_deck(deck))
-        if report == stored:
+        if report == stored and pk not in released:
             continue
         changed.append(
             {
@@ -242,6 +251,8 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
                 "was_points": _points(stored),
                 "was_validated": bool(stored),
                 "was_validated_at": validated_at,
+                "released": pk in released,
+                "same": report == stored,
             }
         )
     return n, changed
@@ -332,15 +343,32 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
     Returns (decks written, notices written)."""
     if not changed:
         return 0, 0
-    now = timezone.now()
-    if connection.vendor == "postgresql":
-        written = _write_verdicts_postgresql(changed, now)
-    else:
-        written = _write_verdicts_portable(changed, now)
     fmt_name = job.game.definition.format(job.format).name
-    notices = []
     for c in changed:
-        if c["pk"] not in written or not c["was_validated"]:
+        c["fmt_name"] = fmt_name
+    written, notices = write_verdicts(changed, key_tail=f"job{job.pk}")
+    notices += _released_notices(job, [c for c in changed if c.get("released")], fmt_name)
+    return len(written), notices_write(notices)
+
+
+def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set[int], list]:
+    """Within the caller's transaction: the new verdicts of `changed` (dicts of
+    `_check_chunk`, each with its format's name as `fmt_name`) whose deck is still at the
+    version checked and at the verdict read; the ids written, and the notices (not yet
+    saved) of the written decks whose verdict or total points changed, keyed with
+    `key_tail`. A deck released from a deleted pin gets its own notice instead
+    (`_released_notices`)."""
+    now = timezone.now()
+    to_write = [c for c in changed if not c.get("same")]
+    if not to_write:
+        written: set[int] = set()
+    elif connection.vendor == "postgresql":
+        written = _write_verdicts_postgresql(to_write, now)
+    else:
+        written = _write_verdicts_portable(to_write, now)
+    notices = []
+    for c in to_write:
+        if c["pk"] not in written or not c["was_validated"] or c.get("released"):
             continue
         report = c["report"]
         points, was_points = _points(report), c["was_points"]
@@ -351,7 +379,7 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
         code = report.get("rule_set") or ""
         kind, message = _message(
             name=c["name"],
-            fmt_name=fmt_name,
+            fmt_name=c["fmt_name"],
             code=code,
             report=report,
             was_legal=c["was_legal"],
@@ -364,7 +392,7 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
                 owner_id=c["owner_id"],
                 deck_id=c["pk"],
                 kind=kind,
-                key=f"{code or '-'}:{verdict}:{points}:job{job.pk}"[:120],
+                key=f"{code or '-'}:{verdict}:{points}:{key_tail}"[:120],
                 rule_set_code=code,
                 legal=bool(report.get("legal")),
                 was_legal=c["was_legal"],
@@ -373,7 +401,43 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
                 message=message,
             )
         )
-    return len(written), notices_write(notices)
+    return written, notices
+
+
+def _released_notices(job: RecheckJob, released: list[dict[str, Any]], fmt_name: str) -> list:
+    """One notice per deck released from a deleted pin: what it now follows and its verdict
+    there (the deck's only notice of the change: no verdict notice besides)."""
+    gone = job.released or {}
+    out = []
+    for c in released:
+        report = c["report"]
+        code = report.get("rule_set") or ""
+        under = f", checked under {code}" if code else ", checked under its own rules"
+        if report.get("legal"):
+            verdict = "legal"
+        else:
+            errors = report.get("errors") or []
+            verdict = "not legal" + (f": {errors[0]['message']}" if errors else "")
+            verdict += f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        message = (
+            f"{c['name']} was pinned to the rule set {gone.get('code')} ({gone.get('name')}), "
+            f"which was deleted: it now follows {fmt_name}{under}, and is {verdict}."
+        )
+        out.append(
+            Notice(
+                owner_id=c["owner_id"],
+                deck_id=c["pk"],
+                kind=Notice.Kind.PIN,
+                key=f"pin:{gone.get('rule_set')}:{gone.get('code')}"[:120],
+                rule_set_code=gone.get("code") or "",
+                legal=bool(report.get("legal")),
+                was_legal=c["was_legal"],
+                points=_points(report),
+                was_points=c["was_points"],
+                message=message[:499],
+            )
+        )
+    return out
 
 
 def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:
@@ -493,21 +557,53 @@ def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
     return jobs
 
 
-def pins_released(*, rule_set) -> int:
-    """Before a rule set is deleted: one notice to the owner of each deck pinned to it (the
-    deck now follows its format), written in the deleting transaction; once it commits, the
-    format's decks are re-checked (the unpinned ones now under today's rule set), which
-    tells their owners of any verdict that changed too. Returns the number of decks."""
-    pinned = list(
-        DeckModel.objects.filter(rule_set_pin=rule_set).values_list("pk", "owner_id", "name")
-    )
-    if not pinned:
-        return 0
-    game = Game.objects.get(pk=rule_set.game_id)
+def pins_released(*, rule_set) -> RecheckJob | None:
+    """Before a rule set is deleted (in the deleting transaction): start the one re-check of
+    its format that the deletion needs. Its scope is the decks that follow the format and
+    those pinned to the rule set, which fall back to following once the delete commits (the
+    foreign key is set to null); the job lists the pinned ones (`released`), and each of
+    their owners gets one notice from it: the deck now follows the format, checked under the
+    rule set in effect today, with its verdict there. The chunks are sent once the
+    transaction commits (nothing is started if it rolls back). The `rule_set_changed` hook
+    that the admin calls after the delete starts nothing more (the rule set is gone).
+    Returns the job, or None when no deck is in scope."""
+    game = Game.objects.filter(pk=rule_set.game_id).first()
+    if game is None:
+        return None
     try:
-        fmt_name = game.definition.format(rule_set.format).name
+        game.definition.format(rule_set.format)
     except ValueError:
-        fmt_name = rule_set.format
+        return None
+    if not _scope(game_id=game.pk, format=rule_set.format, rule_set_code=rule_set.code).exists():
+        _tell_unsaved_pins(rule_set, game)
+        return None
+    if not _scope(game_id=game.pk, format=rule_set.format, rule_set_code=rule_set.code).exists():
+        return None
+    pinned = list(
+        DeckModel.objects.filter(rule_set_pin=rule_set, current_version__isnull=False)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    _tell_unsaved_pins(rule_set, game)
+    return recheck_start(
+        game_slug=game.slug,
+        format=rule_set.format,
+        rule_set_code=rule_set.code,
+        reason=f"rule set {rule_set.code} deleted: its pinned decks follow {rule_set.format}",
+        key=f"deleted:{rule_set.pk}:{rule_set.code}"[:120],
+        released={
+            "ids": pinned,
+            "rule_set": rule_set.pk,
+            "code": rule_set.code,
+            "name": rule_set.name,
+        },
+    )
+
+
+def _tell_unsaved_pins(rule_set, game) -> None:
+    """The decks pinned to a deleted rule set that have no saved list (nothing to re-check):
+    one notice each, at once."""
+    fmt_name = game.definition.format(rule_set.format).name
     notices_write(
         [
             Notice(
@@ -518,19 +614,11 @@ def pins_released(*, rule_set) -> int:
                 rule_set_code=rule_set.code,
                 message=(
                     f"{name} was pinned to the rule set {rule_set.code} ({rule_set.name}), "
-                    f"which was deleted: it now follows {fmt_name} (the rule set in effect "
-                    "today)."
+                    f"which was deleted: it now follows {fmt_name}."
                 )[:499],
             )
-            for pk, owner_id, name in pinned
+            for pk, owner_id, name in DeckModel.objects.filter(
+                rule_set_pin=rule_set, current_version__isnull=True
+            ).values_list("pk", "owner_id", "name")
         ]
     )
-    slug, fmt, code = game.slug, rule_set.format, rule_set.code
-
-    def start() -> None:
-        from decks.tasks import recheck_start as task
-
-        task.delay(slug, fmt, "", f"rule set {code} deleted: its pinned decks follow {fmt}")
-
-    transaction.on_commit(start)
-    return len(pinned)
