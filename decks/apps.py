@@ -14,8 +14,11 @@ def revalidate_after_catalogue_change(*, game_slug: str) -> None:
 def profile_decks(user) -> dict:
     """The profile page's list of the user's decks."""
     from .selectors import deck_list_for_owner
+    from .services import decks_refresh
 
-    return {"decks": deck_list_for_owner(owner=user)}
+    decks = deck_list_for_owner(owner=user)
+    decks_refresh(decks)
+    return {"decks": decks}
 
 
 def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> None:

@@ -356,7 +356,7 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
     `_check_chunk`, each with its format's name as `fmt_name`) whose deck is still at the
     version checked and at the verdict read; the ids written, and the notices (not yet
     saved) of the written decks whose verdict or total points changed, keyed with
-    `key_tail`. A deck released from a deleted pin gets its own notice instead
+    `key_tail` (or the deck's own `key_tail`). A deck released from a deleted pin gets its own notice instead
     (`_released_notices`)."""
     now = timezone.now()
     to_write = [c for c in changed if not c.get("same")]
@@ -392,7 +392,7 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
                 owner_id=c["owner_id"],
                 deck_id=c["pk"],
                 kind=kind,
-                key=f"{code or '-'}:{verdict}:{points}:{key_tail}"[:120],
+                key=f"{code or '-'}:{verdict}:{points}:{c.get('key_tail') or key_tail}"[:120],
                 rule_set_code=code,
                 legal=bool(report.get("legal")),
                 was_legal=c["was_legal"],

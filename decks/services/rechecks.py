@@ -92,7 +92,10 @@ def version_check(
             rule_set=rule_set,
         )
     except (KeyError, ValueError) as exc:  # game or format gone from the rules core
-        return _unreadable_report([{"message": str(exc)}])
+        return {
+            **_unreadable_report([{"message": str(exc)}]),
+            "rule_set": rule_set.code if rule_set else None,
+        }
     return report.as_dict()
 
 
