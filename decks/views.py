@@ -67,6 +67,7 @@ def check_list(request):
                 options=form.options(),
                 owner=request.user,
                 report_unknown=True,
+                rule_set=form.chosen_rule_set(),
             )
         except ListInvalid as exc:
             context["line_errors"] = exc.line_errors
@@ -80,9 +81,19 @@ def check_list(request):
                 if checked.report.rule_set
                 else None
             )
+            # How it was chosen: by its code, on a date, or (neither) today.
+            context["asked_code"] = form.cleaned_data["rule_set"]
+            context["as_of"] = form.cleaned_data["as_of"]
             context["unknown"] = [e.as_unread() for e in checked.unread]
             context["violations"] = explained(context["report"], context["game"], fmt)
             context["totals"] = totals_rows(checked.report.totals, context["game"])
+    if request.method == "POST" and form.errors and request.htmx:
+        # The partial replaces the verdict only: it says what was wrong with the form.
+        context["form_errors"] = [
+            (form.fields[name].label if name in form.fields else "", message)
+            for name, messages_ in form.errors.items()
+            for message in messages_
+        ]
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
     # A list larger than the site reads is a 400 (an htmx swap only shows a 2xx answer).
     status = 400 if list_too_large(form) and not request.htmx else 200
