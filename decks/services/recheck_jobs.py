@@ -200,10 +200,42 @@ class _SavedDeck:
 
 
 class _SavedVersion:
-    __slots__ = ("pk", "entries", "options")
+    __slots__ = ("pk", "entries", "options", "revision")
 
-    def __init__(self, pk, entries, options):
-        self.pk, self.entries, self.options = pk, entries, options
+    def __init__(self, pk, entries, options, revision=0):
+        self.pk, self.entries, self.options, self.revision = pk, entries, options, revision
+
+
+def _upcoming_effect(deck, version, pool, sets, upcoming, memo) -> dict[str, Any]:
+    """The upcoming rule set's effect on a deck that follows its format, in memory (the
+    rule sets loaded once a chunk; the check under the upcoming one done once per distinct
+    list and options in the chunk: many decks share a list)."""
+    from .rulesets import effect_parts, stored_effect
+
+    if upcoming is None or deck.rule_set_pin_id is not None:
+        return {}
+    key, later = upcoming
+    memo_key = (
+        tuple(
+            (e["section"], e["card"], e["count"], str(e.get("placement") or ""))
+            for e in version.entries
+        ),
+        repr(version.options),
+        deck.owner_id if version.options else None,
+    )
+    found = memo.get(memo_key)
+    if found is None:
+        report = version_check(deck=deck, version=version, pool=pool, rule_set=later)
+        found = effect_parts(
+            version=version,
+            now=sets.in_force(deck.format),
+            later=later,
+            cards=pool,
+            report=report,
+        )
+        memo[memo_key] = found
+    items, legal, errors = found
+    return stored_effect(key=key, version=version, items=items, legal=legal, errors=errors)
 
 
 def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str, Any]]]:
@@ -223,22 +255,40 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
             "current_version_id",
             "current_version__entries",
             "current_version__options",
+            "current_version__revision",
             "rule_set_pin_id",
             "legal",
             "report",
+            "upcoming",
             "validated_at",
         )
     )
+    upcoming = sets.upcoming(job.format)
+    effects: dict[tuple, tuple[list[str], bool, int]] = {}
     released = set((job.released or {}).get("ids") or ())
     changed: list[dict[str, Any]] = []
     n = 0
     for row in rows.iterator(chunk_size=2000):
-        pk, owner_id, name, version_id, entries, options, pin, legal, stored, validated_at = row
+        (
+            pk,
+            owner_id,
+            name,
+            version_id,
+            entries,
+            options,
+            revision,
+            pin,
+            legal,
+            stored,
+            stored_effect,
+            validated_at,
+        ) = row
         n += 1
         deck = _SavedDeck(pk, owner_id, game, job.format, name, pin)
-        version = _SavedVersion(version_id, entries, options or {})
+        version = _SavedVersion(version_id, entries, options or {}, revision)
         report = version_check(deck=deck, version=version, pool=pool, rule_set=sets.for_deck(deck))
-        if report == stored and pk not in released:
+        effect = _upcoming_effect(deck, version, pool, sets, upcoming, effects)
+        if report == stored and effect == stored_effect and pk not in released:
             continue
         changed.append(
             {
@@ -247,12 +297,13 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
                 "name": name,
                 "version_id": version_id,
                 "report": report,
+                "upcoming": effect,
                 "was_legal": legal,
                 "was_points": _points(stored),
                 "was_validated": bool(stored),
                 "was_validated_at": validated_at,
                 "released": pk in released,
-                "same": report == stored,
+                "same": report == stored and effect == stored_effect,
             }
         )
     return n, changed
@@ -273,10 +324,10 @@ def _verdict(report: dict[str, Any]) -> tuple[bool, int, int]:
 _UPDATE_SQL = """
 UPDATE decks_deck AS d
 SET legal = v.legal, violations_count = v.errors, warnings_count = v.warnings,
-    report = v.report, validated_at = %s
+    report = v.report, upcoming = COALESCE(v.upcoming, d.upcoming), validated_at = %s
 FROM jsonb_to_recordset(%s::jsonb)
      AS v(id bigint, version_id bigint, was_validated_at timestamptz, legal boolean,
-          errors integer, warnings integer, report jsonb)
+          errors integer, warnings integer, report jsonb, upcoming jsonb)
 WHERE d.id = v.id AND d.current_version_id = v.version_id
   AND d.validated_at IS NOT DISTINCT FROM v.was_validated_at
 RETURNING d.id
@@ -300,6 +351,7 @@ def _write_verdicts_postgresql(changed: list[dict[str, Any]], now) -> set[int]:
                         "errors": errors,
                         "warnings": warnings,
                         "report": c["report"],
+                        "upcoming": c.get("upcoming"),
                     }
                 )
             cursor.execute(_UPDATE_SQL, [now, json.dumps(rows)])
@@ -329,10 +381,12 @@ def _write_verdicts_portable(changed: list[dict[str, Any]], now) -> set[int]:
                 violations_count=errors,
                 warnings_count=warnings,
                 report=c["report"],
+                upcoming=c.get("upcoming") or {},
                 validated_at=now,
             )
         )
-    DeckModel.objects.bulk_update(decks, VERDICT_FIELDS, batch_size=WRITE_BATCH)
+    fields = VERDICT_FIELDS + (["upcoming"] if all("upcoming" in c for c in changed) else [])
+    DeckModel.objects.bulk_update(decks, fields, batch_size=WRITE_BATCH)
     return {d.pk for d in decks}
 
 

@@ -272,8 +272,14 @@ def test_an_upcoming_rule_set_changes_no_verdict_yet(sample_catalogue, user):
     _recheck()
     make_set("T9", -10, banned=["Tigercat"])  # takes effect in ten days
     job = _recheck(code="T9")
-    assert (job.checked, job.changed, job.notices) == (1, 0, 0)
-    assert Deck.objects.get(pk=deck.pk).legal
+    # the deck's stored effect of the upcoming rule set is written; its verdict is not
+    assert (job.checked, job.changed, job.notices) == (1, 1, 0)
+    deck = Deck.objects.get(pk=deck.pk)
+    assert deck.legal and deck.report["rule_set"] is None
+    assert deck.upcoming["items"][0].startswith("Tigercat banned (")
+    assert deck.upcoming["legal"] is False
+    again = _recheck(code="T9")
+    assert (again.checked, again.changed, again.notices) == (1, 0, 0)
 
 
 def test_a_deleted_pin_falls_back_to_following_with_one_notice(
