@@ -9,7 +9,9 @@ How a job moves (docs/architecture.md, "Re-checks and notices"):
    takes effect).
 2. ``recheck_run_chunk`` (the task's body) loads the chunk's decks with their current
    versions and stored verdicts in one query, and the game's card pool once; runs the rules
-   core on each in memory; then, in one transaction, writes the verdicts that changed (on
+   core on each in memory (and, for a deck that follows the format, the upcoming rule set's
+   effect on it, `Deck.upcoming`: checked once per distinct list of the chunk); then, in one
+   transaction, writes the verdicts (and effects) that changed (on
    PostgreSQL one ``UPDATE … FROM unnest(…)`` per 1,000 decks; elsewhere ``bulk_update``),
    each only while the deck is still at the version checked and the verdict read (a deck
    saved or re-checked meanwhile keeps that verdict), writes one notice per written deck
