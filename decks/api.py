@@ -355,8 +355,10 @@ class DeckViewSet(
 
     def get_queryset(self):
         user = self.request.user
-        qs = Deck.objects.select_related("game", "owner").annotate(
-            current_version_number=F("current_version__number")
+        qs = services.with_in_force(
+            Deck.objects.select_related("game", "owner").annotate(
+                current_version_number=F("current_version__number")
+            )
         )
         if self.action == "list":
             scoped = qs.public() if self._wants_public() else qs.owned_by(user)
@@ -366,6 +368,19 @@ class DeckViewSet(
         ):
             return qs.visible_to(user).select_related("current_version__based_on")
         return qs.owned_by(user).select_related("current_version")
+
+    def get_object(self):
+        # A verdict checked under a rule set no longer in effect for the deck is re-checked
+        # at once and written through (decks.services.freshness).
+        deck = super().get_object()
+        services.decks_refresh([deck])
+        return deck
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        if self.action == "list" and page is not None:
+            services.decks_refresh(page)  # the few stale decks of the page, in bulk
+        return page
 
     def filter_queryset(self, queryset):
         # The list filters apply to the list only (?format= is the export's renderer).
@@ -591,10 +606,13 @@ class DeckViewSet(
     @action(detail=False, methods=["get"], url_path=r"shared/(?P<token>[A-Za-z0-9_\-]+)")
     def shared(self, request, token=None):
         deck = get_object_or_404(
-            Deck.objects.shared(token).select_related(
-                "game", "owner", "current_version__based_on", "current_version__author"
+            services.with_in_force(
+                Deck.objects.shared(token).select_related(
+                    "game", "owner", "current_version__based_on", "current_version__author"
+                )
             )
         )
+        services.decks_refresh([deck])
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 
 

@@ -14,8 +14,11 @@ def revalidate_after_catalogue_change(*, game_slug: str) -> None:
 def profile_decks(user) -> dict:
     """The profile page's list of the user's decks."""
     from .selectors import deck_list_for_owner
+    from .services import decks_refresh
 
-    return {"decks": deck_list_for_owner(owner=user)}
+    decks = deck_list_for_owner(owner=user)
+    decks_refresh(decks)
+    return {"decks": decks}
 
 
 def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> None:
@@ -24,15 +27,21 @@ def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> 
     tells their owners what changed (decks.services.recheck_jobs)."""
     from django.db import transaction
 
+    from catalogue.models import RuleSet
+
     from .tasks import recheck_start
 
+    if not RuleSet.objects.filter(game__slug=game_slug, format=format, code=code).exists():
+        # Deleted: the deletion started its own re-check (unpin_decks_of_deleted_rule_set).
+        return
     reason = f"rule set {code} changed"
     transaction.on_commit(lambda: recheck_start.delay(game_slug, format, code, reason))
 
 
 def unpin_decks_of_deleted_rule_set(sender, instance, **kwargs) -> None:
-    """A rule set about to be deleted: its pinned decks fall back to following their format
-    (the foreign key is set to null), and their owners are told."""
+    """A rule set about to be deleted: the one re-check of its format starts (once the
+    delete commits); its pinned decks fall back to following their format (the foreign key
+    is set to null), and the re-check tells each of their owners once."""
     from .services.recheck_jobs import pins_released
 
     pins_released(rule_set=instance)

@@ -127,9 +127,12 @@ def _change_data(request) -> dict[str, Any]:
 
 
 def _owned_deck(request, pk: int) -> Deck:
-    """The user's own deck (with its game and current version), else 404."""
+    """The user's own deck (with its game and current version), else 404; a stale verdict
+    (checked under yesterday's rule set) is re-checked at once."""
     qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
-    return get_object_or_404(qs, pk=pk)
+    deck = get_object_or_404(services.with_in_force(qs), pk=pk)
+    services.decks_refresh([deck])
+    return deck
 
 
 def _revision(request) -> int | None:

@@ -5,6 +5,7 @@ import django_filters
 from cardsite.schema_fields import FormatFilter, GameFilter, GivenChoiceFilter
 
 from .models import Deck
+from .services import only_fresh
 
 
 class DeckFilter(django_filters.FilterSet):
@@ -19,7 +20,9 @@ class DeckFilter(django_filters.FilterSet):
     )
 
     def filter_legal(self, queryset, name, value):
-        return queryset.filter(legal=value in ("true", "1"))
+        # A following deck still checked under yesterday's rule set is left out until it is
+        # re-checked: its stored verdict is not today's.
+        return only_fresh(queryset.filter(legal=value in ("true", "1")))
 
     class Meta:
         model = Deck

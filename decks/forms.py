@@ -126,15 +126,52 @@ class CheckListForm(forms.Form):
         validators=[validate_list_size],
     )
     collection = collection_field()
+    as_of = forms.DateField(
+        label="Under the rule set in effect on (empty: today)",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": "give a date as YYYY-MM-DD"},
+    )
+    rule_set = forms.CharField(
+        label="…or under the rule set of code (e.g. S2)",
+        required=False,
+        max_length=40,
+    )
 
     def clean(self):
         data = super().clean()
         clean_variant(self, data)
+        code = (data.get("rule_set") or "").strip()
+        data["rule_set"] = code
+        if code and data.get("as_of"):
+            self.add_error(
+                "rule_set", "give either a date or a rule set's code, not both (clear one)"
+            )
+        elif code and data.get("game_format"):
+            from .services import DeckInvalid, chosen_rule_set
+
+            game, fmt = data["game_format"].split("/", 1)
+            try:
+                chosen_rule_set(game_slug=game, format=fmt, code=code)
+            except DeckInvalid as exc:
+                self.add_error("rule_set", exc.errors["rule_set"])
         return data
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)
         return game, fmt
+
+    def chosen_rule_set(self):
+        """The rule set asked for, as `list_check(rule_set=…)` takes it (a valid form)."""
+        from .services import chosen_rule_set
+
+        game, fmt = self.split()
+        return chosen_rule_set(
+            game_slug=game,
+            format=fmt,
+            code=self.cleaned_data["rule_set"] or None,
+            as_of=self.cleaned_data["as_of"],
+        )
 
     def options(self) -> dict:
         return list_options(self.cleaned_data)

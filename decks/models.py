@@ -96,6 +96,11 @@ class Deck(models.Model):
     warnings_count = models.PositiveIntegerField(default=0)
     report = models.JSONField(default=dict, blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
+    #: What the upcoming rule set will do to the current version of a deck that follows its
+    #: format, computed with the verdict (decks.services.rulesets.upcoming_effect): its
+    #: `items`, `legal` and `errors` then, and what it was computed for (`key`: the rule sets
+    #: in force and upcoming and their last change; `version`, `revision`); {} for none.
+    upcoming = models.JSONField(default=dict, blank=True)
     rule_set_pin = models.ForeignKey(
         "catalogue.RuleSet",
         on_delete=models.SET_NULL,
@@ -269,6 +274,10 @@ class RecheckJob(models.Model):
     notices = models.PositiveIntegerField(default=0)
     chunks = models.JSONField(default=list, blank=True)
     chunks_done = models.JSONField(default=dict, blank=True)
+    #: A deleted rule set's pins: {"ids": the decks that were pinned to it, "rule_set": its
+    #: id, "code", "name"}; each of those decks' owners gets one notice from the job, which
+    #: says what the deck now follows and its verdict there ({} for any other job).
+    released = models.JSONField(default=dict, blank=True)
     sweeps = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

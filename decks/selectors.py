@@ -21,7 +21,7 @@ from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import Entry, RuleSetFacts, plain
 
 from .list_header import export_header
-from .services import IN_FORCE, deck_rule_set, entries_as_sections
+from .services import IN_FORCE, deck_rule_set, entries_as_sections, only_fresh, with_in_force
 
 MAX_SEED = 2**31 - 1
 
@@ -88,11 +88,15 @@ def sample_hand(*, deck, version, seed: int, extra: dict[str, int]) -> list[Hand
 
 
 def deck_list_for_owner(*, owner) -> list[Any]:
-    """The user's decks, most recently updated first, with their game (one query)."""
+    """The user's decks, most recently updated first, with their game and the code of the
+    rule set in effect today in their format (`in_force_code`, for `decks_refresh`; one
+    query)."""
     from .models import Deck as DeckModel
 
     return list(
-        DeckModel.objects.owned_by(owner).select_related("game").order_by("-updated_at", "-id")
+        with_in_force(DeckModel.objects.owned_by(owner))
+        .select_related("game")
+        .order_by("-updated_at", "-id")
     )
 
 
@@ -232,10 +236,11 @@ def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in:
     """Public decks (of one game), newest first, whose name contains `query`; with
     `legal_in` (a format), only the decks of that format legal today: their verdict is under
     the rule set in effect today (they follow the format, or are pinned to that very rule set)
-    and legal. A queryset with the game and owner joined, for pagination."""
+    and legal (a following deck not yet re-checked under today's rule set is left out). A
+    queryset with the game, the owner and `in_force_code`, for pagination."""
     from .models import Deck as DeckModel
 
-    qs = DeckModel.objects.public().select_related("game", "owner")
+    qs = with_in_force(DeckModel.objects.public().select_related("game", "owner"))
     if game_slug:
         qs = qs.filter(game__slug=game_slug)
     if query:
@@ -251,7 +256,9 @@ def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in:
             if current is not None:
                 pinned |= Q(rule_set_pin_id=current.pk)
             today_q |= Q(game__slug=game.slug) & pinned
-        qs = qs.filter(today_q, format=legal_in, legal=True)
+        # A following deck whose verdict is still under yesterday's rule set is left out
+        # until it is re-checked (only_fresh): its verdict is not today's.
+        qs = only_fresh(qs.filter(today_q, format=legal_in, legal=True))
     return qs.order_by("-updated_at", "-id")
 
 

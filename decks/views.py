@@ -67,6 +67,7 @@ def check_list(request):
                 options=form.options(),
                 owner=request.user,
                 report_unknown=True,
+                rule_set=form.chosen_rule_set(),
             )
         except ListInvalid as exc:
             context["line_errors"] = exc.line_errors
@@ -80,9 +81,19 @@ def check_list(request):
                 if checked.report.rule_set
                 else None
             )
+            # How it was chosen: by its code, on a date, or (neither) today.
+            context["asked_code"] = form.cleaned_data["rule_set"]
+            context["as_of"] = form.cleaned_data["as_of"]
             context["unknown"] = [e.as_unread() for e in checked.unread]
             context["violations"] = explained(context["report"], context["game"], fmt)
             context["totals"] = totals_rows(checked.report.totals, context["game"])
+    if request.method == "POST" and form.errors and request.htmx:
+        # The partial replaces the verdict only: it says what was wrong with the form.
+        context["form_errors"] = [
+            (form.fields[name].label if name in form.fields else "", message)
+            for name, messages_ in form.errors.items()
+            for message in messages_
+        ]
     template = "decks/_check_result.html" if request.htmx else "decks/check.html"
     # A list larger than the site reads is a 400 (an htmx swap only shows a 2xx answer).
     status = 400 if list_too_large(form) and not request.htmx else 200
@@ -106,8 +117,10 @@ def build(request):
 
 def _readable(request, *, pk: int | None = None, token: str | None = None) -> Deck:
     """The deck the request may read: by id among the decks visible to the user, or by a
-    share token. Anything else is a 404, whether or not the deck exists."""
-    qs = Deck.objects.select_related("game", "owner", "current_version")
+    share token. Anything else is a 404, whether or not the deck exists. A verdict checked
+    under a rule set no longer in effect for the deck is re-checked at once (written
+    through), so the page shows today's."""
+    qs = services.with_in_force(Deck.objects.select_related("game", "owner", "current_version"))
     if token is not None:
         deck = qs.shared(token).first()
         if deck is None:
@@ -115,8 +128,10 @@ def _readable(request, *, pk: int | None = None, token: str | None = None) -> De
             if retired is not None:
                 raise ShareLinkRetired(retired)
             raise Http404("no deck is shared with this link")
-        return deck
-    return get_object_or_404(qs.visible_to(request.user), pk=pk)
+    else:
+        deck = get_object_or_404(qs.visible_to(request.user), pk=pk)
+    services.decks_refresh([deck])
+    return deck
 
 
 class ShareLinkRetired(Http404):
@@ -133,7 +148,9 @@ class ShareLinkRetired(Http404):
 
 def _owned(request, pk: int) -> Deck:
     qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
-    return get_object_or_404(qs, pk=pk)
+    deck = get_object_or_404(services.with_in_force(qs), pk=pk)
+    services.decks_refresh([deck])
+    return deck
 
 
 def _version(deck: Deck, number: int | None) -> DeckVersion | None:
@@ -175,6 +192,7 @@ def _deck_urls(deck: Deck, token: str | None) -> dict[str, str]:
 def my_decks(request):
     """The user's decks with the current verdict of each (a constant number of queries)."""
     decks = selectors.deck_list_for_owner(owner=request.user)
+    services.decks_refresh(decks)
     return render(request, "decks/mine.html", {"decks": decks})
 
 
@@ -197,6 +215,8 @@ def public_decks(request, game: str | None = None):
         50,
         allow_empty_first_page=True,
     ).get_page(request.GET.get("page"))
+    # The few decks of the page checked under yesterday's rule set, re-checked at once.
+    services.decks_refresh(page.object_list)
     return render(
         request,
         "decks/public.html",

@@ -8,6 +8,8 @@
   (its pin, or the one in effect today);
 - `recheck_jobs`: re-checking a format's saved decks on the workers, in chunks, and the
   notices to their owners (`recheck_start`);
+- `freshness`: the day a rule set comes into force, a page re-checks at once the decks it
+  shows whose verdict is under the rule set of the day before (`decks_refresh`);
 - `rulesets`: a deck and its format's rule sets (follow or pin, the upcoming rule set's
   effect on it);
 - `collection`: a player's collection and importing it;
@@ -22,6 +24,7 @@ it is handed. The names below are the package's public interface.
 
 from .collection import collection_import, collection_set
 from .errors import DeckInvalid, ListInvalid, VersionConflict
+from .freshness import decks_refresh, is_stale, only_fresh, with_in_force
 from .lists import (
     IN_FORCE,
     CheckedList,
@@ -55,6 +58,10 @@ from .versions import (
 )
 
 __all__ = [
+    "decks_refresh",
+    "is_stale",
+    "only_fresh",
+    "with_in_force",
     "COLLECTION_OPTION",
     "IN_FORCE",
     "RuleSetCache",

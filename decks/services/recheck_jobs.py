@@ -9,7 +9,9 @@ How a job moves (docs/architecture.md, "Re-checks and notices"):
    takes effect).
 2. ``recheck_run_chunk`` (the task's body) loads the chunk's decks with their current
    versions and stored verdicts in one query, and the game's card pool once; runs the rules
-   core on each in memory; then, in one transaction, writes the verdicts that changed (on
+   core on each in memory (and, for a deck that follows the format, the upcoming rule set's
+   effect on it, `Deck.upcoming`: checked once per distinct list of the chunk); then, in one
+   transaction, writes the verdicts (and effects) that changed (on
    PostgreSQL one ``UPDATE … FROM unnest(…)`` per 1,000 decks; elsewhere ``bulk_update``),
    each only while the deck is still at the version checked and the verdict read (a deck
    saved or re-checked meanwhile keeps that verdict), writes one notice per written deck
@@ -84,10 +86,17 @@ def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
 
 
 def recheck_start(
-    *, game_slug: str, format: str, reason: str, rule_set_code: str = "", key: str = ""
+    *,
+    game_slug: str,
+    format: str,
+    reason: str,
+    rule_set_code: str = "",
+    key: str = "",
+    released: dict[str, Any] | None = None,
 ) -> RecheckJob:
     """Start re-checking the decks of a game's format (see the module docstring); returns
-    the job (the existing one for a `key` already used)."""
+    the job (the existing one for a `key` already used). `released`: the decks of a deleted
+    rule set's pins, told by the job (see `pins_released`)."""
     if key:
         existing = RecheckJob.objects.filter(key=key).first()
         if existing is not None:
@@ -112,6 +121,7 @@ def recheck_start(
                 key=key,
                 total=len(ids),
                 chunks=chunks,
+                released=released or {},
                 status=RecheckJob.Status.QUEUED if chunks else RecheckJob.Status.DONE,
                 heartbeat_at=now,
                 finished_at=None if chunks else now,
@@ -192,10 +202,42 @@ class _SavedDeck:
 
 
 class _SavedVersion:
-    __slots__ = ("pk", "entries", "options")
+    __slots__ = ("pk", "entries", "options", "revision")
 
-    def __init__(self, pk, entries, options):
-        self.pk, self.entries, self.options = pk, entries, options
+    def __init__(self, pk, entries, options, revision=0):
+        self.pk, self.entries, self.options, self.revision = pk, entries, options, revision
+
+
+def _upcoming_effect(deck, version, pool, sets, upcoming, memo) -> dict[str, Any]:
+    """The upcoming rule set's effect on a deck that follows its format, in memory (the
+    rule sets loaded once a chunk; the check under the upcoming one done once per distinct
+    list and options in the chunk: many decks share a list)."""
+    from .rulesets import effect_parts, stored_effect
+
+    if upcoming is None or deck.rule_set_pin_id is not None:
+        return {}
+    key, later = upcoming
+    memo_key = (
+        tuple(
+            (e["section"], e["card"], e["count"], str(e.get("placement") or ""))
+            for e in version.entries
+        ),
+        repr(version.options),
+        deck.owner_id if version.options else None,
+    )
+    found = memo.get(memo_key)
+    if found is None:
+        report = version_check(deck=deck, version=version, pool=pool, rule_set=later)
+        found = effect_parts(
+            version=version,
+            now=sets.in_force(deck.format),
+            later=later,
+            cards=pool,
+            report=report,
+        )
+        memo[memo_key] = found
+    items, legal, errors = found
+    return stored_effect(key=key, version=version, items=items, legal=legal, errors=errors)
 
 
 def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str, Any]]]:
@@ -215,21 +257,40 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
             "current_version_id",
             "current_version__entries",
             "current_version__options",
+            "current_version__revision",
             "rule_set_pin_id",
             "legal",
             "report",
+            "upcoming",
             "validated_at",
         )
     )
+    upcoming = sets.upcoming(job.format)
+    effects: dict[tuple, tuple[list[str], bool, int]] = {}
+    released = set((job.released or {}).get("ids") or ())
     changed: list[dict[str, Any]] = []
     n = 0
     for row in rows.iterator(chunk_size=2000):
-        pk, owner_id, name, version_id, entries, options, pin, legal, stored, validated_at = row
+        (
+            pk,
+            owner_id,
+            name,
+            version_id,
+            entries,
+            options,
+            revision,
+            pin,
+            legal,
+            stored,
+            stored_effect,
+            validated_at,
+        ) = row
         n += 1
         deck = _SavedDeck(pk, owner_id, game, job.format, name, pin)
-        version = _SavedVersion(version_id, entries, options or {})
+        version = _SavedVersion(version_id, entries, options or {}, revision)
         report = version_check(deck=deck, version=version, pool=pool, rule_set=sets.for_deck(deck))
-        if report == stored:
+        effect = _upcoming_effect(deck, version, pool, sets, upcoming, effects)
+        if report == stored and effect == stored_effect and pk not in released:
             continue
         changed.append(
             {
@@ -238,10 +299,13 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
                 "name": name,
                 "version_id": version_id,
                 "report": report,
+                "upcoming": effect,
                 "was_legal": legal,
                 "was_points": _points(stored),
                 "was_validated": bool(stored),
                 "was_validated_at": validated_at,
+                "released": pk in released,
+                "same": report == stored and effect == stored_effect,
             }
         )
     return n, changed
@@ -262,10 +326,10 @@ def _verdict(report: dict[str, Any]) -> tuple[bool, int, int]:
 _UPDATE_SQL = """
 UPDATE decks_deck AS d
 SET legal = v.legal, violations_count = v.errors, warnings_count = v.warnings,
-    report = v.report, validated_at = %s
+    report = v.report, upcoming = COALESCE(v.upcoming, d.upcoming), validated_at = %s
 FROM jsonb_to_recordset(%s::jsonb)
      AS v(id bigint, version_id bigint, was_validated_at timestamptz, legal boolean,
-          errors integer, warnings integer, report jsonb)
+          errors integer, warnings integer, report jsonb, upcoming jsonb)
 WHERE d.id = v.id AND d.current_version_id = v.version_id
   AND d.validated_at IS NOT DISTINCT FROM v.was_validated_at
 RETURNING d.id
@@ -289,6 +353,7 @@ def _write_verdicts_postgresql(changed: list[dict[str, Any]], now) -> set[int]:
                         "errors": errors,
                         "warnings": warnings,
                         "report": c["report"],
+                        "upcoming": c.get("upcoming"),
                     }
                 )
             cursor.execute(_UPDATE_SQL, [now, json.dumps(rows)])
@@ -318,10 +383,12 @@ def _write_verdicts_portable(changed: list[dict[str, Any]], now) -> set[int]:
                 violations_count=errors,
                 warnings_count=warnings,
                 report=c["report"],
+                upcoming=c.get("upcoming") or {},
                 validated_at=now,
             )
         )
-    DeckModel.objects.bulk_update(decks, VERDICT_FIELDS, batch_size=WRITE_BATCH)
+    fields = VERDICT_FIELDS + (["upcoming"] if all("upcoming" in c for c in changed) else [])
+    DeckModel.objects.bulk_update(decks, fields, batch_size=WRITE_BATCH)
     return {d.pk for d in decks}
 
 
@@ -332,15 +399,32 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
     Returns (decks written, notices written)."""
     if not changed:
         return 0, 0
-    now = timezone.now()
-    if connection.vendor == "postgresql":
-        written = _write_verdicts_postgresql(changed, now)
-    else:
-        written = _write_verdicts_portable(changed, now)
     fmt_name = job.game.definition.format(job.format).name
-    notices = []
     for c in changed:
-        if c["pk"] not in written or not c["was_validated"]:
+        c["fmt_name"] = fmt_name
+    written, notices = write_verdicts(changed, key_tail=f"job{job.pk}")
+    notices += _released_notices(job, [c for c in changed if c.get("released")], fmt_name)
+    return len(written), notices_write(notices)
+
+
+def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set[int], list]:
+    """Within the caller's transaction: the new verdicts of `changed` (dicts of
+    `_check_chunk`, each with its format's name as `fmt_name`) whose deck is still at the
+    version checked and at the verdict read; the ids written, and the notices (not yet
+    saved) of the written decks whose verdict or total points changed, keyed with
+    `key_tail` (or the deck's own `key_tail`). A deck released from a deleted pin gets its own notice instead
+    (`_released_notices`)."""
+    now = timezone.now()
+    to_write = [c for c in changed if not c.get("same")]
+    if not to_write:
+        written: set[int] = set()
+    elif connection.vendor == "postgresql":
+        written = _write_verdicts_postgresql(to_write, now)
+    else:
+        written = _write_verdicts_portable(to_write, now)
+    notices = []
+    for c in to_write:
+        if c["pk"] not in written or not c["was_validated"] or c.get("released"):
             continue
         report = c["report"]
         points, was_points = _points(report), c["was_points"]
@@ -351,7 +435,7 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
         code = report.get("rule_set") or ""
         kind, message = _message(
             name=c["name"],
-            fmt_name=fmt_name,
+            fmt_name=c["fmt_name"],
             code=code,
             report=report,
             was_legal=c["was_legal"],
@@ -364,7 +448,7 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
                 owner_id=c["owner_id"],
                 deck_id=c["pk"],
                 kind=kind,
-                key=f"{code or '-'}:{verdict}:{points}:job{job.pk}"[:120],
+                key=f"{code or '-'}:{verdict}:{points}:{c.get('key_tail') or key_tail}"[:120],
                 rule_set_code=code,
                 legal=bool(report.get("legal")),
                 was_legal=c["was_legal"],
@@ -373,7 +457,43 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
                 message=message,
             )
         )
-    return len(written), notices_write(notices)
+    return written, notices
+
+
+def _released_notices(job: RecheckJob, released: list[dict[str, Any]], fmt_name: str) -> list:
+    """One notice per deck released from a deleted pin: what it now follows and its verdict
+    there (the deck's only notice of the change: no verdict notice besides)."""
+    gone = job.released or {}
+    out = []
+    for c in released:
+        report = c["report"]
+        code = report.get("rule_set") or ""
+        under = f", checked under {code}" if code else ", checked under its own rules"
+        if report.get("legal"):
+            verdict = "legal"
+        else:
+            errors = report.get("errors") or []
+            verdict = "not legal" + (f": {errors[0]['message']}" if errors else "")
+            verdict += f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        message = (
+            f"{c['name']} was pinned to the rule set {gone.get('code')} ({gone.get('name')}), "
+            f"which was deleted: it now follows {fmt_name}{under}, and is {verdict}."
+        )
+        out.append(
+            Notice(
+                owner_id=c["owner_id"],
+                deck_id=c["pk"],
+                kind=Notice.Kind.PIN,
+                key=f"pin:{gone.get('rule_set')}:{gone.get('code')}"[:120],
+                rule_set_code=gone.get("code") or "",
+                legal=bool(report.get("legal")),
+                was_legal=c["was_legal"],
+                points=_points(report),
+                was_points=c["was_points"],
+                message=message[:499],
+            )
+        )
+    return out
 
 
 def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:
@@ -493,21 +613,53 @@ def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
     return jobs
 
 
-def pins_released(*, rule_set) -> int:
-    """Before a rule set is deleted: one notice to the owner of each deck pinned to it (the
-    deck now follows its format), written in the deleting transaction; once it commits, the
-    format's decks are re-checked (the unpinned ones now under today's rule set), which
-    tells their owners of any verdict that changed too. Returns the number of decks."""
-    pinned = list(
-        DeckModel.objects.filter(rule_set_pin=rule_set).values_list("pk", "owner_id", "name")
-    )
-    if not pinned:
-        return 0
-    game = Game.objects.get(pk=rule_set.game_id)
+def pins_released(*, rule_set) -> RecheckJob | None:
+    """Before a rule set is deleted (in the deleting transaction): start the one re-check of
+    its format that the deletion needs. Its scope is the decks that follow the format and
+    those pinned to the rule set, which fall back to following once the delete commits (the
+    foreign key is set to null); the job lists the pinned ones (`released`), and each of
+    their owners gets one notice from it: the deck now follows the format, checked under the
+    rule set in effect today, with its verdict there. The chunks are sent once the
+    transaction commits (nothing is started if it rolls back). The `rule_set_changed` hook
+    that the admin calls after the delete starts nothing more (the rule set is gone).
+    Returns the job, or None when no deck is in scope."""
+    game = Game.objects.filter(pk=rule_set.game_id).first()
+    if game is None:
+        return None
     try:
-        fmt_name = game.definition.format(rule_set.format).name
+        game.definition.format(rule_set.format)
     except ValueError:
-        fmt_name = rule_set.format
+        return None
+    if not _scope(game_id=game.pk, format=rule_set.format, rule_set_code=rule_set.code).exists():
+        _tell_unsaved_pins(rule_set, game)
+        return None
+    if not _scope(game_id=game.pk, format=rule_set.format, rule_set_code=rule_set.code).exists():
+        return None
+    pinned = list(
+        DeckModel.objects.filter(rule_set_pin=rule_set, current_version__isnull=False)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    _tell_unsaved_pins(rule_set, game)
+    return recheck_start(
+        game_slug=game.slug,
+        format=rule_set.format,
+        rule_set_code=rule_set.code,
+        reason=f"rule set {rule_set.code} deleted: its pinned decks follow {rule_set.format}",
+        key=f"deleted:{rule_set.pk}:{rule_set.code}"[:120],
+        released={
+            "ids": pinned,
+            "rule_set": rule_set.pk,
+            "code": rule_set.code,
+            "name": rule_set.name,
+        },
+    )
+
+
+def _tell_unsaved_pins(rule_set, game) -> None:
+    """The decks pinned to a deleted rule set that have no saved list (nothing to re-check):
+    one notice each, at once."""
+    fmt_name = game.definition.format(rule_set.format).name
     notices_write(
         [
             Notice(
@@ -518,19 +670,11 @@ def pins_released(*, rule_set) -> int:
                 rule_set_code=rule_set.code,
                 message=(
                     f"{name} was pinned to the rule set {rule_set.code} ({rule_set.name}), "
-                    f"which was deleted: it now follows {fmt_name} (the rule set in effect "
-                    "today)."
+                    f"which was deleted: it now follows {fmt_name}."
                 )[:499],
             )
-            for pk, owner_id, name in pinned
+            for pk, owner_id, name in DeckModel.objects.filter(
+                rule_set_pin=rule_set, current_version__isnull=True
+            ).values_list("pk", "owner_id", "name")
         ]
     )
-    slug, fmt, code = game.slug, rule_set.format, rule_set.code
-
-    def start() -> None:
-        from decks.tasks import recheck_start as task
-
-        task.delay(slug, fmt, "", f"rule set {code} deleted: its pinned decks follow {fmt}")
-
-    transaction.on_commit(start)
-    return len(pinned)

@@ -92,7 +92,10 @@ def version_check(
             rule_set=rule_set,
         )
     except (KeyError, ValueError) as exc:  # game or format gone from the rules core
-        return _unreadable_report([{"message": str(exc)}])
+        return {
+            **_unreadable_report([{"message": str(exc)}]),
+            "rule_set": rule_set.code if rule_set else None,
+        }
     return report.as_dict()
 
 
@@ -103,7 +106,7 @@ def deck_revalidate(
     rule_set: RuleSetFacts | None = IN_FORCE,
 ) -> dict[str, Any] | None:
     """Re-run the rules core on the deck's current version and store the verdict (legal,
-    counts, report), under `rule_set` (by default the deck's own: its pin, or the rule set in
+    counts, report, the upcoming rule set's effect), under `rule_set` (by default the deck's own: its pin, or the rule set in
     effect today). Returns the report, or None for a deck without a version. Idempotent;
     a save that lands meanwhile wins (the update is conditional on the version)."""
 
@@ -112,13 +115,17 @@ def deck_revalidate(
         return None
     if not isinstance(version, DeckVersion):  # pragma: no cover - defensive
         version = DeckVersion.objects.get(pk=deck.current_version_id)
+    from .rulesets import upcoming_effect
+
     report = version_check(deck=deck, version=version, pool=pool, rule_set=rule_set)
     _apply_report(deck, report)
+    deck.upcoming = upcoming_effect(deck=deck, version=version)
     DeckModel.objects.filter(pk=deck.pk, current_version_id=version.pk).update(
         legal=deck.legal,
         violations_count=deck.violations_count,
         warnings_count=deck.warnings_count,
         report=report,
+        upcoming=deck.upcoming,
         validated_at=deck.validated_at or timezone.now(),
     )
     return report
@@ -153,6 +160,21 @@ class RuleSetCache:
         self.today = rulesets.today()
         self._in_force: dict[str, RuleSetFacts | None] = {}
         self._pinned: dict[int, RuleSetFacts | None] = {}
+        self._upcoming: dict[str, tuple[str, RuleSetFacts] | None] = {}
+
+    def upcoming(self, format: str) -> tuple[str, RuleSetFacts] | None:
+        """The upcoming rule set of a format, loaded once: (its `effect_key`, its facts), or
+        None when the format has none."""
+        if format not in self._upcoming:
+            from .rulesets import effect_key
+
+            found = rulesets.upcoming(self.game_slug, format, self.today)
+            if found is None:
+                self._upcoming[format] = None
+            else:
+                current = rulesets.in_force(self.game_slug, format, self.today)
+                self._upcoming[format] = (effect_key(current, found), rulesets.facts(found))
+        return self._upcoming[format]
 
     def in_force(self, format: str) -> RuleSetFacts | None:
         if format not in self._in_force:

@@ -94,35 +94,100 @@ def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effe
     later = rulesets.facts(then, names.values())
     cards = card_facts_by_names(game_slug=deck.game.slug, names=names.values())
     report = version_check(deck=deck, version=version, pool=cards, rule_set=later)
-    effect = Effect(rule_set=then, legal=bool(report.get("legal")))
-    effect.errors = len(report.get("errors") or [])
+    items, legal, errors = effect_parts(
+        version=version, now=now, later=later, cards=cards, report=report
+    )
+    return Effect(rule_set=then, items=items, legal=legal, errors=errors)
+
+
+def effect_parts(
+    *, version, now: RuleSetFacts | None, later: RuleSetFacts, cards, report: dict[str, Any]
+) -> tuple[list[str], bool, int]:
+    """The effect's items, verdict and number of errors, from the version's check under the
+    upcoming rule set (`report`) and the facts of both rule sets (no query: a re-check
+    chunk computes it for each deck in memory; `cards` maps lower-case names to facts)."""
+    counts, names = _counts(version)
+    items: list[str] = []
     costs_now = now.costs if now is not None else {}
     for key in sorted(counts, key=lambda k: names[k].lower()):
         name, n = names[key], counts[key]
         if key in later.banned:
             if now is None or key not in now.banned:
-                effect.items.append(f"{name} banned ({_copies(n)})")
+                items.append(f"{name} banned ({_copies(n)})")
             continue
         if later.pool is not None and key not in later.pool:
             if now is None or now.pool is None or key in now.pool:
-                effect.items.append(f"{name} leaves the card pool ({_copies(n)})")
+                items.append(f"{name} leaves the card pool ({_copies(n)})")
         limit = later.limits.get(key)
         if limit is not None and n > limit:
             before = now.limits.get(key) if now is not None else None
             if before != limit:
-                effect.items.append(f"{name} limited to {limit} ({_copies(n)})")
-    printed = {k: f.cost for k, f in cards.items()}
+                items.append(f"{name} limited to {limit} ({_copies(n)})")
     for key in sorted(counts, key=lambda k: names[k].lower()):
-        if key not in printed:
+        card = cards.get(key)
+        if card is None:
             continue
-        old = costs_now.get(key, printed[key])
-        new = later.costs.get(key, printed[key])
+        old = costs_now.get(key, card.cost)
+        new = later.costs.get(key, card.cost)
         if old != new:
-            effect.items.append(f"{names[key]} cost {old} → {new}")
+            items.append(f"{names[key]} cost {old} → {new}")
     totals = report.get("totals") or {}
     if isinstance(totals.get("points"), int) and isinstance(totals.get("limit"), int):
-        effect.items.append(f"points {totals['points']}/{totals['limit']}")
-    return effect
+        items.append(f"points {totals['points']}/{totals['limit']}")
+    return items, bool(report.get("legal")), len(report.get("errors") or [])
+
+
+def effect_key(in_force: RuleSet | None, upcoming: RuleSet) -> str:
+    """What a stored effect was computed for: the rule sets in force and upcoming, and when
+    each last changed (an edit of either makes the stored effect out of date)."""
+    return ":".join(
+        str(part)
+        for part in (
+            in_force.pk if in_force else 0,
+            in_force.updated_at.timestamp() if in_force else 0,
+            upcoming.pk,
+            upcoming.updated_at.timestamp(),
+        )
+    )
+
+
+def stored_effect(
+    *, key: str, version, items: list[str], legal: bool, errors: int
+) -> dict[str, Any]:
+    """An effect as `Deck.upcoming` stores it, for `version` under `key` (effect_key)."""
+    return {
+        "key": key,
+        "version": version.pk,
+        "revision": getattr(version, "revision", 0),
+        "items": list(items),
+        "legal": legal,
+        "errors": errors,
+    }
+
+
+def upcoming_effect(*, deck, version) -> dict[str, Any]:
+    """The upcoming rule set's effect on `version` of `deck`, as `Deck.upcoming` stores it
+    ({} for a pinned deck, a deck without a list, or a format with no upcoming rule set):
+    one query when there is none, a handful more when there is one (its facts and the one in
+    force for the list's cards, the list's cards, a check)."""
+    if version is None or deck.rule_set_pin_id is not None:
+        return {}
+    choices = rulesets.history(deck.game.slug, deck.format)
+    on = rulesets.today()
+    upcoming = next((rs for rs in choices if rs.effective > on), None)
+    if upcoming is None:
+        return {}
+    in_force = next((rs for rs in reversed(choices) if rs.effective <= on), None)
+    names = [e["card"] for e in version.entries]
+    now = rulesets.facts(in_force, names) if in_force is not None else None
+    found = effect_of(deck=deck, version=version, now=now, then=upcoming)
+    return stored_effect(
+        key=effect_key(in_force, upcoming),
+        version=version,
+        items=found.items,
+        legal=found.legal,
+        errors=found.errors,
+    )
 
 
 @dataclass
@@ -175,8 +240,20 @@ def deck_rule_sets(*, deck, with_effect: bool = True) -> DeckRuleSets:
     )
     version = deck.current_version
     if with_effect and pin is None and upcoming is not None and version is not None:
-        # A page reads the effect, it does not re-check the deck on every view: the effect
-        # is kept for a while, under a key that changes with the list and the rule sets.
+        # A page reads the effect stored with the verdict (computed when the deck was saved
+        # or re-checked) when it is the one of this list under these rule sets.
+        stored = deck.upcoming or {}
+        if (
+            stored.get("key") == effect_key(in_force, upcoming)
+            and stored.get("version") == version.pk
+            and stored.get("revision") == version.revision
+        ):
+            state.effect = Effect(
+                upcoming, list(stored["items"]), stored["legal"], stored["errors"]
+            )
+            return state
+        # Otherwise (not stored yet) it is computed and kept for a while in the cache, under
+        # a key that changes with the list and the rule sets.
         key = ":".join(
             str(part)
             for part in (

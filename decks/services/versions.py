@@ -72,6 +72,13 @@ def _apply_report(deck, report: dict[str, Any]) -> None:
     deck.validated_at = timezone.now()
 
 
+def _upcoming(deck, version) -> dict[str, Any]:
+    """The upcoming rule set's effect on a version just saved, stored with its verdict."""
+    from .rulesets import upcoming_effect
+
+    return upcoming_effect(deck=deck, version=version)
+
+
 def deck_create(
     *,
     owner,
@@ -175,6 +182,7 @@ def _write_version(
     )
     deck.current_version = version
     _apply_report(deck, report)
+    deck.upcoming = _upcoming(deck, version)
     deck.save()
     return version
 
@@ -287,6 +295,7 @@ def deck_autosave(
             version = DeckVersion.objects.get(pk=current.pk)
             locked.current_version = version
             _apply_report(locked, report)
+            locked.upcoming = _upcoming(deck, version)  # the caller's, with its game
             locked.save()
     _copy_deck_state(deck, locked)
     return version
@@ -317,6 +326,7 @@ def _copy_deck_state(deck, locked) -> None:
         "violations_count",
         "warnings_count",
         "report",
+        "upcoming",
         "validated_at",
         "updated_at",
     ):

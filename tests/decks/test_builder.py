@@ -425,15 +425,15 @@ def test_query_counts_are_pinned(
     monkeypatch.setattr(rulesets, "today", lambda: date(2026, 12, 15))
     deck = _deck_with(user, 27)
     # session, user, deck (+game, version), card facts, search results, generals; the
-    # format's rule sets and the upcoming one's effect on the list (the one in effect and
-    # the upcoming one for the list's cards: entries, expansions, printings each; the list's
-    # cards), kept for a while
-    with django_assert_num_queries(6 + 8):
+    # format's rule sets (the upcoming one's effect on the list is stored with the verdict)
+    with django_assert_num_queries(6 + 1):
         signed_in.get(reverse("builder:deck", args=[deck.pk]))
     # session, user, deck, card facts of the new list, the rule set in force and its facts
     # for the list's cards (entries, expansions, the cards printed in them), the save
     # (savepoint, locked deck, current version, insert, deck update, release), card facts for
-    # the panels, generals
+    # the panels, generals; the upcoming rule set's effect stored with the verdict (the
+    # format's rule sets, the one in effect and the upcoming one for the list's cards:
+    # entries, expansions, printings each; the list's cards)
     base = current(deck).number
-    with django_assert_num_queries(16):
+    with django_assert_num_queries(16 + 8):
         change(signed_in, deck, base, op="add", section="arsenal", card="Tigercat")

@@ -114,18 +114,23 @@ def test_the_migration_renames_the_key_of_stored_decks(user):
     )
     executor = MigrationExecutor(connection)
     executor.migrate([("decks", "0005_recheckjob")])
-    DeckVersion.objects.create(
-        deck=deck,
-        number=1,
-        list_text="Units:\n1 Lancers @1,2\n2 Militia Spearmen\n",
-        entries=[
-            {"section": "units", "card": "Lancers", "count": 1, "hex": [1, 2]},
+    try:
+        DeckVersion.objects.create(
+            deck=deck,
+            number=1,
+            list_text="Units:\n1 Lancers @1,2\n2 Militia Spearmen\n",
+            entries=[
+                {"section": "units", "card": "Lancers", "count": 1, "hex": [1, 2]},
+                {"section": "units", "card": "Militia Spearmen", "count": 2},
+            ],
+        )
+        executor = MigrationExecutor(connection)
+        executor.migrate([("decks", "0006_entries_placement_key")])
+        assert DeckVersion.objects.get(deck=deck).entries == [
+            {"section": "units", "card": "Lancers", "count": 1, "placement": [1, 2]},
             {"section": "units", "card": "Militia Spearmen", "count": 2},
-        ],
-    )
-    executor = MigrationExecutor(connection)
-    executor.migrate([("decks", "0006_entries_placement_key")])
-    assert DeckVersion.objects.get(deck=deck).entries == [
-        {"section": "units", "card": "Lancers", "count": 1, "placement": [1, 2]},
-        {"section": "units", "card": "Militia Spearmen", "count": 2},
-    ]
+        ]
+    finally:
+        # The later migrations back, for the tests after this one.
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())

@@ -54,10 +54,9 @@ def test_the_deck_page_costs_the_same_with_one_version_or_thirty(
     client.force_login(user)
     counts = [_count(lambda d=d: client.get(f"/decks/{d.pk}/")) for d in (small, large)]
     # session, user, deck, versions page (count, rows), collection check, the card facts of
-    # the list (grouped by kind, with the cost curve); the format's rule sets, and the
-    # upcoming one's effect on the list (the one in effect and the upcoming one for the
-    # list's cards: entries, expansions, printings each; the list's cards), kept for a while
-    assert counts[0] == counts[1] == 7 + 8, counts
+    # the list (grouped by kind, with the cost curve); the format's rule sets (the upcoming
+    # one's effect on the list is read from the deck: stored with its verdict)
+    assert counts[0] == counts[1] == 7 + 1, counts
 
 
 def test_a_page_of_builder_search_results(client, user, sample_catalogue):

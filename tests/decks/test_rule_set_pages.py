@@ -116,6 +116,43 @@ def test_the_deck_page_shows_the_rule_set_and_the_upcoming_effect(client, user, 
     assert '<td class="version-rule-set">S1</td>' in page
 
 
+def test_the_upcoming_effect_is_stored_with_the_verdict_and_refreshed_by_a_re_check(
+    client, user, kestrel_deck, monkeypatch
+):
+    from django.core.cache import cache
+
+    from catalogue.models import RuleSet, RuleSetCard
+    from decks.services import rulesets as deck_rulesets
+    from decks.services.recheck_jobs import recheck_run_chunk, recheck_start
+
+    stored = Deck.objects.get(pk=kestrel_deck.pk).upcoming
+    assert stored["items"] == ["Kestrel limited to 2 (3 copies)", "Longbow cost 3 → 4"]
+    assert (stored["legal"], stored["errors"]) == (False, 1)
+    # The page reads it: nothing computed on the view.
+    computed = []
+    real = deck_rulesets.effect_of
+    monkeypatch.setattr(deck_rulesets, "effect_of", lambda **kw: computed.append(1) or real(**kw))
+    cache.clear()
+    client.force_login(user)
+    page = client.get(kestrel_deck.get_absolute_url()).content.decode()
+    assert "From 1 Jan 2027: Kestrel limited to 2 (3 copies); Longbow cost 3 → 4" in page
+    assert computed == []
+
+    # S2 edited (Kestrel's limit dropped), then the re-check its change starts.
+    s2 = RuleSet.objects.get(game__slug="redline", format="standard", code="S2")
+    RuleSetCard.objects.filter(rule_set=s2, card__name="Kestrel").delete()
+    s2.save()  # its updated_at moves: the stored effect is out of date
+    # Meanwhile (before the re-check) the page computes it rather than read the old one.
+    page = client.get(kestrel_deck.get_absolute_url()).content.decode()
+    assert "From 1 Jan 2027: Longbow cost 3 → 4" in page and "Kestrel limited" not in page
+    assert computed == [1]
+    job = recheck_start(game_slug="redline", format="standard", reason="t", rule_set_code="S2")
+    for i in range(len(job.chunks)):
+        recheck_run_chunk(job_id=job.pk, index=i)
+    stored = Deck.objects.get(pk=kestrel_deck.pk).upcoming
+    assert stored["items"] == ["Longbow cost 3 → 4"] and stored["legal"] is True
+
+
 def test_the_day_before_and_the_day_of_a_following_deck(user, kestrel_deck, today):
     from decks.services import revalidate_game_decks
 

@@ -272,47 +272,80 @@ def test_an_upcoming_rule_set_changes_no_verdict_yet(sample_catalogue, user):
     _recheck()
     make_set("T9", -10, banned=["Tigercat"])  # takes effect in ten days
     job = _recheck(code="T9")
-    assert (job.checked, job.changed, job.notices) == (1, 0, 0)
-    assert Deck.objects.get(pk=deck.pk).legal
+    # the deck's stored effect of the upcoming rule set is written; its verdict is not
+    assert (job.checked, job.changed, job.notices) == (1, 1, 0)
+    deck = Deck.objects.get(pk=deck.pk)
+    assert deck.legal and deck.report["rule_set"] is None
+    assert deck.upcoming["items"][0].startswith("Tigercat banned (")
+    assert deck.upcoming["legal"] is False
+    again = _recheck(code="T9")
+    assert (again.checked, again.changed, again.notices) == (1, 0, 0)
 
 
-def test_a_deleted_pin_falls_back_to_following_with_a_notice(sample_catalogue, user, other_user):
+def test_a_deleted_pin_falls_back_to_following_with_one_notice(
+    sample_catalogue, user, other_user, django_capture_on_commit_callbacks
+):
     s1 = make_set("T1", 30)
     pinned = _deck(user, name="Pinned")
+    also = _deck(other_user, name="Also pinned")
     bystander = _deck(other_user, name="Follows")
-    Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
+    Deck.objects.filter(pk__in=[pinned.pk, also.pk]).update(rule_set_pin=s1)
     _ban_tigercat("T2")
-    _recheck()  # the follower told of T2's ban; the pinned deck legal under T1
+    _recheck()  # the follower told of T2's ban; the pinned decks legal under T1
     assert Deck.objects.get(pk=pinned.pk).legal
     told_before = Notice.objects.filter(deck=bystander).count()
+    jobs_before = RecheckJob.objects.count()
 
-    s1.delete()
+    # the admin's delete: the rule set's delete, then the rule_set_changed hook
+    with django_capture_on_commit_callbacks() as sent:
+        s1.delete()
+        rulesets.rule_set_changed(s1)
+    assert RecheckJob.objects.count() == jobs_before + 1
+    job = RecheckJob.objects.latest("pk")
+    assert job.rule_set_code == "T1" and "T1 deleted" in job.reason
+    assert job.released["ids"] == sorted([pinned.pk, also.pk])
+    assert len(sent) == 1  # the job's chunks, sent once the delete commits
     deck = Deck.objects.get(pk=pinned.pk)
     assert deck.rule_set_pin is None
-    notice = Notice.objects.get(deck=pinned, kind="pin")
-    assert notice.owner == user and notice.rule_set_code == "T1"
-    assert notice.message.startswith("Pinned was pinned to the rule set T1 (Sample season T1)")
-    assert "now follows Standard" in notice.message
-    # the re-check sent once the deletion commits: the deck now under T2, its verdict changed
-    _recheck()
-    verdict = Notice.objects.get(deck=pinned, kind="verdict")
-    assert (verdict.was_legal, verdict.legal, verdict.rule_set_code) == (True, False, "T2")
+    _run(job)
+
+    for d, owner in ((pinned, user), (also, other_user)):
+        [notice] = Notice.objects.filter(deck=d)
+        assert notice.owner == owner and notice.kind == "pin"
+        assert (notice.rule_set_code, notice.was_legal, notice.legal) == ("T1", True, False)
+        assert notice.message.startswith(
+            f"{d.name} was pinned to the rule set T1 (Sample season T1)"
+        )
+        assert "now follows Standard, checked under T2, and is not legal: " in notice.message
+        assert "Tigercat" in notice.message
+    assert not Deck.objects.get(pk=pinned.pk).legal
+    assert Deck.objects.get(pk=pinned.pk).report["rule_set"] == "T2"
     assert Notice.objects.filter(deck=bystander).count() == told_before
+    # the job done again (a redelivered chunk) tells nobody twice
+    _recheck(code="T1")
+    assert Notice.objects.filter(deck__in=[pinned, also]).count() == 2
 
 
-def test_deleting_a_rule_set_queues_the_re_check_once_committed(
-    sample_catalogue, user, django_capture_on_commit_callbacks, monkeypatch
-):
-    from decks import tasks
-
-    sent = []
-    monkeypatch.setattr(tasks.recheck_start, "delay", lambda *a: sent.append(a))
+def test_a_deleted_pin_of_a_deck_without_a_list_is_told_at_once(sample_catalogue, user):
     s1 = make_set("T1", 30)
-    pinned = _deck(user)
-    Deck.objects.filter(pk=pinned.pk).update(rule_set_pin=s1)
-    with django_capture_on_commit_callbacks(execute=True):
-        s1.delete()
-    assert len(sent) == 1 and sent[0][:3] == ("redline", "standard", "")
+    empty = services.deck_create(owner=user, game_slug="redline", format="standard", name="E")
+    Deck.objects.filter(pk=empty.pk).update(rule_set_pin=s1)
+    s1.delete()
+    [notice] = Notice.objects.filter(deck=empty)
+    assert notice.kind == "pin" and notice.message == (
+        "E was pinned to the rule set T1 (Sample season T1), which was deleted: it now "
+        "follows Standard."
+    )
+    assert not RecheckJob.objects.exists()  # no saved list in the format: nothing to re-check
+
+
+def test_deleting_an_unpinned_rule_set_starts_one_re_check(sample_catalogue, user):
+    s1 = make_set("T1", 30)
+    _deck(user)
+    s1.delete()
+    rulesets.rule_set_changed(s1)
+    [job] = RecheckJob.objects.all()
+    assert job.rule_set_code == "T1" and job.released["ids"] == [] and job.total == 1
 
 
 def test_the_day_a_rule_set_takes_effect_starts_one_re_check(sample_catalogue, user):

@@ -1,0 +1,176 @@
+"""The day a rule set comes into force, every page agrees.
+
+A deck that follows its format stores the verdict of its last check and the code of the rule
+set it was checked under (`report["rule_set"]`). From 00:00 site time on the day a new rule
+set comes into force, that verdict is stale until the beat's re-check reaches the deck, while
+card search and the validate API already use the new rule set. So a page never shows a
+stale verdict:
+
+- `with_in_force(qs)` annotates each deck with the code of the rule set in effect today in
+  its game and format (`in_force_code`, a subquery: no query of its own);
+- `decks_refresh(decks)` re-checks at once the stale ones among the decks a page shows (a
+  single deck, or a page of a list), in bulk, and writes their verdicts through (only while
+  the deck is at the version checked and the verdict read, as the re-check job does), with
+  the notice the job would have written (verdict or total points changed). A page with no
+  stale deck costs no query; one with stale decks a constant number (the rule sets in force
+  when not annotated, the versions, the card facts of each game, each rule set's facts, the
+  write, the notices), whatever their number;
+- `only_fresh(qs)` keeps the decks whose stored verdict is under the rule set they are checked
+  under today (pinned, or following and checked under the one in force): the lists' verdict
+  filters ("legal today in <format>", the API's `legal`) leave a stale deck out until it is
+  re-checked.
+
+A pinned deck is never stale by date: it is checked under its pin whatever the day.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
+
+from catalogue import rulesets
+from catalogue.models import RuleSet
+from catalogue.services import card_facts_by_names
+from decks.models import Deck as DeckModel
+from decks.models import DeckVersion
+from notices.services import notices_write
+
+from .recheck_jobs import _points, write_verdicts
+from .rechecks import version_check
+from .versions import _apply_report
+
+#: What `in_force_code` holds before it is read.
+_UNREAD = object()
+
+
+def with_in_force(qs):
+    """`qs` (decks) with `in_force_code`: the code of the rule set in effect today in each
+    deck's game and format (None: the bare format holds)."""
+    current = (
+        RuleSet.objects.filter(
+            game_id=OuterRef("game_id"), format=OuterRef("format"), effective__lte=rulesets.today()
+        )
+        .order_by("-effective")
+        .values("code")[:1]
+    )
+    return qs.annotate(in_force_code=Subquery(current))
+
+
+def only_fresh(qs):
+    """The decks of `qs` whose stored verdict is under the rule set they are checked under
+    today: pinned ones, those without a saved list, and those that follow their format and
+    were checked under the rule set in effect today (or, with none, the bare format)."""
+    if "in_force_code" not in qs.query.annotations:
+        qs = with_in_force(qs)
+    qs = qs.annotate(checked_code=KT("report__rule_set"))
+    return qs.filter(
+        Q(rule_set_pin__isnull=False)
+        | Q(current_version__isnull=True)
+        | Q(in_force_code__isnull=True, checked_code__isnull=True)
+        | Q(checked_code=F("in_force_code"))
+    )
+
+
+def is_stale(deck, in_force_code: str | None) -> bool:
+    """Whether a deck's stored verdict was checked under another rule set than the one in
+    effect today (`in_force_code`), while it follows its format."""
+    if deck.rule_set_pin_id is not None or deck.current_version_id is None:
+        return False
+    return ((deck.report or {}).get("rule_set") or None) != (in_force_code or None)
+
+
+def _in_force_sets(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RuleSet | None]:
+    """The rule set in effect today of each (game id, format) (one query)."""
+    found: dict[tuple[int, str], RuleSet | None] = dict.fromkeys(pairs)
+    rows = RuleSet.objects.filter(
+        game_id__in={g for g, _ in pairs},
+        format__in={f for _, f in pairs},
+        effective__lte=rulesets.today(),
+    ).order_by("effective")
+    for rs in rows:
+        if (rs.game_id, rs.format) in found:
+            found[(rs.game_id, rs.format)] = rs  # the latest wins
+    return found
+
+
+def decks_refresh(decks: Iterable[Any]) -> int:
+    """Re-check at once the decks of `decks` (model instances with their game) whose stored
+    verdict is stale (see the module docstring), write their verdicts through and tell their
+    owners of a verdict that changed; the instances carry the new verdict. Returns the number
+    re-checked."""
+    following = [d for d in decks if d.rule_set_pin_id is None and d.current_version_id]
+    if not following:
+        return 0
+    unread = [d for d in following if getattr(d, "in_force_code", _UNREAD) is _UNREAD]
+    sets: dict[tuple[int, str], RuleSet | None] | None = None
+    if unread:
+        sets = _in_force_sets({(d.game_id, d.format) for d in unread})
+        for d in unread:
+            rs = sets[(d.game_id, d.format)]
+            d.in_force_code = rs.code if rs is not None else None
+    stale = [d for d in following if is_stale(d, d.in_force_code)]
+    if not stale:
+        return 0
+    pairs = {(d.game_id, d.format) for d in stale}
+    if sets is None or not pairs <= set(sets):
+        sets = _in_force_sets(pairs)
+    # The versions not loaded with the decks (one query).
+    versions: dict[int, Any] = {}
+    for d in stale:
+        if DeckModel.current_version.is_cached(d) and d.current_version is not None:
+            versions[d.current_version_id] = d.current_version
+    wanted = [d.current_version_id for d in stale if d.current_version_id not in versions]
+    if wanted:
+        versions.update(
+            DeckVersion.objects.only("pk", "entries", "options", "deck_id").in_bulk(wanted)
+        )
+    # The card facts of each game's stale lists (one query a game), each rule set's facts
+    # for those cards (two or three queries a rule set).
+    names: dict[int, set[str]] = {}
+    by_pair: dict[tuple[int, str], set[str]] = {}
+    for d in stale:
+        cards = {e["card"] for e in versions[d.current_version_id].entries}
+        names.setdefault(d.game_id, set()).update(cards)
+        by_pair.setdefault((d.game_id, d.format), set()).update(cards)
+    slugs = {d.game_id: d.game.slug for d in stale}
+    pools = {g: card_facts_by_names(game_slug=slugs[g], names=n) for g, n in names.items()}
+    facts = {
+        pair: rulesets.facts(sets[pair], by_pair[pair]) if sets[pair] is not None else None
+        for pair in pairs
+    }
+    changed: list[dict[str, Any]] = []
+    for d in stale:
+        version = versions[d.current_version_id]
+        report = version_check(
+            deck=d, version=version, pool=pools[d.game_id], rule_set=facts[(d.game_id, d.format)]
+        )
+        try:
+            fmt_name = d.game.definition.format(d.format).name
+        except (KeyError, ValueError):
+            fmt_name = d.format
+        changed.append(
+            {
+                "pk": d.pk,
+                "owner_id": d.owner_id,
+                "name": d.name,
+                "version_id": d.current_version_id,
+                "report": report,
+                "was_legal": d.legal,
+                "was_points": _points(d.report),
+                "was_validated": bool(d.report),
+                "was_validated_at": d.validated_at,
+                "fmt_name": fmt_name,
+                # the notice's key names the rule set the deck leaves: written once
+                "key_tail": f"since:{(d.report or {}).get('rule_set') or '-'}",
+            }
+        )
+    with transaction.atomic():
+        notices_write(write_verdicts(changed, key_tail="")[1])
+    for d, c in zip(stale, changed, strict=True):
+        _apply_report(d, c["report"])
+        d.in_force_code = c["report"].get("rule_set")
+    return len(stale)
