@@ -194,7 +194,7 @@ def test_only_the_owner_pins_and_an_unknown_code_changes_nothing(
     assert Deck.objects.get(pk=kestrel_deck.pk).rule_set_pin is None
 
 
-def test_a_pinned_deck_is_not_changed_by_a_new_rule_set(user, kestrel_deck, today):
+def test_a_pinned_deck_is_not_changed_by_a_new_rule_set(client, user, kestrel_deck, today):
     from decks.services import deck_pin, revalidate_game_decks
 
     deck_pin(deck=kestrel_deck, code="S1")
@@ -202,6 +202,12 @@ def test_a_pinned_deck_is_not_changed_by_a_new_rule_set(user, kestrel_deck, toda
     revalidate_game_decks(game_slug="redline")
     kestrel_deck.refresh_from_db()
     assert kestrel_deck.report["rule_set"] == "S1" and kestrel_deck.legal
+    # Its page says which rule set is in effect now, and that the deck stays under its pin.
+    client.force_login(user)
+    page = client.get(reverse("decks:detail", args=[kestrel_deck.pk])).content.decode()
+    assert (
+        "S2" in page and "is in effect today; this deck stays under S1 while it is pinned" in page
+    )
 
 
 def test_the_builder_and_the_check_page_say_which_rule_set(client, user, kestrel_deck):
