@@ -182,7 +182,9 @@ def _write_version(
     )
     deck.current_version = version
     _apply_report(deck, report)
-    deck.upcoming = _upcoming(deck, version)
+    # A working version (the builder's autosave) gets its upcoming effect when it is sealed:
+    # a tap in the builder does not pay for it (a page shows it computed meanwhile).
+    deck.upcoming = _upcoming(deck, version) if sealed else {}
     deck.save()
     return version
 
@@ -295,7 +297,7 @@ def deck_autosave(
             version = DeckVersion.objects.get(pk=current.pk)
             locked.current_version = version
             _apply_report(locked, report)
-            locked.upcoming = _upcoming(deck, version)  # the caller's, with its game
+            locked.upcoming = {}  # computed when the working version is sealed
             locked.save()
     _copy_deck_state(deck, locked)
     return version
@@ -314,6 +316,11 @@ def deck_seal_version(*, deck, note: str = ""):
         fields["note"] = note
     DeckVersion.objects.filter(pk=version.pk).update(**fields)
     version.refresh_from_db()
+    stored = deck.upcoming or {}
+    if (stored.get("version"), stored.get("revision")) != (version.pk, version.revision):
+        # The working version's upcoming effect, stored with its verdict now that it is kept.
+        deck.upcoming = _upcoming(deck, version)
+        DeckModel.objects.filter(pk=deck.pk).update(upcoming=deck.upcoming)
     return version
 
 

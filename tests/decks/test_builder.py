@@ -431,9 +431,8 @@ def test_query_counts_are_pinned(
     # session, user, deck, card facts of the new list, the rule set in force and its facts
     # for the list's cards (entries, expansions, the cards printed in them), the save
     # (savepoint, locked deck, current version, insert, deck update, release), card facts for
-    # the panels, generals; the upcoming rule set's effect stored with the verdict (the
-    # format's rule sets, the one in effect and the upcoming one for the list's cards:
-    # entries, expansions, printings each; the list's cards)
+    # the panels, generals (the upcoming rule set's effect is not computed for a working
+    # version: it is stored when the version is sealed)
     base = current(deck).number
-    with django_assert_num_queries(16 + 8):
+    with django_assert_num_queries(16):
         change(signed_in, deck, base, op="add", section="arsenal", card="Tigercat")

@@ -153,6 +153,31 @@ def test_the_upcoming_effect_is_stored_with_the_verdict_and_refreshed_by_a_re_ch
     assert stored["items"] == ["Longbow cost 3 → 4"] and stored["legal"] is True
 
 
+def test_a_builder_session_stores_the_upcoming_effect_when_its_version_is_sealed(
+    user, kestrel_deck
+):
+    from decks.services import deck_autosave, deck_seal_version
+
+    deck = Deck.objects.get(pk=kestrel_deck.pk)
+    sections = {
+        "general": [{"card": e["card"], "count": e["count"]} for e in _section(deck, "general")],
+        "arsenal": [
+            {"card": e["card"], "count": e["count"] - (e["card"] == "Kestrel")}
+            for e in _section(deck, "arsenal")
+        ],
+    }
+    version = deck_autosave(deck=deck, author=user, sections=sections, based_on=1, revision=None)
+    # A tap in the builder does not compute it: the working version has none yet.
+    assert Deck.objects.get(pk=deck.pk).upcoming == {}
+    deck_seal_version(deck=deck)
+    stored = Deck.objects.get(pk=deck.pk).upcoming
+    assert stored["version"] == version.pk and stored["items"] == ["Longbow cost 3 → 4"]
+
+
+def _section(deck, name):
+    return [e for e in deck.current_version.entries if e["section"] == name]
+
+
 def test_the_day_before_and_the_day_of_a_following_deck(user, kestrel_deck, today):
     from decks.services import revalidate_game_decks
 
