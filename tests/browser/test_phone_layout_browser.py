@@ -61,6 +61,31 @@ def test_a_phone_folds_the_navigation_and_filters_and_shows_two_card_columns(sig
     assert not page.locator("header.site .menu-toggle").is_visible()
     assert page.locator("#site-links").is_visible()
     assert page.locator("#filters select[name=kind]").is_visible()
+    # The search box, the filters and the button stand apart (spaced, not touching).
+    box = page.locator("#filters input[name=q]").bounding_box()
+    kind = page.locator("#filters select[name=kind]").bounding_box()
+    button = page.locator("#filters button[type=submit]").bounding_box()
+    assert kind["x"] >= box["x"] + box["width"] + 4 or kind["y"] >= box["y"] + box["height"] + 4
+    assert button["x"] > kind["x"] or button["y"] >= kind["y"] + kind["height"] + 4
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390", "1440"])
+def test_every_search_result_of_the_builder_shows_its_buttons(signed_in_page, size):
+    """A card that goes to two sections gets two button pairs; they wrap instead of widening
+    the results until the "+" of every row leaves the panel."""
+    page = signed_in_page
+    page.set_viewport_size(size)
+    for deck in page.user.decks.all():
+        page.goto(f"/decks/{deck.pk}/build/")
+        page.wait_for_load_state("load")
+        panel = page.locator("#search-results").bounding_box()
+        outside = page.evaluate(
+            """(right) => [...document.querySelectorAll('#search-results .b-btn')]
+                .filter(b => b.getBoundingClientRect().right > right + 1)
+                .map(b => b.getAttribute('aria-label'))""",
+            panel["x"] + panel["width"],
+        )
+        assert outside == [], (deck.game.slug, outside[:3])
 
 
 def test_rule_codes_are_not_in_the_visible_message_text(signed_in_page):

@@ -178,11 +178,15 @@ def test_the_history_is_paged_and_shows_notes(signed_in, sample_catalogue, user)
         )
     services.deck_seal_version(deck=deck, note="last one")
     html = signed_in.get(reverse("decks:detail", args=[deck.pk])).content.decode()
-    rows = re.findall(r'<tr class="version-row[^"]*"><td><a href="[^"]+">(\d+)</a>', html)
+    rows = re.findall(
+        r'<tr class="version-row[^"]*"><td class="stack-title"><a href="[^"]+">(\d+)</a>', html
+    )
     assert rows == [str(n) for n in range(25, 5, -1)]
     assert "last one" in html and "Older versions" in html and "page 1 of 2" in html
     html = signed_in.get(reverse("decks:detail", args=[deck.pk]), {"vp": "2"}).content.decode()
-    rows = re.findall(r'<tr class="version-row[^"]*"><td><a href="[^"]+">(\d+)</a>', html)
+    rows = re.findall(
+        r'<tr class="version-row[^"]*"><td class="stack-title"><a href="[^"]+">(\d+)</a>', html
+    )
     assert rows == [str(n) for n in range(5, 0, -1)]
     assert (
         signed_in.get(reverse("decks:detail", args=[deck.pk]), {"vp": "x" * 500}).status_code == 200
