@@ -1,9 +1,43 @@
-"""Site-wide tasks. Thin: load by primary key, act, save."""
+"""Site-wide tasks. Thin: load by primary key, act, save. And how the apps send the chunks
+of a saved job to the workers."""
 
+import logging
 import socket
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from celery import shared_task
+from django.db import transaction
 from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+
+def send_chunks_on_commit(
+    task: Callable[[], Any], job_id: int, indexes: Iterable[int], *, what: str, later: str
+) -> None:
+    """Once the transaction commits, send `task()` (a function that returns the Celery task:
+    apps import their tasks late) for each chunk index of job `job_id`. A broker that is
+    down sends nothing more and is logged: the job is saved, and `later` (its sweep or
+    reaper) sends the chunks again; the request that saved it still answers."""
+    indexes = list(indexes)
+
+    def send() -> None:
+        for i in indexes:
+            try:
+                task().delay(job_id, i)
+            except Exception as exc:  # noqa: BLE001 - the job is saved; `later` sends it
+                logger.warning(
+                    f"{what} not sent: the broker is unavailable; {later} sends them later",
+                    extra={
+                        "job": job_id,
+                        "chunks": indexes[indexes.index(i) :],
+                        "error": repr(exc),
+                    },
+                )
+                return
+
+    transaction.on_commit(send)
 
 
 @shared_task(name="cardsite.answer_ping")

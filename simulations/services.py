@@ -41,6 +41,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from cardsite.tasks import send_chunks_on_commit
 from validation import params as validation_params
 from validation.sim import odds
 from validation.sim.metrics import rows as metric_rows
@@ -306,30 +307,14 @@ def create_run(
     return run
 
 
+def _run_chunk_task():
+    from .tasks import run_chunk
+
+    return run_chunk
+
+
 def _enqueue_on_commit(run_id: int, chunk_indexes: Iterable[int]) -> None:
-    indexes = list(chunk_indexes)
-
-    def send() -> None:
-        from .tasks import run_chunk
-
-        for i in indexes:
-            try:
-                run_chunk.delay(run_id, i)
-            except Exception as exc:  # noqa: BLE001 - the run is saved; the reaper sends it
-                # The broker is unreachable: the run stays queued and the reaper sends its
-                # chunks again once it stalled (SIMULATIONS_STALL_SECONDS) and the broker is
-                # back. The request that started it still answers (never a 500).
-                logger.warning(
-                    "chunks not sent: the broker is unavailable; the reaper sends them later",
-                    extra={
-                        "run": run_id,
-                        "chunks": indexes[indexes.index(i) :],
-                        "error": repr(exc),
-                    },
-                )
-                return
-
-    transaction.on_commit(send)
+    send_chunks_on_commit(_run_chunk_task, run_id, chunk_indexes, what="chunks", later="the reaper")
 
 
 # --- playing a chunk ---------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from cardsite.tasks import send_chunks_on_commit
 from catalogue import rulesets
 from catalogue.models import Game, RuleSet
 from catalogue.services import GamePool
@@ -136,23 +137,14 @@ def recheck_start(
     return job
 
 
+def _recheck_task():
+    from decks.tasks import recheck_chunk
+
+    return recheck_chunk
+
+
 def _enqueue_on_commit(job_id: int, indexes: Iterable[int]) -> None:
-    indexes = list(indexes)
-
-    def send() -> None:
-        from decks.tasks import recheck_chunk
-
-        for i in indexes:
-            try:
-                recheck_chunk.delay(job_id, i)
-            except Exception as exc:  # noqa: BLE001 - the job is saved; the sweep sends it
-                logger.warning(
-                    "re-check chunks not sent: the broker is unavailable; the sweep sends them",
-                    extra={"job": job_id, "error": repr(exc)},
-                )
-                return
-
-    transaction.on_commit(send)
+    send_chunks_on_commit(_recheck_task, job_id, indexes, what="re-check chunks", later="the sweep")
 
 
 # --- One chunk --------------------------------------------------------------------------------
