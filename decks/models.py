@@ -100,7 +100,7 @@ class Deck(models.Model):
     #: format, computed with the verdict (decks.services.rulesets.upcoming_effect): its
     #: `items`, `legal` and `errors` then, and what it was computed for (`key`: the rule sets
     #: in force and upcoming and their last change; `version`, `revision`); {} for none.
-    upcoming = models.JSONField(default=dict, blank=True)
+    upcoming = models.JSONField(default=dict, db_default={}, blank=True)
     rule_set_pin = models.ForeignKey(
         "catalogue.RuleSet",
         on_delete=models.SET_NULL,
