@@ -113,7 +113,7 @@ def test_the_deck_page_shows_the_rule_set_and_the_upcoming_effect(client, user, 
         " — not legal then (1 problem)"
     ) in page
     # The versions say the rule set each was checked under.
-    assert '<td class="version-rule-set">S1</td>' in page
+    assert '<td class="version-rule-set" data-label="Rule set">S1</td>' in page
 
 
 def test_the_upcoming_effect_is_stored_with_the_verdict_and_refreshed_by_a_re_check(
