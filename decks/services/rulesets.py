@@ -169,7 +169,7 @@ def upcoming_effect(*, deck, version) -> dict[str, Any]:
     """The upcoming rule set's effect on `version` of `deck`, as `Deck.upcoming` stores it
     ({} for a pinned deck, a deck without a list, or a format with no upcoming rule set):
     one query when there is none, a handful more when there is one (its facts and the one in
-    force for the list's cards, the list's cards, a check)."""
+    effect for the list's cards, the list's cards, a check)."""
     if version is None or deck.rule_set_pin_id is not None:
         return {}
     choices = rulesets.history(deck.game.slug, deck.format)
