@@ -34,6 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pages  # noqa: E402  (bench/pages.py: the site set-up and the browser profiles)
 
+from validation.packages import sample_list  # noqa: E402  (pages put the root on the path)
+
 GAP_MS = int(os.environ.get("PLAYER_GAP_MS", "300"))
 VARIANT = os.environ.get("PLAYER_VARIANT", "site")
 
@@ -74,11 +76,7 @@ def read_list(game: str, fmt: str) -> dict[str, list[tuple[str, int, str]]]:
     """Section heading -> [(card, count, hex)] of a sample list."""
     out: dict[str, list[tuple[str, int, str]]] = {}
     section = None
-    for line in (
-        (pages.ROOT / "validation" / "games" / game / "sample_data" / "decks" / f"{fmt}.txt")
-        .read_text()
-        .splitlines()
-    ):
+    for line in sample_list(game, fmt).text().splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
