@@ -222,10 +222,11 @@ def test_an_admin_starts_a_re_check_and_follows_its_progress(
     job = RecheckJob.objects.get()
     assert response["Location"] == f"/admin/decks/recheckjob/{job.pk}/progress/"
     page = client.get(response["Location"]).content.decode()
-    assert 'data-status="queued"' in page and 'http-equiv="refresh"' in page
+    assert 'data-status="queued"' in page and 'data-running="true"' in page
     _run(job)
     page = client.get(response["Location"]).content.decode()
-    assert 'data-status="done"' in page and 'http-equiv="refresh"' not in page
+    assert 'data-status="done"' in page and 'data-running="false"' in page
+    assert 'http-equiv="refresh"' not in page
 
 
 def test_the_progress_page_is_the_staffs(user, client, sample_catalogue):
