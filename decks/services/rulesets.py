@@ -178,6 +178,11 @@ def upcoming_effect(*, deck, version) -> dict[str, Any]:
     if upcoming is None:
         return {}
     in_force = next((rs for rs in reversed(choices) if rs.effective <= on), None)
+    return _effect_between(deck, version, in_force, upcoming)
+
+
+def _effect_between(deck, version, in_force: RuleSet | None, upcoming: RuleSet) -> dict[str, Any]:
+    """The effect on `version` of going from `in_force` to `upcoming`, as stored."""
     names = [e["card"] for e in version.entries]
     now = rulesets.facts(in_force, names) if in_force is not None else None
     found = effect_of(deck=deck, version=version, now=now, then=upcoming)
@@ -242,38 +247,31 @@ def deck_rule_sets(*, deck, with_effect: bool = True) -> DeckRuleSets:
     if with_effect and pin is None and upcoming is not None and version is not None:
         # A page reads the effect stored with the verdict (computed when the deck was saved
         # or re-checked) when it is the one of this list under these rule sets.
-        stored = deck.upcoming or {}
-        if (
-            stored.get("key") == effect_key(in_force, upcoming)
-            and stored.get("version") == version.pk
-            and stored.get("revision") == version.revision
+        kept = deck.upcoming or {}
+        if not (
+            kept.get("key") == effect_key(in_force, upcoming)
+            and kept.get("version") == version.pk
+            and kept.get("revision") == version.revision
         ):
-            state.effect = Effect(
-                upcoming, list(stored["items"]), stored["legal"], stored["errors"]
+            # Otherwise (not stored yet) it is computed and kept for a while in the cache,
+            # under a key that changes with the list and the rule sets.
+            key = ":".join(
+                str(part)
+                for part in (
+                    "upcoming-effect",
+                    deck.pk,
+                    version.pk,
+                    version.revision,
+                    in_force.pk if in_force else 0,
+                    in_force.updated_at.timestamp() if in_force else 0,
+                    upcoming.pk,
+                    upcoming.updated_at.timestamp(),
+                )
             )
-            return state
-        # Otherwise (not stored yet) it is computed and kept for a while in the cache, under
-        # a key that changes with the list and the rule sets.
-        key = ":".join(
-            str(part)
-            for part in (
-                "upcoming-effect",
-                deck.pk,
-                version.pk,
-                version.revision,
-                in_force.pk if in_force else 0,
-                in_force.updated_at.timestamp() if in_force else 0,
-                upcoming.pk,
-                upcoming.updated_at.timestamp(),
-            )
-        )
-        kept = cache.get(key)
-        if kept is None:
-            names = [e["card"] for e in version.entries]
-            now = rulesets.facts(in_force, names) if in_force is not None else None
-            found = effect_of(deck=deck, version=version, now=now, then=upcoming)
-            kept = {"items": found.items, "legal": found.legal, "errors": found.errors}
-            cache.set(key, kept, EFFECT_SECONDS)
+            kept = cache.get(key)
+            if kept is None:
+                kept = _effect_between(deck, version, in_force, upcoming)
+                cache.set(key, kept, EFFECT_SECONDS)
         state.effect = Effect(upcoming, list(kept["items"]), kept["legal"], kept["errors"])
     return state
 
