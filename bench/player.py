@@ -17,7 +17,8 @@ It prints the taps made, the time taken, for every "+" the time until the count 
 the page and until the server's answer to it has been swapped in (median and worst), how far
 the answers trailed the last tap, and the verdict the page shows at the end.
 
-Run: .venv/bin/python bench/player.py   (needs /usr/bin/chromium)
+Run: .venv/bin/python bench/player.py   (needs /usr/bin/chromium; PLAYER_SHOTS=<folder> keeps
+screenshots of each stage)
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ from validation.packages import sample_list  # noqa: E402  (pages put the root o
 
 GAP_MS = int(os.environ.get("PLAYER_GAP_MS", "300"))
 VARIANT = os.environ.get("PLAYER_VARIANT", "site")
+#: A folder to save the phone's screen in at each stage (empty deck, half built, built,
+#: placed), to look at what the player saw; none by default.
+SHOTS = os.environ.get("PLAYER_SHOTS", "")
 
 # Installed in the page: each tap's time until the count is shown (the section counter
 # moves) and, in tap order, until the server's answer to it has settled.
@@ -139,6 +143,11 @@ class Player:
             self.taps += 1
             self.page.wait_for_timeout(GAP_MS)
 
+    def shot(self, name: str) -> None:
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
     def figures(self) -> dict:
         return self.page.evaluate(
             "() => ({shown: __player.shown, answered: __player.answered,"
@@ -167,10 +176,15 @@ def build(
         # The general first, picked in the builder's picker.
         player.choose("#general-picker", general)
         player.settle()
-    for section, card, count, _hex in sorted(plan, key=lambda p: kinds.get(p[1], "")):
+    player.shot(f"{game}-0-empty")
+    ordered = sorted(plan, key=lambda p: kinds.get(p[1], ""))
+    for n, (section, card, count, _hex) in enumerate(ordered):
         player.show_kind(kinds[card])
         player.plus(card, section, count)
+        if n == len(ordered) // 2:
+            player.shot(f"{game}-1-half")
     player.settle()
+    player.shot(f"{game}-2-built")
     figures = player.figures()
     placed = 0
     for _section, card, _count, hex_ in plan:
@@ -181,6 +195,8 @@ def build(
         player.tap(player.page.locator(f'svg.placement-map .cell[data-c="{c}"][data-r="{r}"]'))
         player.settle()
         placed += 1
+    if placed:
+        player.shot(f"{game}-3-placed")
     seconds = time.monotonic() - start
     verdict = player.page.locator("#verdict .verdict").inner_text()
     counters = player.page.eval_on_selector_all(
