@@ -625,8 +625,6 @@ def pins_released(*, rule_set) -> RecheckJob | None:
     if not _scope(game_id=game.pk, format=rule_set.format, rule_set_code=rule_set.code).exists():
         _tell_unsaved_pins(rule_set, game)
         return None
-    if not _scope(game_id=game.pk, format=rule_set.format, rule_set_code=rule_set.code).exists():
-        return None
     pinned = list(
         DeckModel.objects.filter(rule_set_pin=rule_set, current_version__isnull=False)
         .order_by("pk")
