@@ -61,8 +61,8 @@ def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
         expect(pause).to_have_text("Resume updates")
 
         dedicated_worker.start(concurrency=1)
-        job = RecheckJob.objects.get()
-        wait_for(lambda: RecheckJob.objects.get(pk=job.pk).status == RecheckJob.Status.DONE)
+        job = int(page.url.rstrip("/").split("/")[-2])  # …/recheckjob/<pk>/progress/
+        wait_for(lambda: RecheckJob.objects.get(pk=job).status == RecheckJob.Status.DONE)
         # Paused: two polling periods later the page still shows what it showed.
         time.sleep(4.5)
         expect(page.locator("#recheck-state")).to_have_text("Waiting for a worker…")
