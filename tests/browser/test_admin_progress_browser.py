@@ -63,8 +63,8 @@ def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
         dedicated_worker.start(concurrency=1)
         job = int(page.url.rstrip("/").split("/")[-2])  # …/recheckjob/<pk>/progress/
         wait_for(lambda: RecheckJob.objects.get(pk=job).status == RecheckJob.Status.DONE)
-        # Paused: two polling periods later the page still shows what it showed.
-        time.sleep(4.5)
+        # Paused: a polling period later the page still shows what it showed.
+        time.sleep(2.5)
         expect(page.locator("#recheck-state")).to_have_text("Waiting for a worker…")
 
         pause.click()  # "Resume updates"
