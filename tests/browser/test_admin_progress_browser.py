@@ -12,6 +12,8 @@ from playwright.sync_api import expect
 from decks.models import RecheckJob
 from tests.conftest import wait_for
 
+from .test_page_sweep_browser import axe_source, axe_violations
+
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
@@ -52,6 +54,8 @@ def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
         assert page.locator('meta[http-equiv="refresh"]').count() == 0
         expect(page.locator("#recheck-state")).to_have_text("Waiting for a worker…")
         page.evaluate("() => { window.sameDocument = true; }")
+        script, _version = axe_source()
+        assert axe_violations(page, script) == []
 
         pause = page.locator("[data-progress-pause]")
         expect(pause).to_be_visible()
@@ -74,5 +78,6 @@ def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
         expect(pause).to_be_hidden()
         # Updated in place: the same document, never reloaded.
         assert page.evaluate("() => window.sameDocument === true")
+        assert axe_violations(page, script) == []
     finally:
         context.close()
