@@ -69,6 +69,10 @@
           p.appendChild(open);
         }
       }
+      // Shown by a mouse or the keyboard, the preview is for the eye: the mouse cannot reach
+      // it without leaving the name (which hides it), so a click lands on what lies under
+      // it (the row's own buttons). Shown by a tap, it takes taps (its "Open card page").
+      p.style.pointerEvents = touch ? "auto" : "none";
       p.hidden = false;
       shownFor = el;
       place(el);

@@ -334,3 +334,30 @@ def test_taps_made_while_a_change_is_on_its_way_all_count(page):
     expect(b.deck_row("Tigercat").locator("input.b-count")).to_have_value("4")
     expect(page.locator("#section-arsenal .b-counter")).to_have_text("4 / 60")
     assert len(sent) == 3
+
+
+def test_a_card_preview_shown_by_the_mouse_never_covers_a_button_it_can_be_clicked_through(page):
+    """A mouse resting on a result's name shows the card's preview beside it, over the row's
+    own buttons: the preview is for the eye (the mouse cannot reach it without leaving the
+    name, which hides it), so a click on a button under it reaches the button. (A preview
+    taking the click left "+" dead under a resting mouse.)"""
+    sign_up(page, "preview")
+    new_deck(page, "redline", "standard", "Preview test")
+    b = Builder(page)
+    b.search("Tigercat")
+    row = page.locator('tr.b-result[data-card="Tigercat"]')
+    row.locator("a.b-name").hover()
+    popover = page.locator(".face-popover")
+    expect(popover).to_be_visible()
+    plus = row.locator('[data-section="arsenal"] button.b-btn:not(.minus)')
+    box = plus.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # What a click at the button's centre lands on, with the preview shown.
+    hit = page.evaluate(
+        "([x, y]) => { const el = document.elementFromPoint(x, y); return el && el.closest('button') ? el.closest('button').getAttribute('aria-label') : (el ? el.className : null); }",
+        [x, y],
+    )
+    assert hit == "Add Tigercat to Arsenal", hit
+    plus.click(timeout=3_000)
+    b.saved()
+    expect(b.deck_row("Tigercat").locator("input.b-count")).to_have_value("1")
