@@ -50,6 +50,26 @@ def json_types(game_slug: str, tool, raw: dict) -> None:
         wanted = _JSON_TYPES.get(spec.type, (str,))
         if not isinstance(value, wanted) or (spec.type == "int" and isinstance(value, bool)):
             errors[spec.name] = f"{spec.label} must be {_JSON_NAMES.get(spec.type, 'text')}"
+    _raise_with_the_rest(game_slug, tool, raw, errors)
+
+
+def query_values(game_slug: str, tool, raw: dict) -> None:
+    """A live tool's query string is text read leniently, but a parameter given empty
+    (`?y=`) is not a value of its type: PlayInputError naming every such parameter (leave it
+    out for its default), with every other problem of the parameters, all at once. (A text
+    parameter may be empty.)"""
+    errors = {
+        spec.name: f"{spec.label} is given empty: leave it out for its default, or give "
+        f"{_JSON_NAMES.get(spec.type, 'text')}"
+        for spec in tool.params
+        if spec.type != "str" and raw.get(spec.name) == ""
+    }
+    _raise_with_the_rest(game_slug, tool, raw, errors)
+
+
+def _raise_with_the_rest(game_slug: str, tool, raw: dict, errors: dict) -> None:
+    """Nothing when `errors` is empty; else PlayInputError with `errors` and every problem
+    the other parameters have."""
     if not errors:
         return
     rest = {k: v for k, v in raw.items() if k not in errors}
@@ -152,6 +172,7 @@ class ToolView(APIView):
             return _not_allowed("GET", tool_def)
         raw = services.request_values(request.query_params, skip=("format",))
         try:
+            query_values(game_def.slug, tool_def, raw)
             answer = services.tool_answer(game_slug=game_def.slug, tool=tool_def, raw=raw)
         except PlayInputError as exc:
             return _bad(exc)

@@ -180,3 +180,21 @@ def test_a_live_tool_of_a_game_added_to_the_registry_has_its_path(client):
         assert query["hops"]["schema"]["maximum"] == 12
         assert query["hops"]["schema"]["default"] == 4
         assert _check_live_bounds(client, schema) >= 4  # the toy tool's distance and hops too
+
+
+def test_a_live_tools_number_given_empty_in_the_query_is_refused_naming_it(
+    client, sample_catalogue
+):
+    """`?y=` is not a whole number: the API refuses it, naming the parameter and saying to leave
+    it out for its default (leaving it out is the way to ask for the default), with every
+    other problem at once. The tool's page, a form whose untouched boxes arrive empty, still
+    reads an empty box as the default."""
+    url = "/api/play/red-code/visual-field/"
+    assert client.get(url, {"seed": 0}).status_code == 200
+    body = _assert_problem(client.get(url, {"seed": 0, "y": ""}), "y")
+    (y,) = [e for e in body["errors"] if e.get("field") == "y"]
+    assert "given empty" in str(y), y
+    both = _assert_problem(client.get(url, {"seed": 0, "y": "", "x": 99}), "x")
+    assert {e.get("field") for e in both["errors"]} == {"x", "y"}
+    page = client.get("/play/red-code/visual-field/", {"seed": "0", "x": "", "y": ""})
+    assert page.status_code == 200
