@@ -16,6 +16,7 @@
     }
     var said = status();
     var timer = null;
+    var busy = false;  // a fetch on its way
     var paused = false;
     function running() { return region.getAttribute("data-running") === "true"; }
     function settle() {
@@ -25,21 +26,34 @@
         if (pause) pause.hidden = true;
         return;
       }
-      if (!paused) timer = window.setTimeout(tick, every);
+      if (!paused && !busy && timer === null) timer = window.setTimeout(tick, every);
     }
+    function done() { busy = false; settle(); }
     function tick() {
       timer = null;
+      if (busy) return;
+      busy = true;
       window.fetch(window.location.href, {credentials: "same-origin", headers: {Accept: "text/html"}})
         .then(function (answer) { return answer.ok ? answer.text() : Promise.reject(answer.status); })
         .then(function (html) {
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(region.id);
-          if (fresh) {
-            region.innerHTML = fresh.innerHTML;
-            region.setAttribute("data-running", fresh.getAttribute("data-running") || "false");
+          if (!fresh) {
+            // Another page came back (signed out: the sign-in page): stop, and say so.
+            busy = false;
+            if (pause) pause.hidden = true;
+            var stopped = document.createElement("p");
+            stopped.className = "errornote";
+            stopped.setAttribute("data-progress-stopped", "");
+            stopped.textContent = "This page stopped updating: reload it to see the progress.";
+            region.appendChild(stopped);
+            if (say) say.textContent = stopped.textContent;
+            return;
           }
-          settle();
+          region.innerHTML = fresh.innerHTML;
+          region.setAttribute("data-running", fresh.getAttribute("data-running") || "false");
+          done();
         })
-        .catch(settle);  // a failed fetch (the site restarting) is tried again
+        .catch(done);  // a failed fetch (the site restarting) is tried again
     }
     if (pause) {
       pause.hidden = !running();

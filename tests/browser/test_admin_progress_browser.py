@@ -17,9 +17,9 @@ from .test_page_sweep_browser import axe_source, axe_violations
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
-    browser, live_server, live_catalogue, django_user_model, dedicated_worker
-):
+def _staff_starts_a_re_check(browser, live_server, django_user_model):
+    """Three saved decks, a staff member signed in to the admin who starts a re-check of
+    their format from its form (no worker serves its queue yet); the page on its progress."""
     from decks import services
     from validation.packages import sample_list
 
@@ -38,19 +38,25 @@ def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1440, "height": 900})
     context.set_default_timeout(15_000)
     page = context.new_page()
+    page.goto("/admin/login/")
+    page.fill("#id_username", "staff")
+    page.fill("#id_password", "a-long-pass-789")
+    page.click("input[type=submit]")
+    page.wait_for_load_state("load")
+    page.goto("/admin/decks/recheckjob/start/")
+    page.select_option("select[name=game]", "redline")
+    page.fill("[name=format]", "standard")
+    page.click("#content form [type=submit]")
+    page.wait_for_url("**/progress/")
+    page.wait_for_load_state("load")
+    return context, page
+
+
+def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
+    browser, live_server, live_catalogue, django_user_model, dedicated_worker
+):
+    context, page = _staff_starts_a_re_check(browser, live_server, django_user_model)
     try:
-        page.goto("/admin/login/")
-        page.fill("#id_username", "staff")
-        page.fill("#id_password", "a-long-pass-789")
-        page.click("input[type=submit]")
-        page.wait_for_load_state("load")
-        # Started from the admin's form; no worker serves its queue yet.
-        page.goto("/admin/decks/recheckjob/start/")
-        page.select_option("select[name=game]", "redline")
-        page.fill("[name=format]", "standard")
-        page.click("#content form [type=submit]")
-        page.wait_for_url("**/progress/")
-        page.wait_for_load_state("load")
         assert page.locator('meta[http-equiv="refresh"]').count() == 0
         expect(page.locator("#recheck-state")).to_have_text("Waiting for a worker…")
         page.evaluate("() => { window.sameDocument = true; }")
@@ -79,5 +85,22 @@ def test_a_re_check_progress_page_updates_in_place_and_can_be_paused(
         # Updated in place: the same document, never reloaded.
         assert page.evaluate("() => window.sameDocument === true")
         assert axe_violations(page, script) == []
+    finally:
+        context.close()
+
+
+def test_a_progress_page_whose_reader_was_signed_out_stops_and_says_so(
+    browser, live_server, live_catalogue, django_user_model, dedicated_worker
+):
+    """Signed out meanwhile, the page's next update brings the sign-in page: the progress
+    page stops updating and says to reload it (it does not poll the sign-in page forever)."""
+    context, page = _staff_starts_a_re_check(browser, live_server, django_user_model)
+    try:
+        expect(page.locator("#recheck-state")).to_have_text("Waiting for a worker…")
+        context.clear_cookies()
+        stopped = page.locator("[data-progress-stopped]")
+        expect(stopped).to_have_text("This page stopped updating: reload it to see the progress.")
+        expect(page.locator("[data-progress-say]")).to_have_text(stopped.inner_text())
+        expect(page.locator("[data-progress-pause]")).to_be_hidden()
     finally:
         context.close()
