@@ -91,3 +91,12 @@ def wait_saved(page, before: str) -> str:
         timeout=15_000,
     )
     return builder_state(page)
+
+
+def sign_in(page, username: str, password: str, *, at: str = "/accounts/login/") -> None:
+    """Sign in through the sign-in form at `at` (the site's, or the admin's)."""
+    page.goto(at)
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("main form [type=submit]")
+    page.wait_for_load_state("load")

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from decks.models import RecheckJob
 from tests.conftest import wait_for
 
+from .support import sign_in
 from .test_page_sweep_browser import axe_source, axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -38,11 +39,7 @@ def _staff_starts_a_re_check(browser, live_server, django_user_model):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1440, "height": 900})
     context.set_default_timeout(15_000)
     page = context.new_page()
-    page.goto("/admin/login/")
-    page.fill("#id_username", "staff")
-    page.fill("#id_password", "a-long-pass-789")
-    page.click("input[type=submit]")
-    page.wait_for_load_state("load")
+    sign_in(page, "staff", "a-long-pass-789", at="/admin/login/")
     page.goto("/admin/decks/recheckjob/start/")
     page.select_option("select[name=game]", "redline")
     page.fill("[name=format]", "standard")

@@ -9,6 +9,8 @@ from django.core.management import call_command
 
 from validation.registry import registry
 
+from .support import sign_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 DESKTOP = {"width": 1440, "height": 1000}
@@ -22,11 +24,7 @@ def signed_in_page(browser, live_server, live_catalogue, django_user_model):
     context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
     context.set_default_timeout(15_000)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("#id_username", "demo")
-    page.fill("#id_password", "a-long-pass-123")
-    page.click("main form button[type=submit]")
-    page.wait_for_load_state("load")
+    sign_in(page, "demo", "a-long-pass-123")
     page.user = user
     yield page
     context.close()
