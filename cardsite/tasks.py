@@ -3,29 +3,30 @@ of a saved job to the workers."""
 
 import logging
 import socket
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
 from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
 
 def send_chunks_on_commit(
-    task: Callable[[], Any], job_id: int, indexes: Iterable[int], *, what: str, later: str
+    task: str, job_id: int, indexes: Iterable[int], *, what: str, later: str
 ) -> None:
-    """Once the transaction commits, send `task()` (a function that returns the Celery task:
-    apps import their tasks late) for each chunk index of job `job_id`. A broker that is
-    down sends nothing more and is logged: the job is saved, and `later` (its sweep or
-    reaper) sends the chunks again; the request that saved it still answers."""
+    """Once the transaction commits, send the Celery task at dotted path `task` (imported
+    then: an app's services do not import its tasks) for each chunk index of job `job_id`.
+    A broker that is down sends nothing more and is logged: the job is saved, and `later`
+    (its sweep or reaper) sends the chunks again; the request that saved it still answers."""
     indexes = list(indexes)
 
     def send() -> None:
+        chunk_task = import_string(task)
         for i in indexes:
             try:
-                task().delay(job_id, i)
+                chunk_task.delay(job_id, i)
             except Exception as exc:  # noqa: BLE001 - the job is saved; `later` sends it
                 logger.warning(
                     f"{what} not sent: the broker is unavailable; {later} sends them later",

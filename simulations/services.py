@@ -307,14 +307,10 @@ def create_run(
     return run
 
 
-def _run_chunk_task():
-    from .tasks import run_chunk
-
-    return run_chunk
-
-
 def _enqueue_on_commit(run_id: int, chunk_indexes: Iterable[int]) -> None:
-    send_chunks_on_commit(_run_chunk_task, run_id, chunk_indexes, what="chunks", later="the reaper")
+    send_chunks_on_commit(
+        "simulations.tasks.run_chunk", run_id, chunk_indexes, what="chunks", later="the reaper"
+    )
 
 
 # --- playing a chunk ---------------------------------------------------------------------------

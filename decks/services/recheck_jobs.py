@@ -137,14 +137,10 @@ def recheck_start(
     return job
 
 
-def _recheck_task():
-    from decks.tasks import recheck_chunk
-
-    return recheck_chunk
-
-
 def _enqueue_on_commit(job_id: int, indexes: Iterable[int]) -> None:
-    send_chunks_on_commit(_recheck_task, job_id, indexes, what="re-check chunks", later="the sweep")
+    send_chunks_on_commit(
+        "decks.tasks.recheck_chunk", job_id, indexes, what="re-check chunks", later="the sweep"
+    )
 
 
 # --- One chunk --------------------------------------------------------------------------------
