@@ -55,3 +55,27 @@ def test_the_upcoming_rule_set_line_follows_every_change(signed_in, sample_catal
     html = answer.content.decode()
     assert "Longbow cost 3 → 4" in upcoming_line(html)
     assert upcoming_line(html) == upcoming_line(_page(signed_in, deck))
+
+
+def test_placing_every_unit_of_an_army_puts_the_upcoming_line_right(
+    signed_in, sample_catalogue, user
+):
+    """The case seen: every unit of a Hex Skirmish army placed, and the line still said
+    "not legal then (4 problems)" while a reload said otherwise."""
+    text = packages.sample_list("hex-skirmish", "standard").text()
+    cells = dict(re.findall(r"^1 (.+?) @(\d,\d)$", text, re.M))
+    assert len(cells) == 4
+    unplaced = re.sub(r" @\d,\d$", "", text, flags=re.M)
+    deck = services.deck_create(
+        owner=user, game_slug="hex-skirmish", format="standard", name="Army", text=unplaced
+    )
+    page = _page(signed_in, deck)
+    assert "not legal then (4 problems)" in upcoming_line(page)
+    for card, cell in cells.items():
+        data = {**_stamp(page), "op": "place", "section": "units", "card": card}
+        data.update({"from": "", "to": cell})
+        answer = signed_in.post(reverse("builder:change", args=[deck.pk]), data, **HTMX)
+        assert answer.status_code == 200
+        page = _page(signed_in, deck)
+        assert upcoming_line(answer.content.decode()) == upcoming_line(page)
+    assert "not legal then" not in upcoming_line(page)
