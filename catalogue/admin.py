@@ -84,8 +84,8 @@ class FileImportAdmin(admin.ModelAdmin):
         raise NotImplementedError
 
     def imported_message(self, report) -> str:
-        """What the admin reads once the file is in, with each format whose rule set (in
-        force or upcoming) leaves the expansion out of its pool, linked to its edit page."""
+        """What the admin reads once the file is in, with each format whose rule set in force
+        (or upcoming) leaves the expansion out of its pool, linked to its edit page."""
         if not report.left_out:
             return report.summary()
         return format_html(
@@ -237,8 +237,8 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
         return expansion_import(data=data, dry_run=dry_run)
 
     def imported_message(self, report) -> str:
-        """What the admin reads once the file is in, with each format whose rule set (in
-        force or upcoming) leaves the expansion out of its pool, linked to its edit page."""
+        """What the admin reads once the file is in, with each format whose rule set in force
+        (or upcoming) leaves the expansion out of its pool, linked to its edit page."""
         if not report.left_out:
             return report.summary()
         return format_html(

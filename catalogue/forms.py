@@ -164,7 +164,7 @@ class ListAttributeField(forms.CharField):
 
 class ChoiceListAttributeField(forms.CharField):
     """A list of choices typed one per line, in order: a choice may come more than once
-    (REDLINE's Bogatyr has two cannon slots), which a set of checkboxes cannot hold. Says
+    (a card with two slots of one type), which a set of checkboxes cannot hold. Says
     which line is not a choice, and how many lines a list of fixed length takes."""
 
     def __init__(self, attr: Attr, **kwargs):

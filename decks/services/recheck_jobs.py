@@ -94,8 +94,8 @@ def rule_set_preview(
     *, game_slug: str, format: str, code: str, facts, following: bool, when: str = ""
 ):
     """What writing a rule set (`facts`, not yet stored) would do to the saved decks it
-    governs: those of the format pinned to `code` and, when it is or will be the rule set in
-    force (`following`), those that follow the format. Each is checked in memory under it,
+    governs: those of the format pinned to `code` and, when it is or will be the rule set
+    in force (`following`), those that follow the format. Each is checked in memory under it,
     nothing written, and its verdict compared with its saved one (the first
     PREVIEW_MAX_DECKS decks in scope; each distinct list checked once)."""
     from catalogue.rule_set_file import DeckVerdicts
