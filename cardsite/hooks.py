@@ -8,6 +8,10 @@ Hooks in use:
 - `rule_set_changed`: functions `fn(*, game_slug, format, code)`, called after a rule set was
   written or deleted (`catalogue.rulesets.rule_set_changed`; the decks app re-checks the
   saved decks).
+- `rule_set_preview`: functions `fn(*, game_slug, format, code, facts, following, when) ->
+  catalogue.rule_set_file.DeckVerdicts`, asked by a rule set file's preview: how many saved
+  decks the rule set (its `facts`, not yet written) would change the verdict of (the decks
+  app checks them in memory).
 - `card_counts`: functions `fn() -> {game_slug: cards}`, the home page's counts (the
   catalogue's).
 - `profile_context`: functions `fn(user) -> {name: value}`, added to the profile page's

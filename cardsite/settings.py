@@ -114,7 +114,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
+    # django-htmx's, with a history restore answered as a whole page and `Vary: HX-Request`.
+    "cardsite.htmx_pages.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
     "cardsite.errors.SlowQueryMiddleware",
     "cardsite.outages.DatabaseOutageMiddleware",

@@ -50,15 +50,30 @@ def _profile_context(request, **extra) -> dict:
     }
 
 
+#: The session key that carries a new token's text to the next view of the account page.
+NEW_TOKEN_SESSION_KEY = "new_api_token"
+
+
 @login_required
 def profile(request):
-    return render(request, "registration/profile.html", _profile_context(request))
+    """The account page. A token made just before is shown here once: its text waits in
+    the session for this page and is taken out as it is shown, so a reload shows it no
+    more (and makes nothing)."""
+    new = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    extra = {}
+    if isinstance(new, dict):
+        extra = {"new_token": new.get("text"), "new_token_name": new.get("name")}
+    response = render(request, "registration/profile.html", _profile_context(request, **extra))
+    if extra:
+        response["Cache-Control"] = "no-store"
+    return response
 
 
 @login_required
 @require_http_methods(["POST"])
 def token_create(request):
-    """Make a personal API token; the page shows it this once (only its digest is kept)."""
+    """Make a personal API token, then go to the account page (post/redirect/get), which
+    shows it this once (only its digest is kept)."""
     form = ApiTokenForm(request.POST)
     if not form.is_valid():
         context = _profile_context(request, token_form=form)
@@ -69,10 +84,8 @@ def token_create(request):
         scope=form.cleaned_data["scope"],
         expiry_days=form.cleaned_data["expiry_days"],
     )
-    context = _profile_context(request, new_token=text, new_token_name=form.cleaned_data["name"])
-    response = render(request, "registration/profile.html", context, status=201)
-    response["Cache-Control"] = "no-store"
-    return response
+    request.session[NEW_TOKEN_SESSION_KEY] = {"text": text, "name": form.cleaned_data["name"]}
+    return redirect("profile")
 
 
 @login_required

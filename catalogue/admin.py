@@ -15,6 +15,7 @@ from . import rulesets
 from .file_imports import FileImportFailed
 from .forms import (
     CardAdminForm,
+    ExpansionAdminForm,
     ExpansionImportForm,
     PrintingAdminForm,
     RuleSetAdminForm,
@@ -26,6 +27,29 @@ from .importer import expansion_export, expansion_import
 from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard
 from .rule_set_file import rule_set_export, rule_set_import
 from .services import catalogue_changed
+
+
+class SavesOnlyChanges:
+    """A model admin whose untouched save writes nothing: the object is saved only when the
+    form changes one of its stored values (`KeepsWhatItShows.changes_anything`), and an
+    inline's rows only when they change (Django's formsets save only changed rows)."""
+
+    def save_model(self, request, obj, form, change):
+        if change and not form.changes_anything():
+            return
+        super().save_model(request, obj, form, change)
+
+    @staticmethod
+    def anything_changed(form, formsets) -> bool:
+        """After `save_related`: whether the object or any inline row changed."""
+        if form.changes_anything():
+            return True
+        for formset in formsets:
+            if formset.new_objects or formset.deleted_objects:
+                return True
+            if any(f.changes_anything() for f in formset.initial_forms if f.instance.pk):
+                return True
+        return False
 
 
 class PrintingInline(admin.TabularInline):
@@ -60,8 +84,26 @@ class FileImportAdmin(admin.ModelAdmin):
         raise NotImplementedError
 
     def imported_message(self, report) -> str:
-        """What the admin reads once the file is in."""
-        return report.summary()
+        """What the admin reads once the file is in, with each format whose rule set in force
+        (or upcoming) leaves the expansion out of its pool, linked to its edit page."""
+        if not report.left_out:
+            return report.summary()
+        return format_html(
+            "{} Not in a format's pool: {}",
+            report.summary(),
+            format_html_join(
+                " ",
+                '{} <a href="{}">Edit {}</a>.',
+                (
+                    (
+                        text,
+                        reverse("admin:catalogue_ruleset_change", args=[entry.rule_set_id]),
+                        entry.code,
+                    )
+                    for entry, text in report.left_out_items
+                ),
+            ),
+        )
 
     def import_elsewhere(self, data):
         """A response that takes the confirmed import elsewhere, or None to import it now."""
@@ -125,13 +167,14 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Expansion)
-class ExpansionAdmin(FileImportAdmin):
+class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
     """Expansions: a file import with a preview (a large file imported by a worker, its
     progress on a page of its own), and export."""
 
     import_form = ExpansionImportForm
     import_title = "Import an expansion"
     import_session_key = "expansion_import"
+    form = ExpansionAdminForm
     list_display = ("code", "name", "game", "released", "sample", "card_count")
     list_filter = ("game", "sample")
     search_fields = ("code", "name")
@@ -194,8 +237,26 @@ class ExpansionAdmin(FileImportAdmin):
         return expansion_import(data=data, dry_run=dry_run)
 
     def imported_message(self, report) -> str:
-        """What the admin reads once the file is in."""
-        return report.summary()
+        """What the admin reads once the file is in, with each format whose rule set in force
+        (or upcoming) leaves the expansion out of its pool, linked to its edit page."""
+        if not report.left_out:
+            return report.summary()
+        return format_html(
+            "{} Not in a format's pool: {}",
+            report.summary(),
+            format_html_join(
+                " ",
+                '{} <a href="{}">Edit {}</a>.',
+                (
+                    (
+                        text,
+                        reverse("admin:catalogue_ruleset_change", args=[entry.rule_set_id]),
+                        entry.code,
+                    )
+                    for entry, text in report.left_out_items
+                ),
+            ),
+        )
 
     def import_elsewhere(self, data):
         """A large file is imported by a worker; its progress page follows it."""
@@ -209,7 +270,7 @@ class ExpansionAdmin(FileImportAdmin):
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(SavesOnlyChanges, admin.ModelAdmin):
     form = CardAdminForm
     inlines = [PrintingInline]
     list_display = ("name", "game", "kind", "faction", "cost", "view_on_site_link")
@@ -249,7 +310,8 @@ class CardAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        catalogue_changed(game_slug=form.instance.game.slug)
+        if not change or self.anything_changed(form, formsets):
+            catalogue_changed(game_slug=form.instance.game.slug)
 
     def delete_model(self, request, obj):
         slug = obj.game.slug
@@ -261,7 +323,7 @@ class CardAdmin(admin.ModelAdmin):
 
 
 @admin.register(Printing)
-class PrintingAdmin(admin.ModelAdmin):
+class PrintingAdmin(SavesOnlyChanges, admin.ModelAdmin):
     form = PrintingAdminForm
     list_display = ("card", "expansion", "number", "rarity")
     list_filter = ("expansion__game", "expansion", "rarity")
@@ -285,7 +347,7 @@ class RuleSetCardInline(admin.TabularInline):
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(FileImportAdmin):
+class RuleSetAdmin(SavesOnlyChanges, FileImportAdmin):
     """A format's rule sets: typed card entries inline (each card checked to be the game's),
     what the rule set changes against the one before shown on its page, a file import with
     a preview, and export."""
@@ -333,7 +395,8 @@ class RuleSetAdmin(FileImportAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        rulesets.rule_set_changed(form.instance)
+        if not change or self.anything_changed(form, formsets):
+            rulesets.rule_set_changed(form.instance)
 
     def delete_model(self, request, obj):
         super().delete_model(request, obj)

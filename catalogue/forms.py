@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 from typing import Any
@@ -9,12 +10,13 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import InMemoryUploadedFile, UploadedFile
+from django.db import models
 from PIL import Image, UnidentifiedImageError
 
 from validation.registry import registry
 from validation.schema import Attr
 
-from .models import Card, Game, Printing, RuleSet, RuleSetCard, check_card_fields
+from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard, check_card_fields
 
 ATTR_PREFIX = "attr__"
 ALLOWED_IMAGE_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
@@ -56,6 +58,87 @@ def expects(attr: Attr) -> str:
     return f"{noun}s, one per line"
 
 
+def _as_lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", "").replace("\n", "")
+
+
+def _snapshot(instance) -> dict[str, Any]:
+    """The stored values of a model instance's columns, for telling whether a save would
+    change anything (a time of the last save is not a value the user edits)."""
+    values: dict[str, Any] = {}
+    for f in instance._meta.concrete_fields:
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+            continue
+        value = getattr(instance, f.attname)
+        values[f.attname] = value.name if isinstance(f, models.FileField) else copy.deepcopy(value)
+    return values
+
+
+class KeepsWhatItShows:
+    """A model form (or one of its parts) whose untouched save changes nothing.
+
+    A browser sends a text field back not quite as the page showed it: a text area's line
+    ends as CR LF, a one-line input without its line breaks, and Django's text fields strip
+    spaces at either end. A text field sent back as it was shown keeps the stored value
+    exactly (`untouched`); a text area typed in is stored with plain line ends. After the
+    form is cleaned, `changes_anything()` tells whether saving would change a stored value
+    (columns and many-to-many choices), so that an untouched save writes nothing."""
+
+    untouched: set[str]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        instance = getattr(self, "instance", None)
+        self._stored = (
+            _snapshot(instance) if instance is not None and instance.pk is not None else None
+        )
+
+    def _clean_fields(self):
+        super()._clean_fields()
+        self.untouched = set()
+        for name, bf in self._bound_items():
+            field, widget = bf.field, bf.field.widget
+            if not isinstance(field, forms.CharField) or field.disabled:
+                continue
+            if not isinstance(widget, forms.Textarea | forms.TextInput):
+                continue
+            data, initial = bf.data, bf.initial
+            if not isinstance(data, str):
+                continue
+            textarea = isinstance(widget, forms.Textarea)
+            if initial is not None:
+                shown = widget.format_value(field.prepare_value(initial)) or ""
+                same = (
+                    _as_lf(data) == _as_lf(shown)
+                    if textarea
+                    else _one_line(data) == _one_line(shown)
+                )
+                if same:
+                    self.untouched.add(name)
+                    if name in self.cleaned_data:
+                        self.cleaned_data[name] = copy.deepcopy(initial)
+                    continue
+            if textarea and isinstance(self.cleaned_data.get(name), str):
+                self.cleaned_data[name] = _as_lf(self.cleaned_data[name])
+
+    def changes_anything(self) -> bool:
+        """Whether saving this cleaned form changes a stored value (always, for a new one)."""
+        if self._stored is None or _snapshot(self.instance) != self._stored:
+            return True
+        for f in self.instance._meta.many_to_many:
+            if f.name not in self.cleaned_data or f.name not in self.initial:
+                continue
+            now = {getattr(o, "pk", o) for o in self.cleaned_data[f.name] or ()}
+            before = {getattr(o, "pk", o) for o in self.initial[f.name] or ()}
+            if now != before:
+                return True
+        return False
+
+
 class ListAttributeField(forms.CharField):
     """A list attribute typed one item per line; a list of numbers says which line is not
     a number, and a list of fixed length how many lines it takes."""
@@ -79,6 +162,36 @@ class ListAttributeField(forms.CharField):
         return value
 
 
+class ChoiceListAttributeField(forms.CharField):
+    """A list of choices typed one per line, in order: a choice may come more than once
+    (a card with two slots of one type), which a set of checkboxes cannot hold. Says
+    which line is not a choice, and how many lines a list of fixed length takes."""
+
+    def __init__(self, attr: Attr, **kwargs):
+        super().__init__(**kwargs)
+        self.attr = attr
+
+    def clean(self, value):
+        value = super().clean(value)
+        lines = [line.strip() for line in (value or "").splitlines() if line.strip()]
+        for number, line in enumerate(lines, 1):
+            if line not in self.attr.choices:
+                raise forms.ValidationError(
+                    f"line {number}: {line[:40]!r} is not one of {', '.join(self.attr.choices)}"
+                )
+        if self.attr.length is not None and lines and len(lines) != self.attr.length:
+            raise forms.ValidationError(f"{expects_choices(self.attr)}; {len(lines)} given")
+        return value
+
+
+def expects_choices(attr: Attr) -> str:
+    """What a list of choices' field expects, in words."""
+    if attr.length is not None:
+        count = _NUMBER_WORDS[attr.length] if attr.length < len(_NUMBER_WORDS) else attr.length
+        return f"{count} of {', '.join(attr.choices)}, one per line"
+    return f"any of {', '.join(attr.choices)}, one per line"
+
+
 def field_for(attr: Attr) -> forms.Field:
     """A typed form field for one schema attribute."""
     common: dict[str, Any] = {
@@ -99,12 +212,13 @@ def field_for(attr: Attr) -> forms.Field:
             choices=choices + [(c, c.replace("_", " ")) for c in attr.choices], **common
         )
     if attr.type == "choice_list":
-        common["required"] = False
-        return forms.MultipleChoiceField(
-            choices=[(c, c.replace("_", " ")) for c in attr.choices],
-            widget=forms.CheckboxSelectMultiple,
-            **common,
+        common["help_text"] = (
+            (attr.help + "; " if attr.help else "")
+            + expects_choices(attr)
+            + ", in order; a choice may repeat."
         )
+        rows = attr.length or 3
+        return ChoiceListAttributeField(attr, widget=forms.Textarea(attrs={"rows": rows}), **common)
     if attr.type == "list":
         common["help_text"] = (
             (attr.help + " " if attr.help else "") + expects(attr).capitalize() + "."
@@ -119,7 +233,7 @@ def field_for(attr: Attr) -> forms.Field:
 
 
 def initial_for(attr: Attr, value: Any) -> Any:
-    if attr.type == "list" and isinstance(value, list):
+    if attr.type in ("list", "choice_list") and isinstance(value, list):
         return "\n".join(str(v) for v in value)
     return value
 
@@ -133,7 +247,7 @@ def value_from(attr: Attr, value: Any) -> Any:
             return [int(i) if i.lstrip("+-").isdigit() else i for i in items]
         return items
     if attr.type == "choice_list":
-        return list(value or [])
+        return [line.strip() for line in (value or "").splitlines() if line.strip()]
     if attr.type == "choice" and value == "":
         return None
     if attr.type in ("dict", "dict_list") and value is None:
@@ -141,7 +255,7 @@ def value_from(attr: Attr, value: Any) -> Any:
     return value
 
 
-class CardAdminForm(forms.ModelForm):
+class CardAdminForm(KeepsWhatItShows, forms.ModelForm):
     """The card form: common fields plus one typed field per attribute of the card's kind.
 
     The kind comes from the submitted data, the card, or `?game=&kind=` on the add page;
@@ -181,8 +295,10 @@ class CardAdminForm(forms.ModelForm):
                 self.fields[name] = field_for(attr)
                 typed = self.initial.get(name)
                 if attr.type == "choice_list" and isinstance(typed, str):
-                    # carried over in the address when game or kind changed: "laser,pilot"
-                    self.initial[name] = [v for v in typed.split(",") if v]
+                    # carried over in the address when game or kind changed: one per line
+                    # (or "laser,pilot", as older addresses wrote them)
+                    items = [v.strip() for v in typed.replace(",", "\n").splitlines()]
+                    self.initial[name] = "\n".join(v for v in items if v)
                 if attr.key in current:
                     self.initial.setdefault(name, initial_for(attr, current[attr.key]))
                 elif attr.default is not None:
@@ -219,9 +335,15 @@ class CardAdminForm(forms.ModelForm):
             self.add_error("kind", f"choose a kind of {self.game_def.name}")
             return data
         attributes = {}
+        stored = self.instance.attributes if self.instance.pk is not None else {}
+        stored = stored if isinstance(stored, dict) else {}
         for attr in self.schema.attrs:
             name = ATTR_PREFIX + attr.key
             if name in self.errors:
+                continue
+            if name in self.untouched and attr.key in stored:
+                # sent back as the page showed it: the stored value, exactly
+                attributes[attr.key] = copy.deepcopy(stored[attr.key])
                 continue
             value = value_from(attr, data.get(name))
             if value is not None:
@@ -247,7 +369,7 @@ class CardAdminForm(forms.ModelForm):
         return data
 
 
-class PrintingAdminForm(forms.ModelForm):
+class PrintingAdminForm(KeepsWhatItShows, forms.ModelForm):
     class Meta:
         model = Printing
         fields = ["expansion", "number", "rarity", "image", "flavour", "artist"]
@@ -289,6 +411,12 @@ class PrintingAdminForm(forms.ModelForm):
         return InMemoryUploadedFile(
             out, "image", f"card.{ext}", Image.MIME[image_format], out.tell(), None
         )
+
+
+class ExpansionAdminForm(KeepsWhatItShows, forms.ModelForm):
+    class Meta:
+        model = Expansion
+        fields = ["game", "code", "name", "released", "sample", "notice"]
 
 
 class ExpansionImportForm(forms.Form):
@@ -333,7 +461,7 @@ def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     ]
 
 
-class RuleSetAdminForm(forms.ModelForm):
+class RuleSetAdminForm(KeepsWhatItShows, forms.ModelForm):
     """A rule set: the format must be one of its game's, the expansions its game's, and the
     dates in order."""
 
@@ -382,7 +510,7 @@ class RuleSetAdminForm(forms.ModelForm):
         return data
 
 
-class RuleSetCardForm(forms.ModelForm):
+class RuleSetCardForm(KeepsWhatItShows, forms.ModelForm):
     """One card's entry: a card of the rule set's game that the entry says something about."""
 
     class Meta:

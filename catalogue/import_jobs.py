@@ -83,7 +83,13 @@ def import_job_run(job: str) -> str:
         raise
     cache.set(
         _status_key(job),
-        {**status, "state": "done", "summary": report.summary(), "done": status.get("total", 0)},
+        {
+            **status,
+            "state": "done",
+            "summary": report.summary(),
+            "done": status.get("total", 0),
+            "left_out": [(e.rule_set_id, e.text(report.code)) for e in report.left_out],
+        },
         JOB_TTL,
     )
     cache.delete(_doc_key(job))

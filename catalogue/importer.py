@@ -68,6 +68,33 @@ class RowError:
         return f"{where}, {self.field}: {self.message}"
 
 
+@dataclass(frozen=True)
+class PoolLeftOut:
+    """A rule set of one of the game's formats, in force or upcoming, whose legal expansions
+    do not list the imported expansion: the expansion's cards are out of that format's
+    pool under it (a rule set listing no expansion takes them all, and is never one)."""
+
+    format: str
+    format_name: str
+    code: str
+    name: str
+    rule_set_id: int
+    effective: dt.date
+    upcoming: bool
+
+    def text(self, expansion: str) -> str:
+        when = (
+            f"upcoming, in force from {self.effective.isoformat()}"
+            if self.upcoming
+            else f"in force since {self.effective.isoformat()}"
+        )
+        named = f"{self.code} ({self.name})" if self.name else self.code
+        return (
+            f"{self.format_name}: rule set {named}, {when}, does not list {expansion}: "
+            f"its cards are out of the {self.format_name} pool; edit the rule set to add it."
+        )
+
+
 @dataclass
 class ImportReport(FileImportReport):
     game: str = ""
@@ -82,6 +109,15 @@ class ImportReport(FileImportReport):
     #: For each updated card (by its new name): the fields that change, as
     #: (field, before, after), attributes one key each ("attributes.speed").
     changes: dict[str, list[tuple[str, Any, Any]]] = field(default_factory=dict)
+    #: The formats whose rule set in force (or upcoming) leaves the expansion out.
+    left_out: list[PoolLeftOut] = field(default_factory=list)
+
+    def left_out_notes(self) -> list[str]:
+        return [entry.text(self.code) for entry in self.left_out]
+
+    @property
+    def left_out_items(self) -> list[tuple[PoolLeftOut, str]]:
+        return [(entry, entry.text(self.code)) for entry in self.left_out]
 
     def counts(self, verb: str) -> str:
         return (
@@ -548,6 +584,7 @@ def expansion_import(
         new_cards = _write_cards(game, rows, existing, printings, report, report_progress)
         by_name = {c.name.lower(): c for c in [*existing.values(), *new_cards]}
         _write_printings(expansion, rows, by_name, printings, report_progress)
+        report.left_out = pools_without(game_def, expansion.code)
         if dry_run:
             transaction.set_rollback(True)
         elif report.created or report.updated:
@@ -572,6 +609,35 @@ def expansion_import(
         },
     )
     return report
+
+
+def pools_without(game_def: GameDef, code: str) -> list[PoolLeftOut]:
+    """The rule sets in force today and upcoming, one of each at most per format of the
+    game, that list legal expansions without `code` (two queries per format)."""
+    from . import rulesets
+
+    found = []
+    for fmt in game_def.formats.values():
+        for rule_set, upcoming in (
+            (rulesets.in_force(game_def.slug, fmt.slug), False),
+            (rulesets.upcoming(game_def.slug, fmt.slug), True),
+        ):
+            if rule_set is None:
+                continue
+            listed = set(rule_set.expansions.values_list("code", flat=True))
+            if listed and code not in listed:
+                found.append(
+                    PoolLeftOut(
+                        format=fmt.slug,
+                        format_name=fmt.name,
+                        code=rule_set.code,
+                        name=rule_set.name,
+                        rule_set_id=rule_set.pk,
+                        effective=rule_set.effective,
+                        upcoming=upcoming,
+                    )
+                )
+    return found
 
 
 def _save_expansion(

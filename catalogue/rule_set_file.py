@@ -22,18 +22,19 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.db.models.functions import Lower
 
+from cardsite import hooks
 from validation.registry import registry
+from validation.types import RuleSetFacts
 
 from . import rulesets
 from .file_imports import FileImportFailed, FileImportReport
-from .models import Card, Expansion, Game, RuleSet, RuleSetCard
+from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +129,14 @@ class Plan:
     entries: dict[int, tuple[str, Entry]] = field(default_factory=dict)
     created: bool = True
     changes: list[str] = field(default_factory=list)
+    #: What the rule set changes for the players, against the rule set it replaces (the
+    #: stored one of its code) or, when new, the one it follows (in effect before it; None:
+    #: the format's own rules): banned, unbanned, limits, costs, errata, expansions.
+    against: list[rulesets.Change] = field(default_factory=list)
+    #: What it is compared with, in words: "S1 (Season 1), which it follows".
+    compared_with: str = ""
+    #: The saved decks whose verdict it would change (None: no hook answered).
+    decks: DeckVerdicts | None = None
 
     @property
     def unchanged(self) -> bool:
@@ -135,12 +144,58 @@ class Plan:
 
     def summary(self) -> str:
         if self.created:
-            what = "new"
+            what = f"new; against {self.compared_with}: " + (
+                f"{len(self.against)} change(s)" if self.against else "nothing changes"
+            )
         elif self.changes:
-            what = f"{len(self.changes)} change(s)"
+            what = f"{len(self.changes)} change(s) to the stored {self.code}"
         else:
             what = "unchanged"
-        return f"{self.game} {self.format} {self.code}: {what}"
+        line = f"{self.game} {self.format} {self.code}: {what}"
+        if self.decks is not None:
+            line += f"; {self.decks.text}"
+        return line
+
+    def lines(self) -> list[str]:
+        """Every change in words: the rule set's own fields (an update), then what changes
+        for the players."""
+        return [*self.changes] if not self.created else [c.text for c in self.against]
+
+
+@dataclass(frozen=True)
+class DeckVerdicts:
+    """What importing a rule set would do to the saved decks it governs (its format's decks
+    that follow the format, when it is or will be the rule set in force, and those pinned
+    to its code), found by checking them in memory, nothing written: `changed` of the
+    `checked` decks would change verdict (legal ↔ not legal) against their saved one,
+    `names` a few of them; `total` decks were in scope (at most `checked` are checked)."""
+
+    total: int
+    checked: int
+    changed: int
+    names: tuple[str, ...] = ()
+    made_illegal: int = 0
+    made_legal: int = 0
+    when: str = ""
+
+    @property
+    def more(self) -> int:
+        """Decks whose verdict would change beyond those named."""
+        return self.changed - len(self.names)
+
+    @property
+    def text(self) -> str:
+        if not self.total:
+            return "no saved deck follows it"
+        said = (
+            f"{self.changed} of {self.checked} saved deck(s) it governs would change verdict"
+            f"{' ' + self.when if self.when else ''}"
+        )
+        if self.changed:
+            said += f" ({self.made_illegal} made not legal, {self.made_legal} made legal)"
+        if self.checked < self.total:
+            said += f"; {self.total - self.checked} more not checked"
+        return said
 
 
 @dataclass
@@ -394,42 +449,137 @@ def _stored(rule_set: RuleSet) -> tuple[dict[str, Any], dict[str, Entry]]:
     return fields, entries
 
 
-def entry_changes(before: Mapping[str, Entry], after: Mapping[str, Entry]) -> list[str]:
-    """In words, what changes from one set of card entries to another (a card a rule set
-    does not name is unrestricted): 'Card A banned', 'Card B limit 2 → 1', …"""
-    out: list[str] = []
-    for name in sorted(set(before) | set(after), key=str.lower):
-        old, new = before.get(name, Entry()), after.get(name, Entry())
-        if old.banned != new.banned:
-            out.append(f"{name} {'banned' if new.banned else 'no longer banned'}")
-        if old.limit != new.limit:
-            out.append(f"{name} limit {_shown(old.limit)} → {_shown(new.limit)}")
-        if old.cost != new.cost:
-            out.append(f"{name} cost {_shown(old.cost, 'printed')} → {_shown(new.cost, 'printed')}")
-        if old.text != new.text:
-            out.append(
-                f"{name} errata {'removed' if not new.text else 'changed' if old.text else 'added'}"
-            )
-    return out
-
-
 def _shown(value: Any, none: str = "none") -> str:
     return none if value is None else str(value)
 
 
+def _plan_snapshot(plan: Plan) -> rulesets.Snapshot:
+    """The plan as `rulesets.compare` reads a rule set (two queries: its expansions in
+    release order, its cards' printed costs)."""
+    order = {
+        code: i
+        for i, code in enumerate(
+            Expansion.objects.filter(game__slug=plan.game, code__in=plan.expansions)
+            .order_by("released", "code")
+            .values_list("code", flat=True)
+        )
+    }
+    printed = dict(Card.objects.filter(pk__in=list(plan.entries)).values_list("pk", "cost"))
+    return rulesets.Snapshot(
+        tuple(sorted(plan.expansions, key=lambda c: order.get(c, len(order)))),
+        {
+            name: (e.banned, e.limit, e.cost, e.text, printed.get(pk, 0))
+            for pk, (name, e) in plan.entries.items()
+        },
+    )
+
+
+def _follows(plan: Plan) -> RuleSet | None:
+    """The stored rule set of the plan's format in effect before it (another code)."""
+    return (
+        rulesets._sets(plan.game, plan.format)
+        .filter(effective__lt=plan.effective)
+        .exclude(code=plan.code)
+        .order_by("-effective")
+        .first()
+    )
+
+
 def _plan_changes(plan: Plan) -> None:
-    """Fill `plan.created` and `plan.changes` against the stored rule set of its code."""
+    """Fill `plan.created` and `plan.changes` against the stored rule set of its code, and
+    `plan.against` (what changes for the players) against the rule set it replaces or, when
+    new, the one it follows."""
     stored = rulesets.by_code(plan.game, plan.format, plan.code)
+    after = _plan_snapshot(plan)
     if stored is None:
         plan.created = True
+        before = _follows(plan)
+        plan.compared_with = (
+            f"{before}, which it follows"
+            if before is not None
+            else "the format's own rules (no rule set before it)"
+        )
+        plan.against = rulesets.compare(rulesets.snapshot(before), after)
         return
     plan.created = False
-    fields, entries = _stored(stored)
-    for key in ("name", "announced", "effective", "note", "sample", "expansions"):
+    plan.compared_with = f"the stored {stored}, which it replaces"
+    plan.against = rulesets.compare(rulesets.snapshot(stored), after)
+    fields, _entries = _stored(stored)
+    for key in ("name", "announced", "effective", "note", "sample"):
         old, new = fields[key], getattr(plan, key)
         if old != new:
             plan.changes.append(f"{key}: {_field(old)} → {_field(new)}")
-    plan.changes += entry_changes(entries, {name: e for name, e in plan.entries.values()})
+    plan.changes += [c.text for c in plan.against]
+
+
+def plan_facts(plan: Plan) -> RuleSetFacts:
+    """The rules core's view of a checked rule set before it is written (one query: the
+    names of the cards its legal expansions print)."""
+    banned, limits, costs, texts = set(), {}, {}, {}
+    for name, e in plan.entries.values():
+        key = name.lower()
+        if e.banned:
+            banned.add(key)
+        if e.limit is not None:
+            limits[key] = e.limit
+        if e.cost is not None:
+            costs[key] = e.cost
+        if e.text:
+            texts[key] = e.text
+    pool = None
+    if plan.expansions:
+        pool = frozenset(
+            Printing.objects.filter(
+                expansion__game__slug=plan.game, expansion__code__in=plan.expansions
+            )
+            .annotate(lname=Lower("card__name"))
+            .values_list("lname", flat=True)
+            .distinct()
+        )
+    return RuleSetFacts(
+        code=plan.code,
+        name=plan.name,
+        effective=plan.effective,
+        pool=pool,
+        banned=frozenset(banned),
+        limits=limits,
+        costs=costs,
+        texts=texts,
+        expansions=tuple(plan.expansions),
+        note=plan.note,
+    )
+
+
+def _governs_following(plan: Plan) -> str | None:
+    """Whether the format's decks that follow it would be checked under the plan: "" now
+    (it would be the rule set in force today), its date's words when it would be the next
+    upcoming one, None when another rule set stands between (the plan governs only the
+    decks pinned to its code)."""
+    today = rulesets.today()
+    others = rulesets._sets(plan.game, plan.format).exclude(code=plan.code)
+    if plan.effective <= today:
+        later = others.filter(effective__gt=plan.effective, effective__lte=today)
+        return None if later.exists() else ""
+    sooner = others.filter(effective__gt=today, effective__lt=plan.effective)
+    return None if sooner.exists() else f"from {plan.effective.isoformat()}"
+
+
+def _plan_decks(plan: Plan) -> None:
+    """Ask the apps that keep saved decks what the plan would do to their verdicts."""
+    listeners = hooks.get_hooks("rule_set_preview")
+    if not listeners:
+        return
+    when = _governs_following(plan)
+    facts = plan_facts(plan)
+    for listener in listeners:
+        plan.decks = listener(
+            game_slug=plan.game,
+            format=plan.format,
+            code=plan.code,
+            facts=facts,
+            following=when is not None,
+            when=when or "",
+        )
 
 
 def _field(value: Any) -> str:
@@ -526,6 +676,8 @@ def rule_set_import(*, data: Any, dry_run: bool = False) -> RuleSetImportReport:
         logger.warning("rule set import refused", extra={"errors": len(report.errors)})
         raise RuleSetImportFailed(report)
     if dry_run:
+        for plan in report.plans:
+            _plan_decks(plan)
         return report
     written: list[RuleSet] = []
     with transaction.atomic():

@@ -21,6 +21,13 @@ def profile_decks(user) -> dict:
     return {"decks": decks}
 
 
+def rule_set_preview(**kwargs):
+    """A rule set file's preview: what it would do to the saved decks' verdicts."""
+    from .services.recheck_jobs import rule_set_preview as preview
+
+    return preview(**kwargs)
+
+
 def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> None:
     """Once a change to one of a format's rule sets is committed, a worker re-checks the
     format's saved decks that follow it and those pinned to that rule set, in chunks, and
@@ -59,6 +66,7 @@ class DecksConfig(AppConfig):
         hooks.register("catalogue_changed", revalidate_after_catalogue_change)
         hooks.register("profile_context", profile_decks)
         hooks.register("rule_set_changed", recheck_after_rule_set_change)
+        hooks.register("rule_set_preview", rule_set_preview)
         pre_delete.connect(
             unpin_decks_of_deleted_rule_set,
             sender="catalogue.RuleSet",

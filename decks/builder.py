@@ -388,8 +388,18 @@ def _urls(deck: Deck) -> dict[str, str]:
     }
 
 
+def _with_rule_sets(context: dict[str, Any], deck: Deck) -> dict[str, Any]:
+    """An answer to a change also carries the deck's rule sets line, out of band: what the
+    upcoming rule set will do to the list changes with it (the builder page's heading
+    showed the effect of the list it was opened with until a reload)."""
+    context["rule_sets"] = services.deck_rule_sets(deck=deck)
+    context["rule_sets_oob"] = True
+    return context
+
+
 def _render_state(request, deck, version, **kw):
-    return render(request, "decks/builder/_state.html", state_context(request, deck, version, **kw))
+    context = _with_rule_sets(state_context(request, deck, version, **kw), deck)
+    return render(request, "decks/builder/_state.html", context)
 
 
 def _section_order(fmt: FormatDef, entries: list[Mapping[str, Any]]) -> list[str]:
@@ -446,7 +456,7 @@ def _render_changes(
     Queries: those of `state_context`, plus one for the facts of the cards that left the
     list when some did."""
     old_entries, old_report = before
-    context = state_context(request, deck, version, notice=notice)
+    context = _with_rule_sets(state_context(request, deck, version, notice=notice), deck)
     game, fmt, sections = context["game"], context["fmt"], context["sections"]
     if [s["name"] for s in sections] != _section_order(fmt, old_entries):
         return render(request, "decks/builder/_state.html", context)

@@ -83,6 +83,81 @@ def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
     return decks
 
 
+#: At most this many saved decks are checked for a rule set file's preview (the rest are
+#: counted, not checked), so that a preview costs a bounded time whatever the site's size.
+PREVIEW_MAX_DECKS = 2000
+#: Names of decks whose verdict would change, listed by the preview.
+PREVIEW_NAMES = 5
+
+
+def rule_set_preview(
+    *, game_slug: str, format: str, code: str, facts, following: bool, when: str = ""
+):
+    """What writing a rule set (`facts`, not yet stored) would do to the saved decks it
+    governs: those of the format pinned to `code` and, when it is or will be the rule set
+    in force (`following`), those that follow the format. Each is checked in memory under it,
+    nothing written, and its verdict compared with its saved one (the first
+    PREVIEW_MAX_DECKS decks in scope; each distinct list checked once)."""
+    from catalogue.rule_set_file import DeckVerdicts
+
+    game = Game.objects.filter(slug=game_slug).first()
+    if game is None:
+        return DeckVerdicts(total=0, checked=0, changed=0, when=when)
+    decks = DeckModel.objects.filter(game=game, format=format, current_version__isnull=False)
+    scope = Q(rule_set_pin__code=code)
+    if following:
+        scope |= Q(rule_set_pin__isnull=True)
+    decks = decks.filter(scope)
+    total = decks.count()
+    pool = GamePool(game_slug=game.slug)
+    rows = decks.order_by("pk").values_list(
+        "pk",
+        "owner_id",
+        "name",
+        "current_version_id",
+        "current_version__entries",
+        "current_version__options",
+        "rule_set_pin_id",
+        "legal",
+    )[:PREVIEW_MAX_DECKS]
+    memo: dict[tuple, bool] = {}
+    checked = made_illegal = made_legal = 0
+    names: list[str] = []
+    for pk, owner_id, name, version_id, entries, options, pin, legal in rows:
+        checked += 1
+        key = (
+            tuple(
+                (e["section"], e["card"], e["count"], str(e.get("placement") or ""))
+                for e in entries
+            ),
+            repr(options),
+            owner_id if options else None,
+        )
+        if key not in memo:
+            deck = _SavedDeck(pk, owner_id, game, format, name, pin)
+            version = _SavedVersion(version_id, entries, options or {})
+            report = version_check(deck=deck, version=version, pool=pool, rule_set=facts)
+            memo[key] = bool(report.get("legal"))
+        now = memo[key]
+        if now == bool(legal):
+            continue
+        if now:
+            made_legal += 1
+        else:
+            made_illegal += 1
+        if len(names) < PREVIEW_NAMES:
+            names.append(name)
+    return DeckVerdicts(
+        total=total,
+        checked=checked,
+        changed=made_illegal + made_legal,
+        names=tuple(names),
+        made_illegal=made_illegal,
+        made_legal=made_legal,
+        when=when,
+    )
+
+
 # --- Starting ---------------------------------------------------------------------------------
 
 

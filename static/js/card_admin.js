@@ -13,7 +13,7 @@
       if (!el.name || el.name === "csrfmiddlewaretoken" || el.type === "file") return;
       if (el.name.indexOf("-") !== -1 || el.name.charAt(0) === "_") return; // inlines, buttons
       if ((el.type === "checkbox" || el.type === "radio") && !el.checked) return;
-      if (el.type === "checkbox" && el.name.indexOf("attr__") === 0) {
+      if (el.type === "checkbox" && el.name.indexOf("attr__") === 0) { // a yes/no attribute
         (multi[el.name] = multi[el.name] || []).push(el.value);
         return;
       }

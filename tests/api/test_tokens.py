@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 def make_token(client, user, **fields) -> str:
     client.force_login(user)
     data = {"name": "my script", "scope": "write", **fields}
-    response = client.post("/accounts/tokens/", data)
-    assert response.status_code == 201, response.content
+    response = client.post("/accounts/tokens/", data, follow=True)
+    assert response.redirect_chain == [("/accounts/profile/", 302)], response.content
     match = re.search(r'<code id="new-token">([^<]+)</code>', response.content.decode())
     assert match
     client.logout()
@@ -41,6 +41,21 @@ def test_a_token_authenticates_the_api(client, user, sample_catalogue, prefix):
     text = make_token(client, user)
     response = client.get("/api/decks/", HTTP_AUTHORIZATION=f"{prefix} {text}")
     assert response.status_code == 200
+
+
+def test_making_a_token_redirects_and_a_reload_makes_no_second_token(client, user):
+    """Post/redirect/get: the token is shown on the page the creation redirects to, once;
+    reloading that page neither shows it again nor makes another token."""
+    client.force_login(user)
+    response = client.post("/accounts/tokens/", {"name": "my script", "scope": "read"})
+    assert response.status_code == 302 and response["Location"] == "/accounts/profile/"
+    assert ApiToken.objects.filter(user=user).count() == 1
+    shown = client.get("/accounts/profile/")
+    assert shown["Cache-Control"] == "no-store"
+    text = re.search(r'<code id="new-token">([^<]+)</code>', shown.content.decode()).group(1)
+    reloaded = client.get("/accounts/profile/").content.decode()
+    assert text not in reloaded and 'id="new-token"' not in reloaded
+    assert ApiToken.objects.filter(user=user).count() == 1
 
 
 def test_a_read_only_token_reads_but_cannot_write(client, user, sample_catalogue):

@@ -77,11 +77,11 @@ def test_reimport_updates_in_place_and_the_same_file_changes_nothing(sample_cata
     preview = rule_set_import(data=changed, dry_run=True)
     assert preview.plans[0].changes == [
         "name: 'Test season' → 'Renamed'",
-        "Kestrel limit 2 → none",
-        "Longbow cost 4 → printed",
+        "Kestrel no longer limited (was 2)",
+        "Longbow cost 4 → 3",
         "Smoke Screen errata removed",
         "Tigercat no longer banned",
-        "Tigercat limit none → 1",
+        "Tigercat limited to 1",
     ]
     assert RuleSet.objects.get(code="T1").name == "Test season"  # a dry run writes nothing
     rule_set_import(data=changed)

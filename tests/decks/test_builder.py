@@ -431,8 +431,10 @@ def test_query_counts_are_pinned(
     # session, user, deck, card facts of the new list, the rule set in force and its facts
     # for the list's cards (entries, expansions, the cards printed in them), the save
     # (savepoint, locked deck, current version, insert, deck update, release), card facts for
-    # the panels, generals (the upcoming rule set's effect is not computed for a working
-    # version: it is stored when the version is sealed)
+    # the panels, generals; then the rule sets line the answer carries out of band (the
+    # format's rule sets, and the upcoming one's effect on the working version, which is
+    # not stored before the version is sealed: the rule sets in force and upcoming, their
+    # entries, expansions and printed cards for the list's cards, the cards' facts)
     base = current(deck).number
-    with django_assert_num_queries(16):
+    with django_assert_num_queries(16 + 8):
         change(signed_in, deck, base, op="add", section="arsenal", card="Tigercat")

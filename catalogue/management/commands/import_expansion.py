@@ -22,3 +22,5 @@ class Command(FileImportCommand):
                     self.stdout.write(f"  {label}: {name}")
         for note in report.notes:
             self.stdout.write(f"Note: {note}")
+        for note in report.left_out_notes():
+            self.stdout.write(self.style.WARNING(f"Not in a format's pool: {note}"))

@@ -16,5 +16,5 @@ class Command(FileImportCommand):
         for plan in report.plans:
             self.stdout.write(plan.summary())
             if self.verbosity > 0:
-                for change in plan.changes:
+                for change in plan.lines():
                     self.stdout.write(f"  {change}")
