@@ -14,7 +14,7 @@ def revalidate_after_catalogue_change(*, game_slug: str) -> None:
 def profile_decks(user) -> dict:
     """The profile page's list of the user's decks."""
     from .selectors import deck_list_for_owner
-    from .services import decks_refresh
+    from .verdicts import decks_refresh
 
     decks = deck_list_for_owner(owner=user)
     decks_refresh(decks)
@@ -24,7 +24,7 @@ def profile_decks(user) -> dict:
 def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> None:
     """Once a change to one of a format's rule sets is committed, a worker re-checks the
     format's saved decks that follow it and those pinned to that rule set, in chunks, and
-    tells their owners what changed (decks.services.recheck_jobs)."""
+    tells their owners what changed (decks.verdicts.recheck_jobs)."""
     from django.db import transaction
 
     from catalogue.models import RuleSet
@@ -42,7 +42,7 @@ def unpin_decks_of_deleted_rule_set(sender, instance, **kwargs) -> None:
     """A rule set about to be deleted: the one re-check of its format starts (once the
     delete commits); its pinned decks fall back to following their format (the foreign key
     is set to null), and the re-check tells each of their owners once."""
-    from .services.recheck_jobs import pins_released
+    from .verdicts.recheck_jobs import pins_released
 
     pins_released(rule_set=instance)
 

@@ -21,7 +21,11 @@ from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import Entry, RuleSetFacts, plain
 
 from .list_header import export_header
-from .services import IN_FORCE, deck_rule_set, entries_as_sections, only_fresh, with_in_force
+from .lists import IN_FORCE, deck_rule_set
+from .models import CollectionEntry
+from .models import Deck as DeckModel
+from .services import entries_as_sections
+from .verdicts import only_fresh, with_in_force
 
 MAX_SEED = 2**31 - 1
 
@@ -91,8 +95,6 @@ def deck_list_for_owner(*, owner) -> list[Any]:
     """The user's decks, most recently updated first, with their game and the code of the
     rule set in effect today in their format (`in_force_code`, for `decks_refresh`; one
     query)."""
-    from .models import Deck as DeckModel
-
     return list(
         with_in_force(DeckModel.objects.owned_by(owner))
         .select_related("game")
@@ -204,8 +206,6 @@ def deck_export(*, deck, version, as_: str = "text") -> str | dict[str, Any]:
 def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     """The cards of a deck's version (the current one by default) the user lacks:
     [{card, needed, owned, missing}] sorted by name, counting copies across sections."""
-    from .models import CollectionEntry
-
     version = version or deck.current_version
     if version is None:
         return []
@@ -238,8 +238,6 @@ def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in:
     the rule set in effect today (they follow the format, or are pinned to that very rule set)
     and legal (a following deck not yet re-checked under today's rule set is left out). A
     queryset with the game, the owner and `in_force_code`, for pagination."""
-    from .models import Deck as DeckModel
-
     qs = with_in_force(DeckModel.objects.public().select_related("game", "owner"))
     if game_slug:
         qs = qs.filter(game__slug=game_slug)

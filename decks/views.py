@@ -24,8 +24,8 @@ from catalogue import rulesets
 from catalogue.models import Game
 from validation.registry import registry
 
-from . import selectors, services
-from .builder import list_view
+from . import selectors, services, verdicts
+from .builder.views import list_view
 from .forms import (
     CheckListForm,
     CollectionImportForm,
@@ -35,9 +35,9 @@ from .forms import (
     default_game_format,
     list_too_large,
 )
+from .lists import ListInvalid, list_check
 from .models import CollectionEntry, Deck, DeckVersion, RetiredShareToken
 from .presentation import explained, totals_rows
-from .services import ListInvalid, list_check
 
 #: Versions listed per page of a deck's history.
 HISTORY_PAGE = 20
@@ -120,7 +120,7 @@ def _readable(request, *, pk: int | None = None, token: str | None = None) -> De
     share token. Anything else is a 404, whether or not the deck exists. A verdict checked
     under a rule set no longer in effect for the deck is re-checked at once (written
     through), so the page shows today's."""
-    qs = services.with_in_force(Deck.objects.select_related("game", "owner", "current_version"))
+    qs = verdicts.with_in_force(Deck.objects.select_related("game", "owner", "current_version"))
     if token is not None:
         deck = qs.shared(token).first()
         if deck is None:
@@ -130,7 +130,7 @@ def _readable(request, *, pk: int | None = None, token: str | None = None) -> De
             raise Http404("no deck is shared with this link")
     else:
         deck = get_object_or_404(qs.visible_to(request.user), pk=pk)
-    services.decks_refresh([deck])
+    verdicts.decks_refresh([deck])
     return deck
 
 
@@ -148,8 +148,8 @@ class ShareLinkRetired(Http404):
 
 def _owned(request, pk: int) -> Deck:
     qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
-    deck = get_object_or_404(services.with_in_force(qs), pk=pk)
-    services.decks_refresh([deck])
+    deck = get_object_or_404(verdicts.with_in_force(qs), pk=pk)
+    verdicts.decks_refresh([deck])
     return deck
 
 
@@ -192,7 +192,7 @@ def _deck_urls(deck: Deck, token: str | None) -> dict[str, str]:
 def my_decks(request):
     """The user's decks with the current verdict of each (a constant number of queries)."""
     decks = selectors.deck_list_for_owner(owner=request.user)
-    services.decks_refresh(decks)
+    verdicts.decks_refresh(decks)
     return render(request, "decks/mine.html", {"decks": decks})
 
 
@@ -216,7 +216,7 @@ def public_decks(request, game: str | None = None):
         allow_empty_first_page=True,
     ).get_page(request.GET.get("page"))
     # The few decks of the page checked under yesterday's rule set, re-checked at once.
-    services.decks_refresh(page.object_list)
+    verdicts.decks_refresh(page.object_list)
     return render(
         request,
         "decks/public.html",
@@ -336,7 +336,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "history": history,
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
-            "rule_sets": services.deck_rule_sets(deck=deck, with_effect=is_current),
+            "rule_sets": verdicts.deck_rule_sets(deck=deck, with_effect=is_current),
         },
     )
 
@@ -633,8 +633,8 @@ def card_to_deck(request, game: str, pk: int):
     as a new version."""
     from catalogue.models import Card
 
-    from .builder import sections_for
-    from .list_edits import apply_change
+    from .builder.views import sections_for
+    from .lists.edits import apply_change
 
     card = get_object_or_404(Card.objects.select_related("game"), game__slug=game, pk=pk)
     game_def = registry.get(game)

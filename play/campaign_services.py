@@ -148,7 +148,7 @@ def campaign_list_problems(
     format with the campaign's points (among them the format's own rule on the section's
     total, e.g. exactly the campaign's points).
     Returns (problems, the section's total)."""
-    from decks.services import ListInvalid, list_check
+    from decks.lists import ListInvalid, list_check
 
     rules: CampaignRules = campaign.rules
     if deck.game_id != campaign.game_id:

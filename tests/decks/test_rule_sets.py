@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from catalogue import rulesets
 from catalogue.models import Card, Expansion, Game, RuleSet, RuleSetCard
 from decks.models import DeckVersion
-from decks.services import deck_revalidate, deck_save_version, revalidate_game_decks
+from decks.services import deck_save_version
+from decks.verdicts import deck_revalidate, revalidate_game_decks
 from tests.decks.conftest import MINI_LIST
 
 pytestmark = pytest.mark.django_db
@@ -222,7 +223,7 @@ def test_a_goldfish_plays_the_costs_the_deck_is_checked_under(sample_catalogue, 
 
 def test_the_sample_lists_stay_legal_under_every_sample_rule_set(sample_catalogue):
     """Past and upcoming alike: the day an upcoming one comes into force the examples hold."""
-    from decks.services import list_check
+    from decks.lists import list_check
     from tests.decks.conftest import sample_list
 
     checked = 0

@@ -16,7 +16,7 @@ from catalogue import rulesets
 from catalogue.models import Card, Game, RuleSet, RuleSetCard
 from decks import services
 from decks.models import Deck, RecheckJob
-from decks.services.recheck_jobs import recheck_run_chunk, recheck_start, recheck_sweep
+from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start, recheck_sweep
 from notices.models import Notice
 from tests.decks.conftest import sample_list
 
@@ -173,7 +173,7 @@ def test_decks_are_cut_into_chunks_with_a_constant_number_of_queries(
 
 
 def test_a_deck_saved_meanwhile_keeps_its_own_verdict(sample_catalogue, user):
-    from decks.services import recheck_jobs
+    from decks.verdicts import recheck_jobs
 
     deck = _deck(user)
     _ban_tigercat()
@@ -350,7 +350,7 @@ def test_deleting_an_unpinned_rule_set_starts_one_re_check(sample_catalogue, use
 
 
 def test_the_day_a_rule_set_takes_effect_starts_one_re_check(sample_catalogue, user):
-    from decks.services.recheck_jobs import recheck_rule_sets_taking_effect
+    from decks.verdicts.recheck_jobs import recheck_rule_sets_taking_effect
 
     _deck(user)
     s2 = make_set("T2", -1, banned=["Tigercat"])  # takes effect tomorrow
@@ -372,7 +372,7 @@ def test_the_portable_writer_writes_the_same_and_skips_a_deck_saved_meanwhile(
     from django.db import transaction
     from django.utils import timezone
 
-    from decks.services import recheck_jobs
+    from decks.verdicts import recheck_jobs
 
     kept, saved = _deck(user, name="Kept"), _deck(user, name="Saved")
     _ban_tigercat()

@@ -42,22 +42,22 @@ from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
 from catalogue.services import card_facts_by_names
+from decks import lists, selectors, services, verdicts
+from decks.lists.edits import apply_change
+from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
+from decks.presentation import explained, totals_rows
 from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
 from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
-from . import selectors, services
-from .builder_figures import _stats, curve_sections, layout_view, placement_map, points_meters
-from .builder_state import BuilderState
-from .list_edits import apply_change
-from .models import CollectionEntry, Deck, DeckVersion, Visibility
-from .presentation import explained, totals_rows
+from .figures import _stats, curve_sections, layout_view, placement_map, points_meters
+from .state import BuilderState
 
 SEARCH_LIMIT = 40
 #: Deeper pages are refused: narrowing the search is the way there.
 MAX_SEARCH_PAGE = 250
-#: The changes answered with only what changed (decks.builder._render_changes): a count.
+#: The changes answered with only what changed (decks.builder.views._render_changes): a count.
 COUNT_OPS = frozenset({"add", "remove", "set"})
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). Your change was not "
@@ -130,8 +130,8 @@ def _owned_deck(request, pk: int) -> Deck:
     """The user's own deck (with its game and current version), else 404; a stale verdict
     (checked under yesterday's rule set) is re-checked at once."""
     qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
-    deck = get_object_or_404(services.with_in_force(qs), pk=pk)
-    services.decks_refresh([deck])
+    deck = get_object_or_404(verdicts.with_in_force(qs), pk=pk)
+    verdicts.decks_refresh([deck])
     return deck
 
 
@@ -515,7 +515,7 @@ def _render_changes(
 def _restricted(options: Mapping[str, Any]) -> bool:
     """Whether the deck is restricted to its owner's collection (the "Only cards in my
     collection" box, saved as the option `collection: true`)."""
-    return options.get(services.COLLECTION_OPTION) is True
+    return options.get(lists.COLLECTION_OPTION) is True
 
 
 def _with_restriction(request, options: dict) -> dict:
@@ -526,9 +526,9 @@ def _with_restriction(request, options: dict) -> dict:
         return options
     options = dict(options)
     if request.POST.get("owned") == "1":
-        options[services.COLLECTION_OPTION] = True
+        options[lists.COLLECTION_OPTION] = True
     elif _restricted(options):
-        del options[services.COLLECTION_OPTION]
+        del options[lists.COLLECTION_OPTION]
     return options
 
 
@@ -726,7 +726,7 @@ def builder_deck(request, pk: int):
     context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
-    context["rule_sets"] = services.deck_rule_sets(deck=deck)
+    context["rule_sets"] = verdicts.deck_rule_sets(deck=deck)
     return render(request, "decks/builder/builder.html", context)
 
 

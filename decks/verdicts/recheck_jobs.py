@@ -44,12 +44,14 @@ from cardsite.tasks import send_chunks_on_commit
 from catalogue import rulesets
 from catalogue.models import Game, RuleSet
 from catalogue.services import GamePool
+from decks.lists import version_check
 from decks.models import Deck as DeckModel
 from decks.models import RecheckJob
 from notices.models import Notice
 from notices.services import notices_write
 
-from .rechecks import RuleSetCache, version_check
+from .rechecks import RuleSetCache
+from .rulesets import effect_parts, stored_effect
 
 logger = logging.getLogger(__name__)
 
@@ -200,8 +202,6 @@ def _upcoming_effect(deck, version, pool, sets, upcoming, memo) -> dict[str, Any
     """The upcoming rule set's effect on a deck that follows its format, in memory (the
     rule sets loaded once a chunk; the check under the upcoming one done once per distinct
     list and options in the chunk: many decks share a list)."""
-    from .rulesets import effect_parts, stored_effect
-
     if upcoming is None or deck.rule_set_pin_id is not None:
         return {}
     key, later = upcoming
