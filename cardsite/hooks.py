@@ -6,8 +6,11 @@ Hooks in use:
 - `catalogue_changed`: functions `fn(*, game_slug)`, called after an import or an admin edit
   changed a game's cards (the decks app re-validates that game's saved decks).
 - `rule_set_changed`: functions `fn(*, game_slug, format, code)`, called after a rule set was
-  written or deleted (`catalogue.rulesets.rule_set_changed`; the decks app re-checks the
-  saved decks).
+  written (`catalogue.rulesets.rule_set_changed`; the decks app re-checks the saved decks).
+- `rule_set_deleting`: functions `fn(*, rule_set)`, called by `catalogue.rulesets.
+  rule_set_delete` in the deleting transaction, before the delete (the decks app starts the
+  re-check of the decks that followed or were pinned to it, and tells the pinned decks'
+  owners).
 - `card_counts`: functions `fn() -> {game_slug: cards}`, the home page's counts (the
   catalogue's).
 - `profile_context`: functions `fn(user) -> {name: value}`, added to the profile page's

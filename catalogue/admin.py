@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin, messages
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
@@ -336,14 +337,12 @@ class RuleSetAdmin(FileImportAdmin):
         rulesets.rule_set_changed(form.instance)
 
     def delete_model(self, request, obj):
-        super().delete_model(request, obj)
-        rulesets.rule_set_changed(obj)
+        rulesets.rule_set_delete(rule_set=obj)
 
     def delete_queryset(self, request, queryset):
-        gone = list(queryset.select_related("game"))
-        super().delete_queryset(request, queryset)
-        for obj in gone:
-            rulesets.rule_set_changed(obj)
+        with transaction.atomic():
+            for obj in queryset.select_related("game"):
+                rulesets.rule_set_delete(rule_set=obj)
 
     @admin.action(description="Export the selected rule sets as JSON")
     def export_json(self, request, queryset):

@@ -602,15 +602,14 @@ def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
 
 
 def pins_released(*, rule_set) -> RecheckJob | None:
-    """Before a rule set is deleted (in the deleting transaction): start the one re-check of
-    its format that the deletion needs. Its scope is the decks that follow the format and
+    """Before a rule set is deleted (in the deleting transaction: the `rule_set_deleting`
+    hook of catalogue.rulesets.rule_set_delete): start the one re-check of its format that
+    the deletion needs. Its scope is the decks that follow the format and
     those pinned to the rule set, which fall back to following once the delete commits (the
     foreign key is set to null); the job lists the pinned ones (`released`), and each of
     their owners gets one notice from it: the deck now follows the format, checked under the
     rule set in effect today, with its verdict there. The chunks are sent once the
-    transaction commits (nothing is started if it rolls back). The `rule_set_changed` hook
-    that the admin calls after the delete starts nothing more (the rule set is gone).
-    Returns the job, or None when no deck is in scope."""
+    transaction commits (nothing is started if it rolls back). Returns the job, or None when no deck is in scope."""
     game = Game.objects.filter(pk=rule_set.game_id).first()
     if game is None:
         return None

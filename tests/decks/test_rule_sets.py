@@ -144,7 +144,7 @@ def test_a_pinned_deck_keeps_its_set_and_falls_back_when_it_is_deleted(
     version = deck_save_version(deck=deck, author=user, text=MINI_LIST, based_on=1)
     assert version.rule_set_code == "S1"
 
-    old.delete()
+    rulesets.rule_set_delete(rule_set=old)
     deck.refresh_from_db()
     assert deck.rule_set_pin is None
     revalidate_game_decks(game_slug="redline")

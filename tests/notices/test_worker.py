@@ -116,7 +116,7 @@ def test_a_deleted_pin_falls_back_and_is_re_checked_on_the_workers(
     )
     assert Deck.objects.get(pk=deck.pk).legal  # under T1
 
-    t1.delete()
+    rulesets.rule_set_delete(rule_set=t1)
     [job] = _jobs_done(1, reason__contains="T1 deleted")
     assert job.status == "done"
     assert RecheckJob.objects.filter(reason__contains="T1").count() == 1
