@@ -16,12 +16,13 @@ from catalogue.models import Card
 from catalogue.services import card_facts_by_names
 from validation import decklist
 from validation.capabilities import DrawRules, InputsError
-from validation.registry import registry
+from validation.registry import FormatDef, registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import Entry, RuleSetFacts, plain
 
 from .list_header import export_header
 from .lists import IN_FORCE, deck_rule_set
+from .lists.edits import sections_for
 from .models import CollectionEntry
 from .models import Deck as DeckModel
 from .services import entries_as_sections
@@ -287,3 +288,35 @@ def version_sections(*, deck, version) -> list[SectionView]:
         )
         for s in order
     ]
+
+
+@dataclass
+class CardTargets:
+    """Where a card can be added from its page: the formats of its game that take it (slug
+    -> (format, the sections it can go in)) and the reader's decks of those formats."""
+
+    formats: dict[str, tuple[FormatDef, list[str]]]
+    decks: list[Any]
+
+    def deck(self, pk: int | None) -> Any | None:
+        """The reader's deck `pk` among them, or None."""
+        return next((d for d in self.decks if d.pk == pk), None) if pk is not None else None
+
+
+def card_targets(*, owner, card) -> CardTargets:
+    """The formats and the decks of `owner` that `card` (a catalogue card, with its game) can
+    be added to (one query: the decks, with their current versions)."""
+    game = registry.get(card.game.slug)
+    formats = {}
+    for slug, fmt in game.formats.items():
+        sections = sections_for(card, fmt)
+        if sections:
+            formats[slug] = (fmt, sections)
+    decks = [
+        d
+        for d in DeckModel.objects.owned_by(owner)
+        .filter(game=card.game)
+        .select_related("current_version")
+        if d.format in formats
+    ]
+    return CardTargets(formats=formats, decks=decks)

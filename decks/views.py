@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from catalogue import rulesets
-from catalogue.models import Game
+from catalogue.models import Card, Game
 from validation.registry import registry
 
 from . import selectors, services, verdicts
@@ -628,69 +628,24 @@ def deck_new_link(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def card_to_deck(request, game: str, pk: int):
-    """Add one copy of a card to one of the user's decks of its game, or to a new deck:
-    the deck's list is edited as the builder edits it (`list_edits.apply_change`) and saved
-    as a new version."""
-    from catalogue.models import Card
-
-    from .builder.views import sections_for
-    from .lists.edits import apply_change
-
+    """Add one copy of a card to one of the user's decks of its game, or to a new deck
+    (`services.deck_add_card`: saved as a new version, the list changed as the builder
+    changes it)."""
     card = get_object_or_404(Card.objects.select_related("game"), game__slug=game, pk=pk)
     game_def = registry.get(game)
-    formats = {
-        slug: (fmt, sections_for(card, fmt))
-        for slug, fmt in game_def.formats.items()
-        if sections_for(card, fmt)
-    }
-    decks = [
-        d
-        for d in Deck.objects.owned_by(request.user)
-        .filter(game=card.game)
-        .select_related("current_version")
-        if d.format in formats
-    ]
+    targets = selectors.card_targets(owner=request.user, card=card)
     error = ""
     if request.method == "POST":
-        target = request.POST.get("target", "")
-        kind, _, value = target.partition(":")
-        fmt_slug = ""
-        deck = None
-        if kind == "deck" and value.isdigit():
-            deck = next((d for d in decks if d.pk == int(value)), None)
-            fmt_slug = deck.format if deck else ""
-        elif kind == "new" and value in formats:
-            fmt_slug = value
-        if not fmt_slug:
+        kind, _, value = request.POST.get("target", "").partition(":")
+        deck = targets.deck(whole_number(value)) if kind == "deck" else None
+        new_format = value if kind == "new" and value in targets.formats else ""
+        if deck is None and not new_format:
             error = "Pick one of your decks, or a new deck."
         else:
-            fmt, sections = formats[fmt_slug]
-            main = fmt.main_section
-            section = main if main in sections else sections[0]
-            where = game_def.section_label(section)
             try:
-                if deck is None:
-                    deck = services.deck_create(
-                        owner=request.user,
-                        game_slug=game,
-                        format=fmt_slug,
-                        name=f"My {game_def.name.split(':')[0]} {fmt.name.lower()} deck",
-                        sections={section: [{"card": card.name, "count": 1}]},
-                    )
-                else:
-                    base = deck.current_version
-                    entries = apply_change(
-                        list(base.entries) if base else [],
-                        {"op": "add", "section": section, "card": card.name},
-                        fmt.section_names,
-                    )
-                    services.deck_save_version(
-                        deck=deck,
-                        author=request.user,
-                        sections=services.entries_as_sections(entries),
-                        options=dict(base.options) if base else {},
-                        based_on=base,
-                    )
+                deck, where = services.deck_add_card(
+                    owner=request.user, card=card, deck=deck, format=new_format
+                )
             except services.VersionConflict:
                 error = f"“{deck.name}” was saved elsewhere just now; try again."
             except ListInvalid as exc:
@@ -706,8 +661,8 @@ def card_to_deck(request, game: str, pk: int):
         {
             "card": card,
             "game": game_def,
-            "decks": decks,
-            "formats": [(slug, fmt) for slug, (fmt, _) in formats.items()],
+            "decks": targets.decks,
+            "formats": [(slug, fmt) for slug, (fmt, _) in targets.formats.items()],
             "error": error,
         },
         status=400 if error else 200,

@@ -43,7 +43,7 @@ from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
 from catalogue.services import card_facts_by_names
 from decks import lists, selectors, services, verdicts
-from decks.lists.edits import apply_change
+from decks.lists.edits import apply_change, section_kinds, sections_for
 from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
 from decks.presentation import explained, totals_rows
 from validation import decklist
@@ -66,18 +66,6 @@ CONFLICT_MESSAGE = (
 
 
 # --- What the rules core tells the builder -----------------------------------------------
-
-
-def section_kinds(game: GameDef, fmt: FormatDef) -> dict[str, tuple[str, ...]]:
-    """For each section of the format, the card kinds that belong in it (its SectionSpec)."""
-    kinds = tuple(game.kinds)
-    return {spec.name: spec.kinds_of(kinds) for spec in fmt.sections}
-
-
-def sections_for(card: Any, fmt: FormatDef) -> list[str]:
-    """The sections of `fmt` that `card` can go in: its kind belongs there, and a side
-    section takes only cards of its faction."""
-    return [spec.name for spec in fmt.sections if spec.accepts(card)]
 
 
 def extra_template(game_slug: str, name: str = "builder_extra") -> str:

@@ -2,6 +2,7 @@
 
 - `versions`: decks and their versions (create, save, autosave, seal, update, pin to a rule
   set, share links, delete, clone);
+- `cards`: a card added to a deck from the card's page (`deck_add_card`);
 - `collection`: a player's collection and importing it.
 
 Reading and checking a list is `decks.lists`; stored verdicts and their re-checks are
@@ -16,6 +17,7 @@ it is handed. The names below are the package's public interface.
 
 from decks.lists import DeckInvalid, ListInvalid, VersionConflict
 
+from .cards import deck_add_card
 from .collection import collection_import, collection_set
 from .versions import (
     WORKING_WINDOW_SECONDS,
@@ -40,6 +42,7 @@ __all__ = [
     "_entries",
     "collection_import",
     "collection_set",
+    "deck_add_card",
     "deck_autosave",
     "deck_clone",
     "deck_create",
