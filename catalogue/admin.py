@@ -7,6 +7,7 @@ import json
 
 from django.contrib import admin, messages
 from django.db import transaction
+from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
@@ -23,6 +24,7 @@ from .forms import (
     RuleSetCardFormSet,
     RuleSetImportForm,
 )
+from .import_jobs import ADMIN_INLINE_ROWS, import_job_start, import_job_status
 from .importer import expansion_export, expansion_import
 from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard
 from .rule_set_file import rule_set_export, rule_set_import
@@ -140,8 +142,6 @@ class ExpansionAdmin(FileImportAdmin):
     change_list_template = "admin/catalogue/expansion/change_list.html"
 
     def get_queryset(self, request):
-        from django.db.models import Count
-
         return (
             super()
             .get_queryset(request)
@@ -172,8 +172,6 @@ class ExpansionAdmin(FileImportAdmin):
     def import_progress_view(self, request, job: str):
         """A large import's progress, read from the cache; the page reloads itself every
         second until the import is done or failed."""
-        from .import_jobs import import_job_status
-
         if not request.user.has_perm("catalogue.add_expansion"):
             return redirect("admin:index")
         status = import_job_status(job)
@@ -200,8 +198,6 @@ class ExpansionAdmin(FileImportAdmin):
 
     def import_elsewhere(self, data):
         """A large file is imported by a worker; its progress page follows it."""
-        from .import_jobs import ADMIN_INLINE_ROWS, import_job_start
-
         if len(data.get("cards") or []) > ADMIN_INLINE_ROWS:
             return redirect(
                 "admin:catalogue_expansion_import_progress", import_job_start(data=data)

@@ -37,13 +37,18 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.core.exceptions import PermissionDenied
+from django.db import connection, transaction
 from django.db.models import F
+from django.http import Http404
 from django.utils import timezone
 
 from cardsite.tasks import send_chunks_on_commit
+from catalogue.services import card_facts_by_names, card_names_by_kind
+from decks.models import Deck, Visibility
 from validation import params as validation_params
 from validation.params import ParamSpec
+from validation.registry import registry
 from validation.sim import odds
 from validation.sim.metrics import rows as metric_rows
 
@@ -121,8 +126,6 @@ class OddsInvalid(SimulationError):
 def card_choices(kind: kinds.SimulationKind) -> dict[str, list[str]]:
     """Card kind -> the catalogue's names of that kind, for the parameters of `kind` whose
     choices are the catalogue's cards (one query; none when no parameter is)."""
-    from catalogue.services import card_names_by_kind
-
     wanted = kind.card_kinds()
     if not wanted:
         return {}
@@ -187,11 +190,6 @@ def deck_to_simulate(*, user, deck_pk: int, share_token: str | None = None):
     token). Http404 when they may not read it at all; PermissionDenied for staff, who read
     every deck (moderation) but do not run another player's private or unlisted deck as
     their own (a run copies the list into a run they own)."""
-    from django.core.exceptions import PermissionDenied
-    from django.http import Http404
-
-    from decks.models import Deck, Visibility
-
     deck = (
         Deck.objects.visible_to(user, share_token=share_token or None)
         .select_related("game")
@@ -405,8 +403,6 @@ class _Heartbeat:
         self.thread = threading.Thread(target=self._beat, daemon=True, name=f"lease-{key}")
 
     def _beat(self) -> None:
-        from django.db import connection
-
         try:
             while not self.stop.wait(heartbeat_every()):
                 try:
@@ -682,8 +678,6 @@ def odds_rules(game_slug: str):
     """The draw rules the exact odds use: the game's first section drawn turn by turn, or
     None when no section is (a list that stands on the table from the start, decks drawn
     only by dice)."""
-    from validation.registry import registry
-
     if game_slug not in registry:
         return None
     return next((r for r in registry.get(game_slug).draws if r.turn_by_turn), None)
@@ -692,8 +686,6 @@ def odds_rules(game_slug: str):
 def odds_groups(*, deck_version, rules) -> dict[str, Any]:
     """The draw deck of a version for the odds calculator: its size and the groups a player
     may pick (every card kind and every card name in the drawn section, with counts)."""
-    from catalogue.services import card_facts_by_names
-
     entries = [e for e in deck_version.entries if e["section"] == rules.section]
     facts = card_facts_by_names(
         game_slug=deck_version.deck.game.slug, names=[e["card"] for e in entries]
