@@ -2,12 +2,13 @@
 middle, the live verdict and stats on the right.
 
 The server keeps the working list: every change (add, remove, set a count, pick a general,
-place a unit on a cell of its placement area, change a format option, deal a new map; `list_edits.apply_change`) is
+place a unit on a cell of its placement area, change a format option, deal a new map;
+`decks.lists.edits.apply_change`) is
 applied to the version the page was based on and autosaved through `services.deck_autosave`:
 the same author's edits within a few minutes rewrite one working version (its revision
 counted), "Save version" or leaving the page seals it; a stale base or revision is refused
 (VersionConflict) and the page says so instead of overwriting. The cost curve, placement
-area and map layout are drawn from `builder_figures`.
+area and map layout are drawn by `decks.builder.figures`.
 
 Nothing here knows a game by name. What differs between games is read from the rules core
 (the format's sections, size and kind rules, placement areas, adjustable options) or looked
