@@ -100,7 +100,8 @@ def build_decks(n: int):
     from django.utils import timezone
 
     from catalogue.models import Game
-    from decks.services import deck_create, version_check
+    from decks.lists import version_check
+    from decks.services import deck_create
 
     text = (ROOT / "validation/games/redline/sample_data/decks/standard.txt").read_text()
     users = User.objects.bulk_create(

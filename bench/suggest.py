@@ -95,7 +95,7 @@ def grow_to(size: int, taken: set[str], rng: random.Random) -> None:
 
 
 def measure(text: str) -> float:
-    from decks.services import ListInvalid, list_check
+    from decks.lists import ListInvalid, list_check
 
     times = []
     for _ in range(RUNS):
@@ -112,7 +112,7 @@ def show_statements(text: str) -> None:
     """The statements of one check at the largest size, with their times."""
     from django.db import connection
 
-    from decks.services import ListInvalid, list_check
+    from decks.lists import ListInvalid, list_check
 
     timings: list[tuple[float, str]] = []
 

@@ -58,7 +58,7 @@ def main() -> None:
     try:
         call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
         from catalogue.models import Card, Game
-        from decks.services import deck_from_list
+        from decks.lists import deck_from_list
 
         text = sample_list("redline", "standard").text()
         base, _ = deck_from_list(game_slug="redline", text=text)

@@ -7,4 +7,6 @@ class CardsiteConfig(AppConfig):
 
     def ready(self) -> None:
         # The token's security scheme in the API schema (a drf-spectacular extension).
+        # Imported here: the tokens import the models (the site's and knox's), which Django
+        # loads after the app configs.
         from . import tokens  # noqa: F401

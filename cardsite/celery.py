@@ -4,6 +4,7 @@ import os
 
 from celery import Celery
 from celery.signals import after_setup_logger, after_setup_task_logger
+from django.conf import settings
 
 from .logs import structure_celery_logger
 
@@ -19,8 +20,6 @@ after_setup_task_logger.connect(structure_celery_logger, weak=False)
 
 def ensure_broker_folders() -> None:
     """The filesystem transport needs its folders before the first message."""
-    from django.conf import settings
-
     options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
     for key in ("data_folder_in", "data_folder_out", "control_folder"):
         if key in options:
@@ -40,8 +39,6 @@ def control_queue() -> str:
 def route_task(name, args, kwargs, options, task=None, **kw):
     """Celery router (settings.CELERY_TASK_ROUTES): periodic and control work to the
     control queue, every other task to the default queue."""
-    from django.conf import settings
-
     beat_tasks = {entry["task"] for entry in getattr(settings, "CELERY_BEAT_SCHEDULE", {}).values()}
     if name in CONTROL_TASKS or name in beat_tasks:
         return {"queue": control_queue()}

@@ -20,6 +20,11 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
+try:
+    from psycopg.errors import QueryCanceled
+except ImportError:  # pragma: no cover - SQLite-only installs
+    QueryCanceled = None
+
 TOO_SLOW = "This search took too long; narrow it (fewer or more specific terms) and try again."
 NUL_MESSAGE = "contains a NUL character (\\x00), which is not allowed"
 
@@ -27,9 +32,7 @@ NUL_MESSAGE = "contains a NUL character (\\x00), which is not allowed"
 def is_statement_timeout(exc: BaseException) -> bool:
     """The exception is PostgreSQL cancelling a statement (statement_timeout or a cancel
     request), as Django raises it (an OperationalError caused by QueryCanceled)."""
-    try:
-        from psycopg.errors import QueryCanceled
-    except ImportError:  # pragma: no cover - SQLite-only installs
+    if QueryCanceled is None:  # pragma: no cover - SQLite-only installs
         return False
     seen: set[int] = set()
     current: BaseException | None = exc

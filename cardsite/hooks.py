@@ -6,8 +6,11 @@ Hooks in use:
 - `catalogue_changed`: functions `fn(*, game_slug)`, called after an import or an admin edit
   changed a game's cards (the decks app re-validates that game's saved decks).
 - `rule_set_changed`: functions `fn(*, game_slug, format, code)`, called after a rule set was
-  written or deleted (`catalogue.rulesets.rule_set_changed`; the decks app re-checks the
-  saved decks).
+  written (`catalogue.rulesets.rule_set_changed`; the decks app re-checks the saved decks).
+- `rule_set_deleting`: functions `fn(*, rule_set)`, called by `catalogue.rulesets.
+  rule_set_delete` in the deleting transaction, before the delete (the decks app starts the
+  re-check of the decks that followed or were pinned to it, and tells the pinned decks'
+  owners).
 - `rule_set_preview`: functions `fn(*, game_slug, format, code, facts, following, when) ->
   catalogue.rule_set_file.DeckVerdicts`, asked by a rule set file's preview: how many saved
   decks the rule set (its `facts`, not yet written) would change the verdict of (the decks

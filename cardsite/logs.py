@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import logging
 
+from celery._state import get_current_task
+from django.conf import settings
+
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
@@ -45,10 +48,6 @@ def _value(value) -> str:
 
 def _task_fields() -> dict[str, str]:
     """The running Celery task's name and id, if a task is running in this process."""
-    try:
-        from celery._state import get_current_task
-    except ImportError:  # pragma: no cover - Celery is a dependency
-        return {}
     task = get_current_task()
     if task is None or not getattr(task.request, "id", None):
         return {}
@@ -59,8 +58,6 @@ def structure_celery_logger(logger: logging.Logger, *args, **kwargs) -> None:
     """Celery's `after_setup_logger` / `after_setup_task_logger` receiver: the worker's and
     beat's handlers write the site's structured lines (with the `extra` fields such as a
     simulation's run and chunk, which Celery's own format drops) instead of Celery's."""
-    from django.conf import settings
-
     formatter = StructuredFormatter(json=getattr(settings, "LOG_JSON", False), task=True)
     for handler in logger.handlers:
         handler.setFormatter(formatter)

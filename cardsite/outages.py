@@ -27,6 +27,7 @@ from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
 from .errors import ExceptionMiddleware, is_statement_timeout
+from .views import server_error as site_server_error
 
 logger = logging.getLogger(__name__)
 
@@ -126,6 +127,4 @@ def server_error(request):
         drop_broken_connections()
         _log(request, exc, "503 (outside the view)")
         return database_unavailable_response(request)
-    from .views import server_error as site_server_error
-
     return site_server_error(request)

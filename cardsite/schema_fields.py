@@ -12,22 +12,18 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from validation.registry import registry
+
 
 def game_slugs() -> list[str]:
-    from validation.registry import registry
-
     return list(registry.slugs())
 
 
 def _format_slugs() -> list[str]:
-    from validation.registry import registry
-
     return sorted({fmt.slug for game in registry.all() for fmt in game.formats.values()})
 
 
 def card_kind_slugs() -> list[str]:
-    from validation.registry import registry
-
     return sorted({kind for game in registry.all() for kind in game.kinds})
 
 

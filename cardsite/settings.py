@@ -378,7 +378,7 @@ if not 0 < SIMULATIONS_HEARTBEAT_SECONDS < SIMULATIONS_LEASE_SECONDS:
     raise ImproperlyConfigured(
         "SIMULATIONS_HEARTBEAT_SECONDS must be positive and shorter than SIMULATIONS_LEASE_SECONDS."
     )
-# Re-checks of a format's saved decks (decks.services.recheck_jobs): decks per chunk (one
+# Re-checks of a format's saved decks (decks.verdicts.recheck_jobs): decks per chunk (one
 # Celery task each); a job without progress for RECHECK_STALL_SECONDS has its chunks sent
 # again by beat's sweep (every RECHECK_SWEEP_SECONDS), at most RECHECK_MAX_SWEEPS times.
 RECHECK_CHUNK_DECKS = int(os.environ.get("RECHECK_CHUNK_DECKS", "2000"))

@@ -10,6 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from .models import WorkerPing
+
 logger = logging.getLogger(__name__)
 
 
@@ -44,8 +46,6 @@ def send_chunks_on_commit(
 @shared_task(name="cardsite.answer_ping")
 def answer_ping(ping_id: int) -> None:
     """Mark a WorkerPing answered. Idempotent: a second delivery changes nothing."""
-    from .models import WorkerPing
-
     WorkerPing.objects.filter(pk=ping_id, answered_at__isnull=True).update(
         answered_at=timezone.now(), answered_by=socket.gethostname()
     )

@@ -13,6 +13,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.permissions import SAFE_METHODS
 
+from .models import ApiToken
+
 PREFIXES = (b"bearer", b"token")
 #: The longest life a token can be given, in days.
 MAX_EXPIRY_DAYS = 366
@@ -46,8 +48,6 @@ class BearerTokenAuthentication(TokenAuthentication):
 
 def create_token(user, *, name: str, scope: str, expiry_days: int | None):
     """A new token of `user`: (the stored token, the token's text, shown once)."""
-    from .models import ApiToken
-
     expiry = timedelta(days=expiry_days) if expiry_days else None
     return ApiToken.objects.create(user, expiry=expiry, name=name, scope=scope)
 

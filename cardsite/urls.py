@@ -26,7 +26,7 @@ urlpatterns = [
     path("", include("catalogue.urls")),
     # before decks.urls: /simulations/ is this app's list (decks has a placeholder there)
     path("", include("simulations.urls")),
-    path("", include("decks.builder_urls")),
+    path("", include("decks.builder.urls")),
     path("", include("decks.urls")),
     path("", include("play.urls")),
     path("", include("notices.urls")),

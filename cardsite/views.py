@@ -5,11 +5,20 @@ import logging
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
-from django.http import Http404, HttpResponsePermanentRedirect, JsonResponse
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.http import (
+    Http404,
+    HttpResponsePermanentRedirect,
+    HttpResponseServerError,
+    JsonResponse,
+)
 from django.shortcuts import redirect, render
+from django.template import loader
+from django.templatetags.static import static
 from django.views.decorators.http import require_http_methods
 
+from cardsite.celery import app
 from validation.registry import registry
 
 from . import hooks
@@ -123,8 +132,6 @@ def worker_ping(request):
 
 def favicon(request):
     """Browsers ask for /favicon.ico whatever the page says: send them to the icon."""
-    from django.templatetags.static import static
-
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
@@ -160,22 +167,16 @@ def health(request):
 
 
 def _check_database() -> None:
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         cursor.fetchone()
 
 
 def _check_cache() -> None:
-    from django.core.cache import cache
-
     cache.get("health-check")
 
 
 def _check_broker() -> None:
-    from cardsite.celery import app
-
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
 
@@ -209,9 +210,6 @@ def _game_in_path(path: str) -> str | None:
 def server_error(request):
     """The site's 500, rendered without the request's context processors: no session, user or
     database is read, so it renders when the database is what failed."""
-    from django.http import HttpResponseServerError
-    from django.template import loader
-
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Server error; try again in a moment."}, status=500)
     try:

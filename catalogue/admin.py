@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
@@ -23,6 +25,7 @@ from .forms import (
     RuleSetCardFormSet,
     RuleSetImportForm,
 )
+from .import_jobs import ADMIN_INLINE_ROWS, import_job_start, import_job_status
 from .importer import expansion_export, expansion_import
 from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard
 from .rule_set_file import rule_set_export, rule_set_import
@@ -182,8 +185,6 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
     change_list_template = "admin/catalogue/expansion/change_list.html"
 
     def get_queryset(self, request):
-        from django.db.models import Count
-
         return (
             super()
             .get_queryset(request)
@@ -214,8 +215,6 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
     def import_progress_view(self, request, job: str):
         """A large import's progress, read from the cache; the page reloads itself every
         second until the import is done or failed."""
-        from .import_jobs import import_job_status
-
         if not request.user.has_perm("catalogue.add_expansion"):
             return redirect("admin:index")
         status = import_job_status(job)
@@ -260,8 +259,6 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
 
     def import_elsewhere(self, data):
         """A large file is imported by a worker; its progress page follows it."""
-        from .import_jobs import ADMIN_INLINE_ROWS, import_job_start
-
         if len(data.get("cards") or []) > ADMIN_INLINE_ROWS:
             return redirect(
                 "admin:catalogue_expansion_import_progress", import_job_start(data=data)
@@ -399,14 +396,12 @@ class RuleSetAdmin(SavesOnlyChanges, FileImportAdmin):
             rulesets.rule_set_changed(form.instance)
 
     def delete_model(self, request, obj):
-        super().delete_model(request, obj)
-        rulesets.rule_set_changed(obj)
+        rulesets.rule_set_delete(rule_set=obj)
 
     def delete_queryset(self, request, queryset):
-        gone = list(queryset.select_related("game"))
-        super().delete_queryset(request, queryset)
-        for obj in gone:
-            rulesets.rule_set_changed(obj)
+        with transaction.atomic():
+            for obj in queryset.select_related("game"):
+                rulesets.rule_set_delete(rule_set=obj)
 
     @admin.action(description="Export the selected rule sets as JSON")
     def export_json(self, request, queryset):

@@ -1,12 +1,17 @@
 from django.apps import AppConfig
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connections
 from django.db.models.signals import post_migrate
+
+from cardsite import hooks
+from validation.registry import registry
 
 
 def _ensure_search_indexes(sender, using="default", **kwargs) -> None:
     """After `migrate`: the integer attributes of every registered game get their search
     index (a game added since the last migration brings keys of its own)."""
-    from django.db import connections
-
+    # Imported here: the search imports the models, which load after this module.
     from .search.indexes import ensure_attribute_indexes
 
     ensure_attribute_indexes(connections[using])
@@ -17,22 +22,14 @@ class CatalogueConfig(AppConfig):
     verbose_name = "Catalogue"
 
     def ready(self) -> None:
-        from django.conf import settings
-        from django.core.exceptions import ImproperlyConfigured
-
-        from validation.registry import registry
-
         for name in settings.CARDSITE_GAMES:
             try:
                 registry.load(name)
             except (ImportError, ValueError) as exc:
                 raise ImproperlyConfigured(f"CARDSITE_GAMES: {name}: {exc}") from exc
         post_migrate.connect(_ensure_search_indexes, sender=self)
-        from . import bulk
+        # Imported here: they import the models, which Django loads after the app configs.
+        from . import bulk, services
 
         bulk.connect()
-        from cardsite import hooks
-
-        from .services import game_card_counts
-
-        hooks.register("card_counts", game_card_counts)
+        hooks.register("card_counts", services.game_card_counts)

@@ -23,6 +23,11 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.db.models.signals import post_delete, post_save
 
+from validation.registry import registry
+
+from .models import Card, Expansion, Printing
+from .serializers import CardSerializer
+
 logger = logging.getLogger(__name__)
 
 CONTENT_TYPE = "application/json"
@@ -78,11 +83,6 @@ def _bump() -> None:
 
 
 def _build(slug: str) -> BulkFile:
-    from validation.registry import registry
-
-    from .models import Card, Printing
-    from .serializers import CardSerializer
-
     game = registry.get(slug)
     cards = (
         Card.objects.filter(game__slug=slug)
@@ -124,8 +124,6 @@ def _on_change(sender, **kwargs) -> None:
 
 
 def connect() -> None:
-    from .models import Card, Expansion, Printing
-
     for model in (Card, Expansion, Printing):
         post_save.connect(_on_change, sender=model, dispatch_uid=f"bulk-{model.__name__}-save")
         post_delete.connect(_on_change, sender=model, dispatch_uid=f"bulk-{model.__name__}-delete")

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.module_loading import import_string
 
 from .importer import ImportFailed, expansion_import
 
@@ -21,6 +22,8 @@ logger = logging.getLogger(__name__)
 ADMIN_INLINE_ROWS = 2_000
 #: How long a job's document and status are kept (seconds).
 JOB_TTL = 3600
+#: The Celery task that runs a job (catalogue.tasks).
+IMPORT_TASK = "catalogue.tasks.import_expansion"
 
 
 def _doc_key(job: str) -> str:
@@ -32,16 +35,15 @@ def _status_key(job: str) -> str:
 
 
 def import_job_start(*, data: dict[str, Any]) -> str:
-    """Queue the import of a checked document; returns the job's id."""
-    from .tasks import import_expansion
-
+    """Queue the import of a checked document; returns the job's id. The task is named by its
+    dotted path, imported when sent: the tasks import this module, not the other way."""
     job = uuid.uuid4().hex
     total = len(data.get("cards") or [])
     cache.set(_doc_key(job), data, JOB_TTL)
     cache.set(
         _status_key(job), {"state": "queued", "stage": "", "done": 0, "total": total}, JOB_TTL
     )
-    transaction.on_commit(lambda: import_expansion.delay(job))
+    transaction.on_commit(lambda: import_string(IMPORT_TASK).delay(job))
     return job
 
 

@@ -15,13 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models.functions import Lower
 
 from validation.registry import GameDef, registry
 
+from . import rulesets
 from .file_imports import FileImportFailed, FileImportReport
 from .models import Card, Expansion, Game, Printing, check_card_fields
 from .search.indexes import ensure_attribute_indexes
+from .services import catalogue_changed
 
 logger = logging.getLogger(__name__)
 
@@ -449,8 +453,6 @@ def _lock_game(slug: str) -> None:
     """Serialise the imports of one game (PostgreSQL; a transaction-level advisory lock): a
     second import of the same new expansion waits for the first to commit, then finds it
     and updates it in place, instead of failing on the unique constraints."""
-    from django.db import connection
-
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
@@ -461,8 +463,6 @@ def analyze_catalogue() -> None:
     """Refresh the planner's statistics of the catalogue's tables (PostgreSQL): the search's
     plans depend on them, and autovacuum never analyses a small table (with none, a search
     over 70 cards was planned as 70 repeated sub-searches: 50 ms instead of 3)."""
-    from django.db import connection
-
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
@@ -483,9 +483,6 @@ def _lift_statement_timeout() -> None:
     """For the rest of the transaction only (SET LOCAL), PostgreSQL's statement timeout is
     IMPORT_STATEMENT_TIMEOUT_MS (0: none) instead of the site's: an import is a staff
     action whose batches, on a large file, may together outlast a request's limit."""
-    from django.conf import settings
-    from django.db import connection
-
     if connection.vendor != "postgresql":
         return
     timeout = int(getattr(settings, "IMPORT_STATEMENT_TIMEOUT_MS", 0))
@@ -503,8 +500,6 @@ def _update_rows(model, objs: list[Any], fields: list[str], progress: Progress, 
     `UPDATE … FROM (VALUES …)` of BATCH_SIZE rows a statement (Django's bulk_update spent
     10 ms of Python a row building its CASE expressions: 20,000 cards took minutes);
     elsewhere bulk_update in batches of UPDATE_BATCH_SIZE."""
-    from django.db import connection
-
     total, done = len(objs), 0
     if connection.vendor != "postgresql":
         for batch in _batches(objs, UPDATE_BATCH_SIZE):
@@ -588,8 +583,6 @@ def expansion_import(
         if dry_run:
             transaction.set_rollback(True)
         elif report.created or report.updated:
-            from .services import catalogue_changed
-
             catalogue_changed(game_slug=game.slug)
     if not dry_run and (report.created or report.updated):
         # Index and statistics upkeep, also with the import's statement timeout (an ANALYZE
@@ -614,8 +607,6 @@ def expansion_import(
 def pools_without(game_def: GameDef, code: str) -> list[PoolLeftOut]:
     """The rule sets in force today and upcoming, one of each at most per format of the
     game, that list legal expansions without `code` (two queries per format)."""
-    from . import rulesets
-
     found = []
     for fmt in game_def.formats.values():
         for rule_set, upcoming in (
@@ -665,8 +656,6 @@ def _existing_cards(game: Game, rows: list[dict[str, Any]]) -> dict[str, Card]:
     a query per BATCH_SIZE names on the index of the game and the lower-cased name. (With
     `name IN (…)` PostgreSQL may pick the trigram index, which pg_trgm lets answer
     equality: 15 s a batch of 1,000 names on 20,000 cards.)"""
-    from django.db.models.functions import Lower
-
     existing: dict[str, Card] = {}
     for batch in _batches([r["name"].lower() for r in rows]):
         for c in Card.objects.annotate(lname=Lower("name")).filter(game=game, lname__in=batch):

@@ -7,6 +7,7 @@ against the kind's schema from the rules core (`validation/games/<slug>/`).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -166,8 +167,6 @@ class Card(models.Model):
 
 
 def printing_image_path(instance: Printing, filename: str) -> str:
-    import uuid
-
     ext = filename.rsplit(".", 1)[-1].lower()
     return f"cards/{instance.card.game.slug}/{uuid.uuid4().hex}.{ext}"
 

@@ -6,6 +6,7 @@ import difflib
 import re
 from typing import Any
 
+from validation.faces import face_of
 from validation.registry import registry
 
 
@@ -51,8 +52,6 @@ def stat_line(card, game_slug: str, limit: int = 4) -> str:
 def face_context(game_slug: str, card) -> dict[str, Any]:
     """What a drawn card face shows, from the game's own face function or the kind's schema
     (validation.faces): stats, badges and a figure ready for the shared figure partials."""
-    from validation.faces import face_of
-
     game = registry.get(game_slug)
     face = face_of(game, card.facts())
     figure = dict(face.figure) if face.figure else None

@@ -6,9 +6,11 @@ cards, new costs, errata), read by the rules core as `RuleSetFacts`.
   None before the first, when the bare format holds.
 - `upcoming(game, format, on)`: the next one after `on`, announced but not yet in effect.
 - `facts(rule_set)`: what the rules core needs of it (three queries).
-- `rule_set_changed(rule_set)`: called after a rule set is written or deleted; every app that
-  keeps something derived from it (saved decks' verdicts) hears of it through the
+- `rule_set_changed(rule_set)`: called after a rule set is written; every app that keeps
+  something derived from it (saved decks' verdicts) hears of it through the
   `rule_set_changed` hook.
+- `rule_set_delete(rule_set=…)`: how a rule set is deleted (the admin's delete and its bulk
+  delete): the `rule_set_deleting` hook first, in the same transaction.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -120,11 +123,23 @@ def facts_in_force(
 
 
 def rule_set_changed(rule_set: RuleSet) -> None:
-    """A rule set was written (imported, edited) or deleted: every listener of the
-    `rule_set_changed` hook hears of its game, format and code (the decks app re-checks the
-    saved decks of that format)."""
+    """A rule set was written (imported, edited): every listener of the `rule_set_changed`
+    hook hears of its game, format and code (the decks app re-checks the saved decks of that
+    format)."""
     for listener in hooks.get_hooks("rule_set_changed"):
         listener(game_slug=rule_set.game.slug, format=rule_set.format, code=rule_set.code)
+
+
+def rule_set_delete(*, rule_set: RuleSet) -> None:
+    """Delete a rule set. In one transaction: first every listener of the `rule_set_deleting`
+    hook hears of it while it still exists (the decks app starts the one re-check of its
+    format, sent once the delete commits, and tells the owners of the decks pinned to it),
+    then it is deleted (the decks pinned to it follow their format: the foreign key falls
+    back to null). Every deletion of a rule set goes through here."""
+    with transaction.atomic():
+        for listener in hooks.get_hooks("rule_set_deleting"):
+            listener(rule_set=rule_set)
+        rule_set.delete()
 
 
 # --- What a rule set changes against the one before ----------------------------------------

@@ -6,15 +6,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from cardsite import hooks
 from validation import packages
+from validation.decklist import closest_names
 from validation.registry import registry
 from validation.types import CardFacts
 
-from .models import Card, Expansion, Game
+from . import bulk
+from .models import Card, Expansion, Game, Printing
 
 
 def games_sync() -> None:
@@ -107,8 +110,6 @@ def expansion_card_names(
     (an expansion without printings maps to an empty set). With `names`, only those cards'
     printings are read (any case): what a list needs, whatever the size of the catalogue
     (two queries); without, every printing of the game (one query)."""
-    from .models import Printing
-
     if names is None:
         out: dict[str, set[str]] = {}
         rows = Expansion.objects.filter(game__slug=game_slug).values_list(
@@ -163,8 +164,6 @@ def cards_near_names(*, game_slug: str, names: Sequence[str]) -> dict[str, list[
     (an OR of the two would not be). On SQLite one query for all the names: the cards whose
     name starts with one of the names' first PREFIX_LETTERS letters (any case), LIMITed; per
     name, those it begins first."""
-    from django.db import connection
-
     names = [n for n in dict.fromkeys(names) if n]
     out: dict[str, list[CardFacts]] = {name: [] for name in names}
     if not names:
@@ -226,8 +225,6 @@ def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tup
     """Name -> up to three card names of the game closest to it, for "did you mean": the
     closest (validation.decklist.closest_names: the names it begins first, then the most
     similar) of the candidates `cards_near_names` fetches."""
-    from validation.decklist import closest_names
-
     near = cards_near_names(game_slug=game_slug, names=names)
     return {name: closest_names(name, [c.name for c in found]) for name, found in near.items()}
 
@@ -236,8 +233,6 @@ def catalogue_changed(*, game_slug: str) -> None:
     """The catalogue of a game changed (an import or an admin edit): every app that keeps
     something derived from it (saved decks' reports) hears of it through the
     `catalogue_changed` hook; the game's bulk file is rebuilt on its next download."""
-    from . import bulk
-
     bulk.changed()
     for listener in hooks.get_hooks("catalogue_changed"):
         listener(game_slug=game_slug)

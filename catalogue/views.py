@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 
 from cardsite import hooks
 from cardsite.throttling import page_throttle
@@ -220,10 +221,6 @@ FACE_MAX_AGE = 300
 
 
 def _face_response(request, game: str, card):
-    from django.utils.cache import patch_cache_control
-
-    from .presentation import face_context
-
     response = render(request, "catalogue/_card_face.html", face_context(game, card))
     patch_cache_control(response, public=True, max_age=FACE_MAX_AGE)
     return response
@@ -251,8 +248,6 @@ def card_face_by_name(request, game: str):
 def card_by_name(request, game: str):
     """The card page of the card named ?name= (any case): lists that know names only link
     here."""
-    from django.shortcuts import redirect
-
     if game not in registry:
         raise Http404(f"no game {game!r}")
     name = " ".join(request.GET.get("name", "").split())[:200]

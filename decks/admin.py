@@ -11,9 +11,9 @@ from django.utils.html import format_html
 
 from catalogue.models import Game
 
-from . import services
+from . import verdicts
 from .models import CollectionEntry, Deck, DeckVersion, RecheckJob
-from .services.recheck_jobs import recheck_start
+from .verdicts.recheck_jobs import recheck_start
 
 
 class DeckVersionInline(admin.TabularInline):
@@ -71,7 +71,7 @@ class DeckAdmin(admin.ModelAdmin):
     def revalidate(self, request, queryset):
         n = 0
         for deck in queryset.select_related("game", "current_version"):
-            if services.deck_revalidate(deck=deck) is not None:
+            if verdicts.deck_revalidate(deck=deck) is not None:
                 n += 1
         messages.success(request, f"{n} deck(s) re-validated.")
 

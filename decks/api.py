@@ -34,8 +34,9 @@ from cardsite.schema_fields import FormatField
 from validation import packages
 from validation.registry import UnknownFormat, registry
 
-from . import selectors, services
+from . import lists, selectors, services, verdicts
 from .filters import DeckFilter
+from .lists import ListInvalid, list_check
 from .models import CollectionEntry, Deck, DeckVersion
 from .serializers import (
     CollectionEntrySerializer,
@@ -52,7 +53,6 @@ from .serializers import (
     VersionSerializer,
     VersionSummarySerializer,
 )
-from .services import ListInvalid, list_check
 
 
 class ValidateRequestSerializer(serializers.Serializer):
@@ -91,7 +91,7 @@ class ValidateRequestSerializer(serializers.Serializer):
                 {"rule_set": "give either 'as_of' (a date) or 'rule_set' (a code), not both"}
             )
         try:
-            attrs["chosen"] = services.chosen_rule_set(
+            attrs["chosen"] = lists.chosen_rule_set(
                 game_slug=attrs["game"],
                 format=attrs["format"],
                 code=attrs.get("rule_set"),
@@ -355,7 +355,7 @@ class DeckViewSet(
 
     def get_queryset(self):
         user = self.request.user
-        qs = services.with_in_force(
+        qs = verdicts.with_in_force(
             Deck.objects.select_related("game", "owner").annotate(
                 current_version_number=F("current_version__number")
             )
@@ -371,15 +371,15 @@ class DeckViewSet(
 
     def get_object(self):
         # A verdict checked under a rule set no longer in effect for the deck is re-checked
-        # at once and written through (decks.services.freshness).
+        # at once and written through (decks.verdicts.freshness).
         deck = super().get_object()
-        services.decks_refresh([deck])
+        verdicts.decks_refresh([deck])
         return deck
 
     def paginate_queryset(self, queryset):
         page = super().paginate_queryset(queryset)
         if self.action == "list" and page is not None:
-            services.decks_refresh(page)  # the few stale decks of the page, in bulk
+            verdicts.decks_refresh(page)  # the few stale decks of the page, in bulk
         return page
 
     def filter_queryset(self, queryset):
@@ -576,7 +576,7 @@ class DeckViewSet(
         newest first) and under the format's own rules, with the one the deck is checked
         under and whether it follows the format or is pinned."""
         deck = self.get_object()
-        return Response(LegalitySerializer.__class__(services.deck_legality(deck=deck)).data)
+        return Response(LegalitySerializer.__class__(verdicts.deck_legality(deck=deck)).data)
 
     @extend_schema(
         request=DeckImportSerializer,
@@ -606,13 +606,13 @@ class DeckViewSet(
     @action(detail=False, methods=["get"], url_path=r"shared/(?P<token>[A-Za-z0-9_\-]+)")
     def shared(self, request, token=None):
         deck = get_object_or_404(
-            services.with_in_force(
+            verdicts.with_in_force(
                 Deck.objects.shared(token).select_related(
                     "game", "owner", "current_version__based_on", "current_version__author"
                 )
             )
         )
-        services.decks_refresh([deck])
+        verdicts.decks_refresh([deck])
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 
 

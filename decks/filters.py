@@ -5,7 +5,7 @@ import django_filters
 from cardsite.schema_fields import FormatFilter, GameFilter, GivenChoiceFilter
 
 from .models import Deck
-from .services import only_fresh
+from .verdicts import only_fresh
 
 
 class DeckFilter(django_filters.FilterSet):

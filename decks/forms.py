@@ -5,6 +5,7 @@ from validation import decklist
 from validation.registry import registry
 
 from .list_header import Header, read_header
+from .lists import DeckInvalid, chosen_rule_set
 from .models import Deck, Visibility
 
 MAX_LIST = decklist.MAX_LIST_BYTES
@@ -148,8 +149,6 @@ class CheckListForm(forms.Form):
                 "rule_set", "give either a date or a rule set's code, not both (clear one)"
             )
         elif code and data.get("game_format"):
-            from .services import DeckInvalid, chosen_rule_set
-
             game, fmt = data["game_format"].split("/", 1)
             try:
                 chosen_rule_set(game_slug=game, format=fmt, code=code)
@@ -163,8 +162,6 @@ class CheckListForm(forms.Form):
 
     def chosen_rule_set(self):
         """The rule set asked for, as `list_check(rule_set=…)` takes it (a valid form)."""
-        from .services import chosen_rule_set
-
         game, fmt = self.split()
         return chosen_rule_set(
             game_slug=game,

@@ -97,7 +97,7 @@ class Deck(models.Model):
     report = models.JSONField(default=dict, blank=True)
     validated_at = models.DateTimeField(null=True, blank=True)
     #: What the upcoming rule set will do to the current version of a deck that follows its
-    #: format, computed with the verdict (decks.services.rulesets.upcoming_effect): its
+    #: format, computed with the verdict (decks.verdicts.rulesets.upcoming_effect): its
     #: `items`, `legal` and `errors` then, and what it was computed for (`key`: the rule sets
     #: in force and upcoming and their last change; `version`, `revision`); {} for none.
     upcoming = models.JSONField(default=dict, db_default={}, blank=True)

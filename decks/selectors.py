@@ -16,12 +16,17 @@ from catalogue.models import Card
 from catalogue.services import card_facts_by_names
 from validation import decklist
 from validation.capabilities import DrawRules, InputsError
-from validation.registry import registry
+from validation.registry import FormatDef, registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import Entry, RuleSetFacts, plain
 
 from .list_header import export_header
-from .services import IN_FORCE, deck_rule_set, entries_as_sections, only_fresh, with_in_force
+from .lists import IN_FORCE, deck_rule_set
+from .lists.edits import sections_for
+from .models import CollectionEntry
+from .models import Deck as DeckModel
+from .services import entries_as_sections
+from .verdicts import only_fresh, with_in_force
 
 MAX_SEED = 2**31 - 1
 
@@ -91,8 +96,6 @@ def deck_list_for_owner(*, owner) -> list[Any]:
     """The user's decks, most recently updated first, with their game and the code of the
     rule set in effect today in their format (`in_force_code`, for `decks_refresh`; one
     query)."""
-    from .models import Deck as DeckModel
-
     return list(
         with_in_force(DeckModel.objects.owned_by(owner))
         .select_related("game")
@@ -204,8 +207,6 @@ def deck_export(*, deck, version, as_: str = "text") -> str | dict[str, Any]:
 def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     """The cards of a deck's version (the current one by default) the user lacks:
     [{card, needed, owned, missing}] sorted by name, counting copies across sections."""
-    from .models import CollectionEntry
-
     version = version or deck.current_version
     if version is None:
         return []
@@ -238,8 +239,6 @@ def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in:
     the rule set in effect today (they follow the format, or are pinned to that very rule set)
     and legal (a following deck not yet re-checked under today's rule set is left out). A
     queryset with the game, the owner and `in_force_code`, for pagination."""
-    from .models import Deck as DeckModel
-
     qs = with_in_force(DeckModel.objects.public().select_related("game", "owner"))
     if game_slug:
         qs = qs.filter(game__slug=game_slug)
@@ -289,3 +288,35 @@ def version_sections(*, deck, version) -> list[SectionView]:
         )
         for s in order
     ]
+
+
+@dataclass
+class CardTargets:
+    """Where a card can be added from its page: the formats of its game that take it (slug
+    -> (format, the sections it can go in)) and the reader's decks of those formats."""
+
+    formats: dict[str, tuple[FormatDef, list[str]]]
+    decks: list[Any]
+
+    def deck(self, pk: int | None) -> Any | None:
+        """The reader's deck `pk` among them, or None."""
+        return next((d for d in self.decks if d.pk == pk), None) if pk is not None else None
+
+
+def card_targets(*, owner, card) -> CardTargets:
+    """The formats and the decks of `owner` that `card` (a catalogue card, with its game) can
+    be added to (one query: the decks, with their current versions)."""
+    game = registry.get(card.game.slug)
+    formats = {}
+    for slug, fmt in game.formats.items():
+        sections = sections_for(card, fmt)
+        if sections:
+            formats[slug] = (fmt, sections)
+    decks = [
+        d
+        for d in DeckModel.objects.owned_by(owner)
+        .filter(game=card.game)
+        .select_related("current_version")
+        if d.format in formats
+    ]
+    return CardTargets(formats=formats, decks=decks)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from .verdicts import recheck_jobs, rechecks
+
 
 @shared_task(name="decks.tasks.revalidate_game_decks")
 def revalidate_game_decks(game_slug: str) -> int:
     """Re-validate every saved deck of a game after its catalogue changed."""
-    from . import services
-
-    return services.revalidate_game_decks(game_slug=game_slug)
+    return rechecks.revalidate_game_decks(game_slug=game_slug)
 
 
 @shared_task(
@@ -26,9 +26,7 @@ def revalidate_game_decks(game_slug: str) -> int:
     reject_on_worker_lost=True,
 )
 def recheck_chunk(self, job_id: int, index: int) -> str:
-    """Re-check one chunk of a format's saved decks (decks.services.recheck_jobs)."""
-    from .services import recheck_jobs
-
+    """Re-check one chunk of a format's saved decks (decks.verdicts.recheck_jobs)."""
     try:
         return recheck_jobs.recheck_run_chunk(
             job_id=job_id, index=index, worker=self.request.hostname or ""
@@ -52,8 +50,6 @@ def recheck_chunk(self, job_id: int, index: int) -> str:
 def recheck_start(game_slug: str, format: str, code: str, reason: str) -> int:
     """Start the re-check of a format's saved decks after its rule set `code` changed; its
     chunks go to the workers. Returns the job's id."""
-    from .services import recheck_jobs
-
     job = recheck_jobs.recheck_start(
         game_slug=game_slug, format=format, reason=reason, rule_set_code=code
     )
@@ -64,14 +60,10 @@ def recheck_start(game_slug: str, format: str, code: str, reason: str) -> int:
 def recheck_rule_sets_taking_effect() -> list[int]:
     """Start, once per rule set, the re-check of the decks of each format whose rule set
     takes effect today (Celery beat, twice an hour: the first run after 00:00 site time)."""
-    from .services import recheck_jobs
-
     return recheck_jobs.recheck_rule_sets_taking_effect()
 
 
 @shared_task(name="decks.recheck_sweep")
 def recheck_sweep() -> dict:
     """Send again the chunks of re-check jobs that stalled (Celery beat, every minute)."""
-    from .services import recheck_jobs
-
     return recheck_jobs.recheck_sweep()

@@ -21,11 +21,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from catalogue import rulesets
-from catalogue.models import Game
+from catalogue.models import Card, Game
 from validation.registry import registry
 
-from . import selectors, services
-from .builder import list_view
+from . import selectors, services, verdicts
+from .builder.views import list_view
 from .forms import (
     CheckListForm,
     CollectionImportForm,
@@ -35,9 +35,9 @@ from .forms import (
     default_game_format,
     list_too_large,
 )
+from .lists import ListInvalid, list_check
 from .models import CollectionEntry, Deck, DeckVersion, RetiredShareToken
 from .presentation import explained, totals_rows
-from .services import ListInvalid, list_check
 
 #: Versions listed per page of a deck's history.
 HISTORY_PAGE = 20
@@ -120,7 +120,7 @@ def _readable(request, *, pk: int | None = None, token: str | None = None) -> De
     share token. Anything else is a 404, whether or not the deck exists. A verdict checked
     under a rule set no longer in effect for the deck is re-checked at once (written
     through), so the page shows today's."""
-    qs = services.with_in_force(Deck.objects.select_related("game", "owner", "current_version"))
+    qs = verdicts.with_in_force(Deck.objects.select_related("game", "owner", "current_version"))
     if token is not None:
         deck = qs.shared(token).first()
         if deck is None:
@@ -130,7 +130,7 @@ def _readable(request, *, pk: int | None = None, token: str | None = None) -> De
             raise Http404("no deck is shared with this link")
     else:
         deck = get_object_or_404(qs.visible_to(request.user), pk=pk)
-    services.decks_refresh([deck])
+    verdicts.decks_refresh([deck])
     return deck
 
 
@@ -148,8 +148,8 @@ class ShareLinkRetired(Http404):
 
 def _owned(request, pk: int) -> Deck:
     qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
-    deck = get_object_or_404(services.with_in_force(qs), pk=pk)
-    services.decks_refresh([deck])
+    deck = get_object_or_404(verdicts.with_in_force(qs), pk=pk)
+    verdicts.decks_refresh([deck])
     return deck
 
 
@@ -192,7 +192,7 @@ def _deck_urls(deck: Deck, token: str | None) -> dict[str, str]:
 def my_decks(request):
     """The user's decks with the current verdict of each (a constant number of queries)."""
     decks = selectors.deck_list_for_owner(owner=request.user)
-    services.decks_refresh(decks)
+    verdicts.decks_refresh(decks)
     return render(request, "decks/mine.html", {"decks": decks})
 
 
@@ -216,7 +216,7 @@ def public_decks(request, game: str | None = None):
         allow_empty_first_page=True,
     ).get_page(request.GET.get("page"))
     # The few decks of the page checked under yesterday's rule set, re-checked at once.
-    services.decks_refresh(page.object_list)
+    verdicts.decks_refresh(page.object_list)
     return render(
         request,
         "decks/public.html",
@@ -336,7 +336,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "history": history,
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
-            "rule_sets": services.deck_rule_sets(deck=deck, with_effect=is_current),
+            "rule_sets": verdicts.deck_rule_sets(deck=deck, with_effect=is_current),
         },
     )
 
@@ -628,69 +628,24 @@ def deck_new_link(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def card_to_deck(request, game: str, pk: int):
-    """Add one copy of a card to one of the user's decks of its game, or to a new deck:
-    the deck's list is edited as the builder edits it (`list_edits.apply_change`) and saved
-    as a new version."""
-    from catalogue.models import Card
-
-    from .builder import sections_for
-    from .list_edits import apply_change
-
+    """Add one copy of a card to one of the user's decks of its game, or to a new deck
+    (`services.deck_add_card`: saved as a new version, the list changed as the builder
+    changes it)."""
     card = get_object_or_404(Card.objects.select_related("game"), game__slug=game, pk=pk)
     game_def = registry.get(game)
-    formats = {
-        slug: (fmt, sections_for(card, fmt))
-        for slug, fmt in game_def.formats.items()
-        if sections_for(card, fmt)
-    }
-    decks = [
-        d
-        for d in Deck.objects.owned_by(request.user)
-        .filter(game=card.game)
-        .select_related("current_version")
-        if d.format in formats
-    ]
+    targets = selectors.card_targets(owner=request.user, card=card)
     error = ""
     if request.method == "POST":
-        target = request.POST.get("target", "")
-        kind, _, value = target.partition(":")
-        fmt_slug = ""
-        deck = None
-        if kind == "deck" and value.isdigit():
-            deck = next((d for d in decks if d.pk == int(value)), None)
-            fmt_slug = deck.format if deck else ""
-        elif kind == "new" and value in formats:
-            fmt_slug = value
-        if not fmt_slug:
+        kind, _, value = request.POST.get("target", "").partition(":")
+        deck = targets.deck(whole_number(value)) if kind == "deck" else None
+        new_format = value if kind == "new" and value in targets.formats else ""
+        if deck is None and not new_format:
             error = "Pick one of your decks, or a new deck."
         else:
-            fmt, sections = formats[fmt_slug]
-            main = fmt.main_section
-            section = main if main in sections else sections[0]
-            where = game_def.section_label(section)
             try:
-                if deck is None:
-                    deck = services.deck_create(
-                        owner=request.user,
-                        game_slug=game,
-                        format=fmt_slug,
-                        name=f"My {game_def.name.split(':')[0]} {fmt.name.lower()} deck",
-                        sections={section: [{"card": card.name, "count": 1}]},
-                    )
-                else:
-                    base = deck.current_version
-                    entries = apply_change(
-                        list(base.entries) if base else [],
-                        {"op": "add", "section": section, "card": card.name},
-                        fmt.section_names,
-                    )
-                    services.deck_save_version(
-                        deck=deck,
-                        author=request.user,
-                        sections=services.entries_as_sections(entries),
-                        options=dict(base.options) if base else {},
-                        based_on=base,
-                    )
+                deck, where = services.deck_add_card(
+                    owner=request.user, card=card, deck=deck, format=new_format
+                )
             except services.VersionConflict:
                 error = f"“{deck.name}” was saved elsewhere just now; try again."
             except ListInvalid as exc:
@@ -706,8 +661,8 @@ def card_to_deck(request, game: str, pk: int):
         {
             "card": card,
             "game": game_def,
-            "decks": decks,
-            "formats": [(slug, fmt) for slug, (fmt, _) in formats.items()],
+            "decks": targets.decks,
+            "formats": [(slug, fmt) for slug, (fmt, _) in targets.formats.items()],
             "error": error,
         },
         status=400 if error else 200,

@@ -99,6 +99,11 @@ def preference_for(user) -> NoticePreference:
     return NoticePreference.objects.filter(user=user).first() or NoticePreference(user=user)
 
 
+def profile_notice_preference(user) -> dict:
+    """The profile page's email digest setting (the `profile_context` hook)."""
+    return {"notice_preference": preference_for(user)}
+
+
 def preference_set(user, *, email_digest: bool) -> NoticePreference:
     pref, _ = NoticePreference.objects.update_or_create(
         user=user, defaults={"email_digest": email_digest}

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from cardsite import hooks
+
 
 class PlayConfig(AppConfig):
     name = "play"
@@ -7,8 +9,8 @@ class PlayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from cardsite import hooks
-
+        # Imported here: the links import the play services and so the models, which Django
+        # loads after the app configs.
         from .links import tools_for_game
 
         hooks.register("game_tools", tools_for_game)

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardsite.api_input import validated
+from decks.models import Deck
 
 from . import campaign_services as services
 from .campaign_services import CampaignRefused
@@ -161,8 +162,6 @@ class PlayerCreateRequest(serializers.Serializer):
 class CampaignPlayersView(OwnedCampaignMixin, APIView):
     @extend_schema(request=PlayerCreateRequest, responses={201: PlayerSerializer})
     def post(self, request, pk: int):
-        from decks.models import Deck
-
         campaign = self.campaign(request, pk)
         data = validated(PlayerCreateRequest, request)
         deck = (

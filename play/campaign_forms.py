@@ -8,6 +8,7 @@ import re
 from django import forms
 from django.template.defaultfilters import capfirst, pluralize
 
+from decks.models import Deck
 from validation.capabilities import CampaignRules
 
 from .models import Campaign, GameResult
@@ -33,8 +34,6 @@ class PlayerForm(forms.Form):
 
     def __init__(self, *args, owner=None, game=None, rules: CampaignRules, **kwargs):
         super().__init__(*args, **kwargs)
-        from decks.models import Deck
-
         field = self.fields["deck"]
         field.label = capfirst(rules.list_label)
         field.help_text = f"one of your {game.name} decks"

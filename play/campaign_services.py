@@ -21,6 +21,9 @@ from django.db.models import Count, F, Max, Q
 
 from catalogue.models import Game
 from catalogue.services import card_facts_by_names
+from decks.lists import ListInvalid, VersionConflict, list_check
+from decks.models import Deck
+from decks.services import deck_save_version
 from validation import decklist
 from validation.capabilities import CampaignRules
 from validation.registry import registry
@@ -148,8 +151,6 @@ def campaign_list_problems(
     format with the campaign's points (among them the format's own rule on the section's
     total, e.g. exactly the campaign's points).
     Returns (problems, the section's total)."""
-    from decks.services import ListInvalid, list_check
-
     rules: CampaignRules = campaign.rules
     if deck.game_id != campaign.game_id:
         return [
@@ -322,9 +323,6 @@ def campaign_spend_swap(
     exactly the campaign's points and be legal in the rules' format; it is saved as a new
     version of the player's deck. A swap that breaks a rule or that the player cannot
     afford raises CampaignRefused and changes nothing."""
-    from decks.models import Deck
-    from decks.services import ListInvalid, VersionConflict, deck_save_version
-
     campaign = player.campaign
     rules: CampaignRules = campaign.rules
     card, kept = rules.card_label, rules.list_label

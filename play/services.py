@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogue.services import card_names_by_kind, cards_by_kind
+from decks.models import Deck
 from simulations.pipeline import clean_goldfish_params, deck_inputs, play_inline
 from simulations.services import SimulationError, simulation_start
 from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult
@@ -173,8 +175,6 @@ def _form_values(specs: Sequence[ParamSpec], raw: Mapping[str, Any]) -> dict[str
 def tool_cards(*, game_slug: str, tool: Tool) -> dict[str, list[CardFacts]]:
     """The catalogue's cards of every kind the tool reads or offers, by kind and name (one
     query)."""
-    from catalogue.services import cards_by_kind
-
     return cards_by_kind(game_slug=game_slug, kinds=tool.card_kinds)
 
 
@@ -310,8 +310,6 @@ def game_tools(*, game: GameDef) -> list[dict[str, Any]]:
     """What the API says of a game's tools: how each is called and its parameters, the
     catalogue's names filling the choices of card parameters, a picker's own where it offers
     fewer (one query)."""
-    from catalogue.services import card_names_by_kind, cards_by_kind
-
     specs = [p for t in game.tools for p in t.params if p.cards_of_kind]
     kinds = [p.cards_of_kind for p in specs]
     if any(p.card_offered is not None for p in specs):
@@ -493,8 +491,6 @@ def goldfish_specs(goldfish: Goldfish) -> tuple[ParamSpec, ...]:
 
 def goldfish_decks(*, user, game_slug: str) -> list:
     """The decks of the game `user` may read that have a version, by name (one query)."""
-    from decks.models import Deck
-
     return list(
         Deck.objects.visible_to(user)
         .filter(game__slug=game_slug, current_version__isnull=False)

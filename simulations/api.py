@@ -359,9 +359,11 @@ def _int(lo: int, hi: int) -> dict:
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
-#: The odds' query parameters as the schema states them: whole numbers, and two 1-or-0 flags.
-_ODDS_NUMBERS = ("deck_size", "group", "k", "turns", "opening", "draws_per_turn")
-_ODDS_FLAGS = ("on_the_play", "first_player_draws")
+def _odds_parameter(spec) -> OpenApiParameter:
+    """One of the odds' parameters (services.ODDS_PARAMS) as the schema states it: a whole
+    number within its bounds, or a flag, 1 or 0."""
+    bounds = _int(0, 1) if spec.type == "bool" else _int(spec.min, spec.max)
+    return OpenApiParameter(spec.name, bounds, required=spec.default is None, description=spec.help)
 
 
 def _odds_query_as_stated(q) -> None:
@@ -369,14 +371,14 @@ def _odds_query_as_stated(q) -> None:
     read leniently by the service): a number as digits, a flag as 1 or 0, none given empty.
     OddsInvalid naming each parameter given otherwise."""
     errors = {}
-    for name in _ODDS_NUMBERS:
-        value = q.get(name)
-        if value is not None and not (value.isascii() and value.isdigit()):
-            errors[name] = f"{name} must be a whole number"
-    for name in _ODDS_FLAGS:
-        value = q.get(name)
-        if value is not None and value not in ("0", "1"):
-            errors[name] = f"{name} must be 1 or 0"
+    for spec in services.ODDS_PARAMS:
+        value = q.get(spec.name)
+        if value is None:
+            continue
+        if spec.type == "bool" and value not in ("0", "1"):
+            errors[spec.name] = f"{spec.name} must be 1 or 0"
+        elif spec.type != "bool" and not (value.isascii() and value.isdigit()):
+            errors[spec.name] = f"{spec.name} must be a whole number"
     if errors:
         raise services.OddsInvalid(errors)
 
@@ -387,22 +389,7 @@ class OddsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("deck_size", _int(1, 1000), required=True),
-            OpenApiParameter(
-                "group", _int(0, 1000), required=True, description="cards in the group"
-            ),
-            OpenApiParameter("k", _int(0, 1000), description="at least this many (default 1)"),
-            OpenApiParameter("turns", _int(0, 100), description="turns 1..turns (default 5)"),
-            OpenApiParameter("opening", _int(0, 1000), description="opening hand size (default 7)"),
-            OpenApiParameter("on_the_play", _int(0, 1), description="1 on the play, 0 on the draw"),
-            OpenApiParameter("draws_per_turn", _int(0, 20), description="default 1"),
-            OpenApiParameter(
-                "first_player_draws",
-                _int(0, 1),
-                description="1 if the first player draws on turn 1",
-            ),
-        ],
+        parameters=[_odds_parameter(spec) for spec in services.ODDS_PARAMS],
         responses={200: OddsSerializer, 400: None},
     )
     def get(self, request):

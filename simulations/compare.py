@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
+from django.utils import timezone
 
 from decks.models import DeckVersion
 from validation.sim.metrics import Metric, find
@@ -166,8 +167,6 @@ def compare_start(
 def experiment_stop(*, run_id: int, user) -> str:
     """The owner stops an active comparison or tuning run: it finishes with the rounds
     complete so far (simulations/experiments.py `stop`). Returns what happened."""
-    from django.utils import timezone
-
     with transaction.atomic():
         run = services._locked(run_id)
         if run is None or run.owner_id != getattr(user, "pk", None):

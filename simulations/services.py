@@ -37,12 +37,18 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.core.exceptions import PermissionDenied
+from django.db import connection, transaction
 from django.db.models import F
+from django.http import Http404
 from django.utils import timezone
 
 from cardsite.tasks import send_chunks_on_commit
+from catalogue.services import card_facts_by_names, card_names_by_kind
+from decks.models import Deck, Visibility
 from validation import params as validation_params
+from validation.params import ParamSpec
+from validation.registry import registry
 from validation.sim import odds
 from validation.sim.metrics import rows as metric_rows
 
@@ -120,8 +126,6 @@ class OddsInvalid(SimulationError):
 def card_choices(kind: kinds.SimulationKind) -> dict[str, list[str]]:
     """Card kind -> the catalogue's names of that kind, for the parameters of `kind` whose
     choices are the catalogue's cards (one query; none when no parameter is)."""
-    from catalogue.services import card_names_by_kind
-
     wanted = kind.card_kinds()
     if not wanted:
         return {}
@@ -186,11 +190,6 @@ def deck_to_simulate(*, user, deck_pk: int, share_token: str | None = None):
     token). Http404 when they may not read it at all; PermissionDenied for staff, who read
     every deck (moderation) but do not run another player's private or unlisted deck as
     their own (a run copies the list into a run they own)."""
-    from django.core.exceptions import PermissionDenied
-    from django.http import Http404
-
-    from decks.models import Deck, Visibility
-
     deck = (
         Deck.objects.visible_to(user, share_token=share_token or None)
         .select_related("game")
@@ -404,8 +403,6 @@ class _Heartbeat:
         self.thread = threading.Thread(target=self._beat, daemon=True, name=f"lease-{key}")
 
     def _beat(self) -> None:
-        from django.db import connection
-
         try:
             while not self.stop.wait(heartbeat_every()):
                 try:
@@ -587,56 +584,62 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
 # --- exact odds ---------------------------------------------------------------------------
 
 
-def _int_arg(errors: dict[str, str], name: str, raw: Any, lo: int, hi: int, default=None):
-    if raw is None or raw == "":
-        if default is None:
-            errors[name] = f"{name} is required"
-            return None
-        return default
-    try:
-        value = int(str(raw).strip())
-    except ValueError:
-        errors[name] = f"{name} must be a whole number, not {raw!r}"
-        return None
-    if not lo <= value <= hi:
-        errors[name] = f"{name} must be between {lo} and {hi}; got {value}"
-        return None
-    return value
-
-
-def _bool_arg(errors: dict[str, str], name: str, raw: Any, default: bool) -> bool:
-    if raw is None or raw == "":
-        return default
-    value = validation_params.yes_no(raw)
-    if value is None:
-        errors[name] = f"{name} must be 1 or 0, not {raw!r}"
-        return default
-    return value
+#: The exact odds' parameters, named as the API and the deck panel's form name them, read by
+#: the rules core's parameter machinery (validation.params); the API's schema states them.
+ODDS_PARAMS = (
+    ParamSpec("deck_size", "deck_size", min=1, max=1000),
+    ParamSpec("group", "group", min=0, max=1000, help="cards in the group"),
+    ParamSpec("k", "k", min=0, max=1000, default=1, help="at least this many (default 1)"),
+    ParamSpec("turns", "turns", min=0, max=100, default=5, help="turns 1..turns (default 5)"),
+    ParamSpec(
+        "opening", "opening", min=0, max=1000, default=7, help="opening hand size (default 7)"
+    ),
+    ParamSpec(
+        "on_the_play", "on_the_play", "bool", default=True, help="1 on the play, 0 on the draw"
+    ),
+    ParamSpec("draws_per_turn", "draws_per_turn", min=0, max=20, default=1, help="default 1"),
+    ParamSpec(
+        "first_player_draws",
+        "first_player_draws",
+        "bool",
+        default=True,
+        help="1 if the first player draws on turn 1",
+    ),
+)
+#: The arguments of `odds_at_least`, as the API and the deck panel's form name them.
+ODDS_ARGS = tuple(spec.name for spec in ODDS_PARAMS)
 
 
 def odds_at_least(
     *,
-    deck_size: Any,
-    group: Any,
-    k: Any = 1,
-    turns: Any = 5,
-    opening: Any = 7,
-    on_the_play: Any = True,
-    draws_per_turn: Any = 1,
-    first_player_draws: Any = True,
+    deck_size: Any = None,
+    group: Any = None,
+    k: Any = None,
+    turns: Any = None,
+    opening: Any = None,
+    on_the_play: Any = None,
+    draws_per_turn: Any = None,
+    first_player_draws: Any = None,
 ) -> dict[str, Any]:
     """Exact P(at least ``k`` of a group of ``group`` cards in hand) in the opening hand
     and by the end of each turn's draw 1..``turns`` (hypergeometric; no simulation).
-    Arguments may be strings (query parameters); raises OddsInvalid on bad values."""
-    errors: dict[str, str] = {}
-    n = _int_arg(errors, "deck_size", deck_size, 1, 1000)
-    g = _int_arg(errors, "group", group, 0, 1000)
-    kk = _int_arg(errors, "k", k, 0, 1000, 1)
-    t = _int_arg(errors, "turns", turns, 0, 100, 5)
-    o = _int_arg(errors, "opening", opening, 0, 1000, 7)
-    d = _int_arg(errors, "draws_per_turn", draws_per_turn, 0, 20, 1)
-    play = _bool_arg(errors, "on_the_play", on_the_play, True)
-    fpd = _bool_arg(errors, "first_player_draws", first_player_draws, True)
+    Arguments may be strings (query parameters); one missing (None) takes its default
+    (`ODDS_PARAMS`). Raises OddsInvalid naming every bad argument at once."""
+    raw = {
+        "deck_size": deck_size,
+        "group": group,
+        "k": k,
+        "turns": turns,
+        "opening": opening,
+        "on_the_play": on_the_play,
+        "draws_per_turn": draws_per_turn,
+        "first_player_draws": first_player_draws,
+    }
+    try:
+        args, errors = validation_params.clean_params(ODDS_PARAMS, raw), {}
+    except validation_params.ParamsInvalid as exc:
+        args, errors = exc.clean, dict(exc.errors)
+    n, g, o = args.get("deck_size"), args.get("group"), args.get("opening")
     if n is not None:
         if g is not None and g > n:
             errors["group"] = f"the group ({g}) cannot be larger than the deck ({n})"
@@ -644,7 +647,8 @@ def odds_at_least(
             errors["opening"] = f"the opening hand ({o}) cannot be larger than the deck ({n})"
     if errors:
         raise OddsInvalid(errors)
-    seen0 = o
+    kk, t, d = args["k"], args["turns"], args["draws_per_turn"]
+    play, fpd = args["on_the_play"], args["first_player_draws"]
     rows = []
     for turn in range(1, t + 1):
         seen = odds.cards_seen_by_turn(turn, n, o, d, play, fpd)
@@ -658,22 +662,9 @@ def odds_at_least(
         "on_the_play": play,
         "draws_per_turn": d,
         "first_player_draws": fpd,
-        "opening_hand": {"cards_seen": seen0, "p": odds.p_at_least(kk, g, n, seen0)},
+        "opening_hand": {"cards_seen": o, "p": odds.p_at_least(kk, g, n, o)},
         "by_turn": rows,
     }
-
-
-#: The arguments of `odds_at_least`, as the API and the deck panel's form name them.
-ODDS_ARGS = (
-    "deck_size",
-    "group",
-    "k",
-    "turns",
-    "opening",
-    "on_the_play",
-    "draws_per_turn",
-    "first_player_draws",
-)
 
 
 def odds_from_query(query: Mapping[str, Any], **given: Any) -> dict[str, Any]:
@@ -687,8 +678,6 @@ def odds_rules(game_slug: str):
     """The draw rules the exact odds use: the game's first section drawn turn by turn, or
     None when no section is (a list that stands on the table from the start, decks drawn
     only by dice)."""
-    from validation.registry import registry
-
     if game_slug not in registry:
         return None
     return next((r for r in registry.get(game_slug).draws if r.turn_by_turn), None)
@@ -697,8 +686,6 @@ def odds_rules(game_slug: str):
 def odds_groups(*, deck_version, rules) -> dict[str, Any]:
     """The draw deck of a version for the odds calculator: its size and the groups a player
     may pick (every card kind and every card name in the drawn section, with counts)."""
-    from catalogue.services import card_facts_by_names
-
     entries = [e for e in deck_version.entries if e["section"] == rules.section]
     facts = card_facts_by_names(
         game_slug=deck_version.deck.game.slug, names=[e["card"] for e in entries]

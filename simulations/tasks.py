@@ -13,6 +13,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from .services import simulation_fail, simulation_reap, simulation_run_chunk
+
 logger = logging.getLogger(__name__)
 
 # Errors worth another try: the database was unreachable or locked for a moment.
@@ -24,8 +26,6 @@ class ChunkTask(Task):
     not worth retrying, the retries used up, or the soft time limit reached)."""
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
-        from .services import simulation_fail
-
         run_id = args[0] if args else kwargs.get("run_id")
         chunk = args[1] if len(args) > 1 else kwargs.get("chunk_index")
         if isinstance(exc, SoftTimeLimitExceeded):
@@ -63,8 +63,6 @@ class ChunkTask(Task):
 )
 def run_chunk(self, run_id: int, chunk_index: int) -> str:
     """Play one chunk of a simulation run (and finish the run when it is the last)."""
-    from .services import simulation_run_chunk
-
     logger.info("simulation chunk started", extra={"run": run_id, "chunk": chunk_index})
     outcome = simulation_run_chunk(
         run_id=run_id, chunk_index=chunk_index, worker=self.request.hostname or socket.gethostname()
@@ -80,6 +78,4 @@ def run_chunk(self, run_id: int, chunk_index: int) -> str:
 def reap() -> dict:
     """Send again the lost chunks of active runs: scheduled by Celery beat every
     SIMULATIONS_REAP_SECONDS (settings.CELERY_BEAT_SCHEDULE)."""
-    from .services import simulation_reap
-
     return simulation_reap()

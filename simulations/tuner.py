@@ -17,16 +17,15 @@ from typing import Any
 from catalogue.models import Card
 from catalogue.search import search_cards
 from catalogue.services import GamePool
-from decks.models import CollectionEntry, DeckVersion
-from decks.services import (
+from decks.lists import (
     COLLECTION_OPTION,
     ListInvalid,
     VersionConflict,
     collection_counts,
-    deck_save_version,
-    entries_as_sections,
     list_check,
 )
+from decks.models import CollectionEntry, DeckVersion
+from decks.services import deck_save_version, entries_as_sections
 from validation.registry import registry
 from validation.runner import validate
 from validation.sim.inputs import card_json, entries_json

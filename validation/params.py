@@ -40,10 +40,13 @@ def yes_no(raw: Any) -> bool | None:
 
 
 class ParamsInvalid(ValueError):
-    """Parameters that cannot be used; `errors` maps each bad field to its message."""
+    """Parameters that cannot be used; `errors` maps each bad field to its message, and
+    `clean` holds the values of the other fields, cleaned (for checks that compare fields,
+    so that every problem is told at once)."""
 
-    def __init__(self, errors: Mapping[str, str]):
+    def __init__(self, errors: Mapping[str, str], clean: Mapping[str, Any] | None = None):
         self.errors = dict(errors)
+        self.clean = dict(clean or {})
         super().__init__("; ".join(f"{k}: {v}" for k, v in self.errors.items()))
 
 
@@ -196,7 +199,7 @@ def clean_params(
         except ValueError as exc:
             errors[spec.name] = str(exc)
     if errors:
-        raise ParamsInvalid(errors)
+        raise ParamsInvalid(errors, clean)
     return clean
 
 

@@ -20,6 +20,8 @@ from django.db.models.lookups import Exact, IContains, IExact
 
 from validation.registry import registry
 
+from .. import rulesets
+from ..models import Card, Printing, RuleSet, RuleSetCard
 from .expressions import (
     STOP_WORDS,
     _AnyOf,
@@ -74,8 +76,6 @@ def close_name_ids(word: str, game_slug: str | None) -> list[int]:
     """Ids of the cards whose name, or a word of it, is close to `word` (difflib's ratio
     at least CLOSE_CUTOFF): a name typed with one letter left out is found. The fallback for databases without
     trigram indexes (SQLite, the embedded default); one query over the game's names."""
-    from ..models import Card
-
     target = word.lower().strip()
     if len(target) < FUZZY_MIN:
         return []
@@ -347,8 +347,6 @@ class _Compiler:
             q, value = self.rule_set_term(key, t)
             shown_op = ":" if op != "!=" else op
         elif key == "set":
-            from ..models import Printing
-
             q = Q(
                 Exists(Printing.objects.filter(card=OuterRef("pk"), expansion__code__iexact=value))
             )
@@ -366,9 +364,6 @@ class _Compiler:
         card is legal when it is not banned and (when the rule set lists expansions) printed
         in one of them; restricted when the rule set gives it a copy limit. A game without a
         rule set in effect in that format: every card is legal, none banned or restricted."""
-        from .. import rulesets
-        from ..models import Printing, RuleSet, RuleSetCard
-
         value = _norm_choice(self._value(t)).replace("_", "-")
         games = [self.game] if self.game else registry.all()
         having = [g for g in games if value in g.formats]

@@ -17,6 +17,7 @@ from django.db.models import (
 )
 from django.db.models.lookups import IContains
 
+from ..models import Card, Game
 from .language import DOCUMENT_SQL, FTS_CONFIG, TYPO_MIN
 
 # --------------------------------------------------------------------------------------------
@@ -269,8 +270,6 @@ class _AnyOf(Func):
         self.game = game
 
     def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
-        from ..models import Card, Game
-
         pk_sql, params = compiler.compile(self.get_source_expressions()[0])
         selects: list[str] = []
         params = list(params)

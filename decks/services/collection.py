@@ -7,11 +7,10 @@ from django.db import transaction
 from django.db.models import F
 
 from catalogue.models import Card
+from decks.lists.check import _resolve
 from decks.models import CollectionEntry
 from validation import decklist
 from validation.registry import registry
-
-from .lists import _resolve
 
 
 def _collection_lines(text: str, game) -> decklist.ParseResult:

@@ -1,5 +1,5 @@
 """Decks and their versions: create, save a version (with optimistic concurrency), autosave
-the working version, seal, update, share links, delete and clone."""
+the working version, seal, update, pin to a rule set, share links, delete and clone."""
 
 from __future__ import annotations
 
@@ -10,16 +10,23 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from catalogue import rulesets
 from catalogue.models import Game
+from decks.lists import (
+    COLLECTION_OPTION,
+    CheckedList,
+    DeckInvalid,
+    VersionConflict,
+    deck_card_names,
+    deck_rule_set,
+    list_check,
+)
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion, RetiredShareToken, Visibility, new_share_token
+from decks.verdicts import apply_report, deck_revalidate, upcoming_effect
 from validation import decklist
 from validation.registry import registry
 from validation.types import Deck
-
-from .errors import DeckInvalid, VersionConflict
-from .lists import CheckedList, deck_card_names, deck_rule_set, list_check
-from .options import COLLECTION_OPTION
 
 
 def _entries(deck: Deck) -> list[dict[str, Any]]:
@@ -63,19 +70,8 @@ def _check_meta(*, game_slug: str, format: str, visibility: str | None = None):
     return game
 
 
-def _apply_report(deck, report: dict[str, Any]) -> None:
-
-    deck.legal = bool(report.get("legal"))
-    deck.violations_count = len(report.get("errors", []))
-    deck.warnings_count = len(report.get("warnings", []))
-    deck.report = report
-    deck.validated_at = timezone.now()
-
-
 def _upcoming(deck, version) -> dict[str, Any]:
     """The upcoming rule set's effect on a version just saved, stored with its verdict."""
-    from .rulesets import upcoming_effect
-
     return upcoming_effect(deck=deck, version=version)
 
 
@@ -181,7 +177,7 @@ def _write_version(
         note=" ".join(str(note or "").split())[:200],
     )
     deck.current_version = version
-    _apply_report(deck, report)
+    apply_report(deck, report)
     # A working version (the builder's autosave) gets its upcoming effect when it is sealed:
     # a tap in the builder does not pay for it (a page shows it computed meanwhile).
     deck.upcoming = _upcoming(deck, version) if sealed else {}
@@ -296,7 +292,7 @@ def deck_autosave(
             )
             version = DeckVersion.objects.get(pk=current.pk)
             locked.current_version = version
-            _apply_report(locked, report)
+            apply_report(locked, report)
             locked.upcoming = {}  # computed when the working version is sealed
             locked.save()
     _copy_deck_state(deck, locked)
@@ -367,6 +363,21 @@ def deck_update(
         fields.append("share_token")
     if fields:
         deck.save(update_fields=[*fields, "updated_at"])
+    return deck
+
+
+def deck_pin(*, deck, code: str | None):
+    """Pin `deck` to its format's rule set `code`, or (None or empty) let it follow the
+    format; the deck is re-checked at once. DeckInvalid when the format has no such rule
+    set."""
+    pin = None
+    if code:
+        pin = rulesets.by_code(deck.game.slug, deck.format, code)
+        if pin is None:
+            raise DeckInvalid({"rule_set": [f"{deck.format} has no rule set {code!r}"]})
+    deck.rule_set_pin = pin
+    DeckModel.objects.filter(pk=deck.pk).update(rule_set_pin=pin)
+    deck_revalidate(deck=deck)
     return deck
 
 

@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from catalogue.models import Card
-from decks import builder, services
+from decks import services
+from decks.builder import views as builder
 from decks.models import CollectionEntry, Deck, DeckVersion
 from validation.registry import registry
 

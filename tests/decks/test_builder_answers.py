@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from decks import services
-from decks.builder import row_dom_id
+from decks.builder.views import row_dom_id
 from validation import packages
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -10,7 +10,7 @@ import pytest
 from django.template import engines
 from django.urls import reverse
 
-from decks.builder_state import BuilderState
+from decks.builder.state import BuilderState
 from decks.services import deck_create
 from validation import packages
 from validation.registry import registry

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from decks import services
+from decks import services, verdicts
 from decks.models import CollectionEntry, Deck
 from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
@@ -86,7 +86,7 @@ def test_api_deck_restricted_to_the_collection_follows_it(client, one_march_shor
     # the second March arrives: the deck, checked again, is legal
     CollectionEntry.objects.filter(owner=one_march_short, card__name="March").update(count=2)
     deck = Deck.objects.select_related("game", "owner", "current_version").get(pk=data["id"])
-    report = services.deck_revalidate(deck=deck)
+    report = verdicts.deck_revalidate(deck=deck)
     assert report["legal"] is True
 
     # a new version without the restriction ignores the collection

@@ -122,8 +122,8 @@ def test_the_upcoming_effect_is_stored_with_the_verdict_and_refreshed_by_a_re_ch
     from django.core.cache import cache
 
     from catalogue.models import RuleSet, RuleSetCard
-    from decks.services import rulesets as deck_rulesets
-    from decks.services.recheck_jobs import recheck_run_chunk, recheck_start
+    from decks.verdicts import rulesets as deck_rulesets
+    from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start
 
     stored = Deck.objects.get(pk=kestrel_deck.pk).upcoming
     assert stored["items"] == ["Kestrel limited to 2 (3 copies)", "Longbow cost 3 → 4"]
@@ -179,7 +179,7 @@ def _section(deck, name):
 
 
 def test_the_day_before_and_the_day_of_a_following_deck(user, kestrel_deck, today):
-    from decks.services import revalidate_game_decks
+    from decks.verdicts import revalidate_game_decks
 
     today(date(2026, 12, 31))
     revalidate_game_decks(game_slug="redline")
@@ -220,7 +220,8 @@ def test_only_the_owner_pins_and_an_unknown_code_changes_nothing(
 
 
 def test_a_pinned_deck_is_not_changed_by_a_new_rule_set(client, user, kestrel_deck, today):
-    from decks.services import deck_pin, revalidate_game_decks
+    from decks.services import deck_pin
+    from decks.verdicts import revalidate_game_decks
 
     deck_pin(deck=kestrel_deck, code="S1")
     today(date(2027, 1, 1))
@@ -361,7 +362,7 @@ def test_a_decks_legality_per_rule_set(client, user, other_user, kestrel_deck):
 
 
 def test_the_upcoming_points_update_of_an_army(client, user, sample_catalogue):
-    from decks.services import deck_rule_sets
+    from decks.verdicts import deck_rule_sets
 
     army = deck_create(
         owner=user,

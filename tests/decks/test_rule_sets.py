@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from catalogue import rulesets
 from catalogue.models import Card, Expansion, Game, RuleSet, RuleSetCard
 from decks.models import DeckVersion
-from decks.services import deck_revalidate, deck_save_version, revalidate_game_decks
+from decks.services import deck_save_version
+from decks.verdicts import deck_revalidate, revalidate_game_decks
 from tests.decks.conftest import MINI_LIST
 
 pytestmark = pytest.mark.django_db
@@ -143,7 +144,7 @@ def test_a_pinned_deck_keeps_its_set_and_falls_back_when_it_is_deleted(
     version = deck_save_version(deck=deck, author=user, text=MINI_LIST, based_on=1)
     assert version.rule_set_code == "S1"
 
-    old.delete()
+    rulesets.rule_set_delete(rule_set=old)
     deck.refresh_from_db()
     assert deck.rule_set_pin is None
     revalidate_game_decks(game_slug="redline")
@@ -222,7 +223,7 @@ def test_a_goldfish_plays_the_costs_the_deck_is_checked_under(sample_catalogue, 
 
 def test_the_sample_lists_stay_legal_under_every_sample_rule_set(sample_catalogue):
     """Past and upcoming alike: the day an upcoming one comes into force the examples hold."""
-    from decks.services import list_check
+    from decks.lists import list_check
     from tests.decks.conftest import sample_list
 
     checked = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from catalogue.models import Card
-from decks import selectors, services
+from decks import lists, selectors, services, verdicts
 from decks.models import CollectionEntry, Deck, DeckVersion
 from validation.packages import all_sample_lists
 from validation.registry import registry
@@ -39,7 +39,7 @@ def test_a_shipped_example_list_saves_as_a_legal_deck(sample_catalogue, user, ga
     assert version.number == 1 and version.based_on is None and version.author == user
     # The canonical text reads back into the same entries.
     assert version.options == options
-    again = services.list_check(game_slug=game, format=fmt, text=version.list_text)
+    again = lists.list_check(game_slug=game, format=fmt, text=version.list_text)
     assert services._entries(again.deck) == version.entries
 
 
@@ -144,7 +144,7 @@ def test_revalidation_follows_a_catalogue_change(sample_catalogue, user):
     )
     assert deck.legal
     Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="cpm")
-    assert services.revalidate_game_decks(game_slug="redline") == 1
+    assert verdicts.revalidate_game_decks(game_slug="redline") == 1
     deck.refresh_from_db()
     assert not deck.legal
     assert deck.violations_count >= 1
@@ -152,7 +152,7 @@ def test_revalidation_follows_a_catalogue_change(sample_catalogue, user):
     # The version keeps the verdict it had when saved.
     assert deck.current_version.report["legal"] is True
     Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="une")
-    services.revalidate_game_decks(game_slug="redline")
+    verdicts.revalidate_game_decks(game_slug="redline")
     deck.refresh_from_db()
     assert deck.legal
 
@@ -190,7 +190,7 @@ def test_a_catalogue_change_reaches_the_decks_through_the_hook(
 def test_a_card_leaving_the_catalogue_makes_the_deck_illegal(mini_catalogue, user, make_deck):
     deck = make_deck(user)
     Card.objects.filter(name="Tigercat").delete()
-    services.deck_revalidate(deck=deck)
+    verdicts.deck_revalidate(deck=deck)
     deck.refresh_from_db()
     assert not deck.legal
     assert deck.report["errors"][0]["code"] == "deck.card"
@@ -201,11 +201,11 @@ def test_revalidation_is_idempotent_and_loses_to_a_newer_save(mini_catalogue, us
     stale = Deck.objects.select_related("game", "current_version").get(pk=deck.pk)
     services.deck_save_version(deck=deck, author=user, text=MINI_LIST_2, based_on=1)
     Card.objects.filter(name="Rabbit").delete()  # only version 2 has Rabbit
-    services.deck_revalidate(deck=stale)  # started from version 1: must not overwrite
+    verdicts.deck_revalidate(deck=stale)  # started from version 1: must not overwrite
     deck.refresh_from_db()
     assert deck.report == deck.current_version.report
-    services.revalidate_game_decks(game_slug="redline")
-    services.revalidate_game_decks(game_slug="redline")
+    verdicts.revalidate_game_decks(game_slug="redline")
+    verdicts.revalidate_game_decks(game_slug="redline")
     deck.refresh_from_db()
     assert deck.report["errors"][0]["code"] == "deck.card"
 

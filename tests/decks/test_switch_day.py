@@ -158,7 +158,7 @@ def test_the_day_of_every_page_shows_the_new_verdict_and_writes_it(switch, clien
     )
     # a second view, and the beat's re-check after it, change and tell nothing more
     client.get(f"/decks/{pk}/")
-    from decks.services.recheck_jobs import recheck_run_chunk, recheck_start
+    from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start
 
     job = recheck_start(game_slug="redline", format="standard", reason="test", rule_set_code="S2")
     recheck_run_chunk(job_id=job.pk, index=0)

@@ -16,7 +16,7 @@ from catalogue import rulesets
 from catalogue.models import Card, Game, RuleSet, RuleSetCard
 from decks import services
 from decks.models import Deck, RecheckJob
-from decks.services.recheck_jobs import recheck_run_chunk, recheck_start, recheck_sweep
+from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start, recheck_sweep
 from notices.models import Notice
 from tests.decks.conftest import sample_list
 
@@ -173,7 +173,7 @@ def test_decks_are_cut_into_chunks_with_a_constant_number_of_queries(
 
 
 def test_a_deck_saved_meanwhile_keeps_its_own_verdict(sample_catalogue, user):
-    from decks.services import recheck_jobs
+    from decks.verdicts import recheck_jobs
 
     deck = _deck(user)
     _ban_tigercat()
@@ -297,10 +297,9 @@ def test_a_deleted_pin_falls_back_to_following_with_one_notice(
     told_before = Notice.objects.filter(deck=bystander).count()
     jobs_before = RecheckJob.objects.count()
 
-    # the admin's delete: the rule set's delete, then the rule_set_changed hook
+    # how every deletion goes (the admin's too)
     with django_capture_on_commit_callbacks() as sent:
-        s1.delete()
-        rulesets.rule_set_changed(s1)
+        rulesets.rule_set_delete(rule_set=s1)
     assert RecheckJob.objects.count() == jobs_before + 1
     job = RecheckJob.objects.latest("pk")
     assert job.rule_set_code == "T1" and "T1 deleted" in job.reason
@@ -331,7 +330,7 @@ def test_a_deleted_pin_of_a_deck_without_a_list_is_told_at_once(sample_catalogue
     s1 = make_set("T1", 30)
     empty = services.deck_create(owner=user, game_slug="redline", format="standard", name="E")
     Deck.objects.filter(pk=empty.pk).update(rule_set_pin=s1)
-    s1.delete()
+    rulesets.rule_set_delete(rule_set=s1)
     [notice] = Notice.objects.filter(deck=empty)
     assert notice.kind == "pin" and notice.message == (
         "E was pinned to the rule set T1 (Sample season T1), which was deleted: it now "
@@ -343,14 +342,13 @@ def test_a_deleted_pin_of_a_deck_without_a_list_is_told_at_once(sample_catalogue
 def test_deleting_an_unpinned_rule_set_starts_one_re_check(sample_catalogue, user):
     s1 = make_set("T1", 30)
     _deck(user)
-    s1.delete()
-    rulesets.rule_set_changed(s1)
+    rulesets.rule_set_delete(rule_set=s1)
     [job] = RecheckJob.objects.all()
     assert job.rule_set_code == "T1" and job.released["ids"] == [] and job.total == 1
 
 
 def test_the_day_a_rule_set_takes_effect_starts_one_re_check(sample_catalogue, user):
-    from decks.services.recheck_jobs import recheck_rule_sets_taking_effect
+    from decks.verdicts.recheck_jobs import recheck_rule_sets_taking_effect
 
     _deck(user)
     s2 = make_set("T2", -1, banned=["Tigercat"])  # takes effect tomorrow
@@ -372,7 +370,7 @@ def test_the_portable_writer_writes_the_same_and_skips_a_deck_saved_meanwhile(
     from django.db import transaction
     from django.utils import timezone
 
-    from decks.services import recheck_jobs
+    from decks.verdicts import recheck_jobs
 
     kept, saved = _deck(user, name="Kept"), _deck(user, name="Saved")
     _ban_tigercat()

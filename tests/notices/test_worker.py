@@ -9,7 +9,7 @@ from django.db import transaction
 
 from catalogue import rulesets
 from catalogue.models import RuleSet
-from decks import services
+from decks import services, verdicts
 from decks.models import Deck, RecheckJob
 from notices.models import Notice
 from tests.conftest import wait_for
@@ -111,12 +111,12 @@ def test_a_deleted_pin_falls_back_and_is_re_checked_on_the_workers(
         text=sample_list("redline", "standard"),
     )
     Deck.objects.filter(pk=deck.pk).update(rule_set_pin=t1)
-    services.deck_revalidate(
+    verdicts.deck_revalidate(
         deck=Deck.objects.select_related("game", "current_version").get(pk=deck.pk)
     )
     assert Deck.objects.get(pk=deck.pk).legal  # under T1
 
-    t1.delete()
+    rulesets.rule_set_delete(rule_set=t1)
     [job] = _jobs_done(1, reason__contains="T1 deleted")
     assert job.status == "done"
     assert RecheckJob.objects.filter(reason__contains="T1").count() == 1

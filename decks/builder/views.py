@@ -2,12 +2,13 @@
 middle, the live verdict and stats on the right.
 
 The server keeps the working list: every change (add, remove, set a count, pick a general,
-place a unit on a cell of its placement area, change a format option, deal a new map; `list_edits.apply_change`) is
+place a unit on a cell of its placement area, change a format option, deal a new map;
+`decks.lists.edits.apply_change`) is
 applied to the version the page was based on and autosaved through `services.deck_autosave`:
 the same author's edits within a few minutes rewrite one working version (its revision
 counted), "Save version" or leaving the page seals it; a stale base or revision is refused
 (VersionConflict) and the page says so instead of overwriting. The cost curve, placement
-area and map layout are drawn from `builder_figures`.
+area and map layout are drawn by `decks.builder.figures`.
 
 Nothing here knows a game by name. What differs between games is read from the rules core
 (the format's sections, size and kind rules, placement areas, adjustable options) or looked
@@ -42,22 +43,22 @@ from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
 from catalogue.services import card_facts_by_names
+from decks import lists, selectors, services, verdicts
+from decks.lists.edits import apply_change, section_kinds, sections_for
+from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
+from decks.presentation import explained, totals_rows
 from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
 from validation.runner import validate
 from validation.types import Deck as RulesDeck
 
-from . import selectors, services
-from .builder_figures import _stats, curve_sections, layout_view, placement_map, points_meters
-from .builder_state import BuilderState
-from .list_edits import apply_change
-from .models import CollectionEntry, Deck, DeckVersion, Visibility
-from .presentation import explained, totals_rows
+from .figures import _stats, curve_sections, layout_view, placement_map, points_meters
+from .state import BuilderState
 
 SEARCH_LIMIT = 40
 #: Deeper pages are refused: narrowing the search is the way there.
 MAX_SEARCH_PAGE = 250
-#: The changes answered with only what changed (decks.builder._render_changes): a count.
+#: The changes answered with only what changed (decks.builder.views._render_changes): a count.
 COUNT_OPS = frozenset({"add", "remove", "set"})
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). Your change was not "
@@ -66,18 +67,6 @@ CONFLICT_MESSAGE = (
 
 
 # --- What the rules core tells the builder -----------------------------------------------
-
-
-def section_kinds(game: GameDef, fmt: FormatDef) -> dict[str, tuple[str, ...]]:
-    """For each section of the format, the card kinds that belong in it (its SectionSpec)."""
-    kinds = tuple(game.kinds)
-    return {spec.name: spec.kinds_of(kinds) for spec in fmt.sections}
-
-
-def sections_for(card: Any, fmt: FormatDef) -> list[str]:
-    """The sections of `fmt` that `card` can go in: its kind belongs there, and a side
-    section takes only cards of its faction."""
-    return [spec.name for spec in fmt.sections if spec.accepts(card)]
 
 
 def extra_template(game_slug: str, name: str = "builder_extra") -> str:
@@ -130,8 +119,8 @@ def _owned_deck(request, pk: int) -> Deck:
     """The user's own deck (with its game and current version), else 404; a stale verdict
     (checked under yesterday's rule set) is re-checked at once."""
     qs = Deck.objects.owned_by(request.user).select_related("game", "owner", "current_version")
-    deck = get_object_or_404(services.with_in_force(qs), pk=pk)
-    services.decks_refresh([deck])
+    deck = get_object_or_404(verdicts.with_in_force(qs), pk=pk)
+    verdicts.decks_refresh([deck])
     return deck
 
 
@@ -392,7 +381,7 @@ def _with_rule_sets(context: dict[str, Any], deck: Deck) -> dict[str, Any]:
     """An answer to a change also carries the deck's rule sets line, out of band: what the
     upcoming rule set will do to the list changes with it (the builder page's heading
     showed the effect of the list it was opened with until a reload)."""
-    context["rule_sets"] = services.deck_rule_sets(deck=deck)
+    context["rule_sets"] = verdicts.deck_rule_sets(deck=deck)
     context["rule_sets_oob"] = True
     return context
 
@@ -525,7 +514,7 @@ def _render_changes(
 def _restricted(options: Mapping[str, Any]) -> bool:
     """Whether the deck is restricted to its owner's collection (the "Only cards in my
     collection" box, saved as the option `collection: true`)."""
-    return options.get(services.COLLECTION_OPTION) is True
+    return options.get(lists.COLLECTION_OPTION) is True
 
 
 def _with_restriction(request, options: dict) -> dict:
@@ -536,9 +525,9 @@ def _with_restriction(request, options: dict) -> dict:
         return options
     options = dict(options)
     if request.POST.get("owned") == "1":
-        options[services.COLLECTION_OPTION] = True
+        options[lists.COLLECTION_OPTION] = True
     elif _restricted(options):
-        del options[services.COLLECTION_OPTION]
+        del options[lists.COLLECTION_OPTION]
     return options
 
 
@@ -736,7 +725,7 @@ def builder_deck(request, pk: int):
     context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
-    context["rule_sets"] = services.deck_rule_sets(deck=deck)
+    context["rule_sets"] = verdicts.deck_rule_sets(deck=deck)
     return render(request, "decks/builder/builder.html", context)
 
 

@@ -1,5 +1,5 @@
-"""Re-checking saved decks against today's catalogue: one version, one deck, or every deck
-of a game (after an import or an admin edit). A deck is checked under its pinned rule set, or
+"""Re-checking saved decks against today's catalogue: one deck, or every deck of a game
+(after an import or an admin edit), the verdict stored with the deck. A deck is checked under its pinned rule set, or
 (when it follows its format) under the rule set in effect today."""
 
 from __future__ import annotations
@@ -11,92 +11,22 @@ from django.utils import timezone
 
 from catalogue import rulesets
 from catalogue.models import RuleSet
-from catalogue.services import (
-    GamePool,
-    card_facts_by_names,
-)
+from catalogue.services import GamePool
+from decks.lists import IN_FORCE, version_check
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
-from validation import decklist
-from validation.runner import validate
-from validation.types import Deck, Entry, RuleSetFacts
+from validation.types import RuleSetFacts
 
-from .lists import IN_FORCE, deck_rule_set
-from .options import COLLECTION_OPTION, rules_options
-from .versions import _apply_report
+from .rulesets import effect_key, upcoming_effect
 
 
-def _unreadable_report(errors: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "legal": False,
-        "errors": [
-            {
-                "code": "deck.card",
-                "severity": "error",
-                "message": e["message"],
-                "section": e.get("section", ""),
-                "cards": e.get("cards", []),
-            }
-            for e in errors
-        ],
-        "warnings": [],
-        "totals": {},
-    }
-
-
-def version_check(
-    *,
-    deck,
-    version,
-    pool: Mapping[str, Any] | None = None,
-    rule_set: RuleSetFacts | None = IN_FORCE,
-) -> dict[str, Any]:
-    """Validate a stored version against today's catalogue; the report as a dict. A card
-    that has left the catalogue makes the deck illegal (code `deck.card`). `rule_set` is the
-    rule set to check it under; by default the deck's own (its pin, or the one in effect
-    today)."""
-    slug = deck.game.slug
-    if rule_set is IN_FORCE:
-        rule_set = deck_rule_set(deck=deck, names=[e["card"] for e in version.entries])
-    if pool is None:
-        pool = card_facts_by_names(game_slug=slug, names=[e["card"] for e in version.entries])
-    sections: dict[str, list[Entry]] = {}
-    missing = []
-    for e in version.entries:
-        facts = pool.get(e["card"].lower())
-        if facts is None:
-            missing.append(
-                {
-                    "message": f"{e['card']} is no longer in the {deck.game.name} catalogue",
-                    "section": e["section"],
-                    "cards": [e["card"]],
-                }
-            )
-            continue
-        cell = e.get(decklist.PLACEMENT)
-        sections.setdefault(e["section"], []).append(
-            Entry(facts, e["count"], (cell[0], cell[1]) if cell else None)
-        )
-    if missing:
-        return {**_unreadable_report(missing), "rule_set": rule_set.code if rule_set else None}
-    rules_deck = Deck(sections=sections)
-    options = dict(version.options)
-    owner = deck.owner if options.get(COLLECTION_OPTION) is True else None
-    rules_deck.options = rules_options(options, owner=owner, game_slug=slug, deck=rules_deck)
-    try:
-        report = validate(
-            slug,
-            deck.format,
-            rules_deck,
-            cards=pool if isinstance(pool, GamePool) else GamePool(game_slug=slug),
-            rule_set=rule_set,
-        )
-    except (KeyError, ValueError) as exc:  # game or format gone from the rules core
-        return {
-            **_unreadable_report([{"message": str(exc)}]),
-            "rule_set": rule_set.code if rule_set else None,
-        }
-    return report.as_dict()
+def apply_report(deck, report: dict[str, Any]) -> None:
+    """The verdict of `report` set on `deck` (an instance; the caller saves it)."""
+    deck.legal = bool(report.get("legal"))
+    deck.violations_count = len(report.get("errors", []))
+    deck.warnings_count = len(report.get("warnings", []))
+    deck.report = report
+    deck.validated_at = timezone.now()
 
 
 def deck_revalidate(
@@ -115,10 +45,8 @@ def deck_revalidate(
         return None
     if not isinstance(version, DeckVersion):  # pragma: no cover - defensive
         version = DeckVersion.objects.get(pk=deck.current_version_id)
-    from .rulesets import upcoming_effect
-
     report = version_check(deck=deck, version=version, pool=pool, rule_set=rule_set)
-    _apply_report(deck, report)
+    apply_report(deck, report)
     deck.upcoming = upcoming_effect(deck=deck, version=version)
     DeckModel.objects.filter(pk=deck.pk, current_version_id=version.pk).update(
         legal=deck.legal,
@@ -166,8 +94,6 @@ class RuleSetCache:
         """The upcoming rule set of a format, loaded once: (its `effect_key`, its facts), or
         None when the format has none."""
         if format not in self._upcoming:
-            from .rulesets import effect_key
-
             found = rulesets.upcoming(self.game_slug, format, self.today)
             if found is None:
                 self._upcoming[format] = None
@@ -190,6 +116,3 @@ class RuleSetCache:
             if self._pinned[pin] is not None:
                 return self._pinned[pin]
         return self.in_force(deck.format)
-
-
-# --- Collections --------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 will do to the deck.
 
 A deck follows its format (checked under the rule set in effect today) unless its owner pins
-it to one rule set; `deck_pin` switches and re-checks the deck at once. `deck_rule_sets`
+it to one rule set (`decks.services.deck_pin`). `deck_rule_sets`
 answers what the deck page and the builder show: the rule set the deck is checked under,
 whether it is pinned, the format's rule sets to pin to, and (for a deck that follows) the
 upcoming rule set's effect on it: "From 1 Jan 2027: Card A banned (4 copies); Card B cost 3
@@ -19,29 +19,11 @@ from django.core.cache import cache
 from catalogue import rulesets
 from catalogue.models import RuleSet
 from catalogue.services import card_facts_by_names
-from decks.models import Deck as DeckModel
+from decks.lists import version_check
 from validation.types import RuleSetFacts
-
-from .errors import DeckInvalid
-from .rechecks import deck_revalidate, version_check
 
 #: How long a deck's upcoming effect is kept (the key changes with its list and rule sets).
 EFFECT_SECONDS = 600
-
-
-def deck_pin(*, deck, code: str | None):
-    """Pin `deck` to its format's rule set `code`, or (None or empty) let it follow the
-    format; the deck is re-checked at once. DeckInvalid when the format has no such rule
-    set."""
-    pin = None
-    if code:
-        pin = rulesets.by_code(deck.game.slug, deck.format, code)
-        if pin is None:
-            raise DeckInvalid({"rule_set": [f"{deck.format} has no rule set {code!r}"]})
-    deck.rule_set_pin = pin
-    DeckModel.objects.filter(pk=deck.pk).update(rule_set_pin=pin)
-    deck_revalidate(deck=deck)
-    return deck
 
 
 @dataclass

@@ -35,13 +35,13 @@ from django.db.models.fields.json import KT
 from catalogue import rulesets
 from catalogue.models import RuleSet
 from catalogue.services import card_facts_by_names
+from decks.lists import version_check
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
 from notices.services import notices_write
 
 from .recheck_jobs import _points, write_verdicts
-from .rechecks import version_check
-from .versions import _apply_report
+from .rechecks import apply_report
 
 #: What `in_force_code` holds before it is read.
 _UNREAD = object()
@@ -171,6 +171,6 @@ def decks_refresh(decks: Iterable[Any]) -> int:
     with transaction.atomic():
         notices_write(write_verdicts(changed, key_tail="")[1])
     for d, c in zip(stale, changed, strict=True):
-        _apply_report(d, c["report"])
+        apply_report(d, c["report"])
         d.in_force_code = c["report"].get("rule_set")
     return len(stale)

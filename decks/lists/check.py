@@ -1,10 +1,11 @@
 """Checking a list against the rules core: reading lines and JSON sections, resolving names
-against the catalogue (with suggestions), and validating with the owner's options."""
+against the catalogue (with suggestions), and validating with the owner's options; and
+checking a saved version's stored entries the same way (`version_check`). Nothing here
+writes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from catalogue import rulesets
@@ -17,61 +18,12 @@ from catalogue.services import (
 )
 from validation import decklist
 from validation.registry import registry
-from validation.runner import Report, validate
-from validation.types import Deck, RuleSetFacts
+from validation.runner import validate
+from validation.types import Deck, Entry, RuleSetFacts
 
+from .checked import CheckedList
 from .errors import DeckInvalid, ListInvalid
-from .options import clean_collection_option, rules_options
-
-
-@dataclass
-class CheckedList:
-    """A list checked as written: the `deck` of the lines read, the rules' `report` on it
-    (as stored with a deck), the card lines not read (`unread`: unknown names, with
-    suggestions) and which lines hold each card (`where`), so that a rule problem about a
-    card names its lines."""
-
-    deck: Deck
-    report: Report
-    lines: list[Any] = field(default_factory=list)
-    unread: list[decklist.LineError] = field(default_factory=list)
-    where: Mapping[tuple[str, str], Any] = field(default_factory=dict)
-
-    @property
-    def legal(self) -> bool:
-        """Legal: no rule error and every card line read."""
-        return self.report.legal and not self.unread
-
-    def located(self) -> Report:
-        """The report as shown for the list as written: not legal while a line is unknown,
-        every violation about a card naming its lines ("Line 4: …")."""
-        return Report(
-            legal=self.legal,
-            errors=[decklist.locate(v, self.where) for v in self.report.errors],
-            warnings=[decklist.locate(v, self.where) for v in self.report.warnings],
-            totals=self.report.totals,
-            rule_set=self.report.rule_set,
-        )
-
-    def answer(self) -> dict[str, Any]:
-        """The validate API's answer: the located report and the `unknown` lines."""
-        body = self.located().as_dict()
-        body["unknown"] = [e.as_unread() for e in self.unread]
-        return body
-
-    def problem_items(self) -> list[dict[str, Any]]:
-        """Every rule problem (errors, then warnings) as an item of a list of line errors."""
-        report = self.located()
-        return [
-            {
-                "line": v.lines[0] if v.lines else 0,
-                "message": v.message,
-                "suggestions": [],
-                "code": v.code,
-                "severity": v.severity,
-            }
-            for v in report.errors + report.warnings
-        ]
+from .options import COLLECTION_OPTION, clean_collection_option, rules_options
 
 
 def _line_errors(errors) -> list[dict[str, Any]]:
@@ -169,9 +121,6 @@ def deck_from_list(
     return deck, lines
 
 
-#: The deck option "restrict to my collection": `true` checks the deck against its owner's
-
-
 #: `list_check(rule_set=IN_FORCE)`: check under the format's rule set in effect today.
 IN_FORCE: Any = object()
 
@@ -262,4 +211,74 @@ def list_check(
     return checked
 
 
-# --- Decks and versions -------------------------------------------------------------------
+def _unreadable_report(errors: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "legal": False,
+        "errors": [
+            {
+                "code": "deck.card",
+                "severity": "error",
+                "message": e["message"],
+                "section": e.get("section", ""),
+                "cards": e.get("cards", []),
+            }
+            for e in errors
+        ],
+        "warnings": [],
+        "totals": {},
+    }
+
+
+def version_check(
+    *,
+    deck,
+    version,
+    pool: Mapping[str, Any] | None = None,
+    rule_set: RuleSetFacts | None = IN_FORCE,
+) -> dict[str, Any]:
+    """Validate a stored version against today's catalogue; the report as a dict. A card
+    that has left the catalogue makes the deck illegal (code `deck.card`). `rule_set` is the
+    rule set to check it under; by default the deck's own (its pin, or the one in effect
+    today)."""
+    slug = deck.game.slug
+    if rule_set is IN_FORCE:
+        rule_set = deck_rule_set(deck=deck, names=[e["card"] for e in version.entries])
+    if pool is None:
+        pool = card_facts_by_names(game_slug=slug, names=[e["card"] for e in version.entries])
+    sections: dict[str, list[Entry]] = {}
+    missing = []
+    for e in version.entries:
+        facts = pool.get(e["card"].lower())
+        if facts is None:
+            missing.append(
+                {
+                    "message": f"{e['card']} is no longer in the {deck.game.name} catalogue",
+                    "section": e["section"],
+                    "cards": [e["card"]],
+                }
+            )
+            continue
+        cell = e.get(decklist.PLACEMENT)
+        sections.setdefault(e["section"], []).append(
+            Entry(facts, e["count"], (cell[0], cell[1]) if cell else None)
+        )
+    if missing:
+        return {**_unreadable_report(missing), "rule_set": rule_set.code if rule_set else None}
+    rules_deck = Deck(sections=sections)
+    options = dict(version.options)
+    owner = deck.owner if options.get(COLLECTION_OPTION) is True else None
+    rules_deck.options = rules_options(options, owner=owner, game_slug=slug, deck=rules_deck)
+    try:
+        report = validate(
+            slug,
+            deck.format,
+            rules_deck,
+            cards=pool if isinstance(pool, GamePool) else GamePool(game_slug=slug),
+            rule_set=rule_set,
+        )
+    except (KeyError, ValueError) as exc:  # game or format gone from the rules core
+        return {
+            **_unreadable_report([{"message": str(exc)}]),
+            "rule_set": rule_set.code if rule_set else None,
+        }
+    return report.as_dict()

@@ -1,5 +1,6 @@
 """The builder's working list: one change (add, remove, set a count, replace a section,
-place a unit on a cell of its placement area) applied to a copy of a version's entries, with every input bounded."""
+place a unit on a cell of its placement area) applied to a copy of a version's entries, with every input bounded;
+and the sections of a format a card can go in."""
 
 from __future__ import annotations
 
@@ -7,9 +8,25 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from validation import decklist
+from validation.registry import FormatDef, GameDef
 
 MAX_COUNT = 99
 MAX_ENTRIES = decklist.MAX_ENTRIES
+
+
+# --- Where a card goes ---------------------------------------------------------------------
+
+
+def section_kinds(game: GameDef, fmt: FormatDef) -> dict[str, tuple[str, ...]]:
+    """For each section of the format, the card kinds that belong in it (its SectionSpec)."""
+    kinds = tuple(game.kinds)
+    return {spec.name: spec.kinds_of(kinds) for spec in fmt.sections}
+
+
+def sections_for(card: Any, fmt: FormatDef) -> list[str]:
+    """The sections of `fmt` that `card` can go in: its kind belongs there, and a side
+    section takes only cards of its faction."""
+    return [spec.name for spec in fmt.sections if spec.accepts(card)]
 
 
 # --- The working list ----------------------------------------------------------------------

@@ -43,13 +43,16 @@ from django.utils import timezone
 from cardsite.tasks import send_chunks_on_commit
 from catalogue import rulesets
 from catalogue.models import Game, RuleSet
+from catalogue.rule_set_file import DeckVerdicts
 from catalogue.services import GamePool
+from decks.lists import version_check
 from decks.models import Deck as DeckModel
 from decks.models import RecheckJob
 from notices.models import Notice
 from notices.services import notices_write
 
-from .rechecks import RuleSetCache, version_check
+from .rechecks import RuleSetCache
+from .rulesets import effect_parts, stored_effect
 
 logger = logging.getLogger(__name__)
 
@@ -98,8 +101,6 @@ def rule_set_preview(
     in force (`following`), those that follow the format. Each is checked in memory under it,
     nothing written, and its verdict compared with its saved one (the first
     PREVIEW_MAX_DECKS decks in scope; each distinct list checked once)."""
-    from catalogue.rule_set_file import DeckVerdicts
-
     game = Game.objects.filter(slug=game_slug).first()
     if game is None:
         return DeckVerdicts(total=0, checked=0, changed=0, when=when)
@@ -275,8 +276,6 @@ def _upcoming_effect(deck, version, pool, sets, upcoming, memo) -> dict[str, Any
     """The upcoming rule set's effect on a deck that follows its format, in memory (the
     rule sets loaded once a chunk; the check under the upcoming one done once per distinct
     list and options in the chunk: many decks share a list)."""
-    from .rulesets import effect_parts, stored_effect
-
     if upcoming is None or deck.rule_set_pin_id is not None:
         return {}
     key, later = upcoming
@@ -677,15 +676,14 @@ def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
 
 
 def pins_released(*, rule_set) -> RecheckJob | None:
-    """Before a rule set is deleted (in the deleting transaction): start the one re-check of
-    its format that the deletion needs. Its scope is the decks that follow the format and
+    """Before a rule set is deleted (in the deleting transaction: the `rule_set_deleting`
+    hook of catalogue.rulesets.rule_set_delete): start the one re-check of its format that
+    the deletion needs. Its scope is the decks that follow the format and
     those pinned to the rule set, which fall back to following once the delete commits (the
     foreign key is set to null); the job lists the pinned ones (`released`), and each of
     their owners gets one notice from it: the deck now follows the format, checked under the
     rule set in effect today, with its verdict there. The chunks are sent once the
-    transaction commits (nothing is started if it rolls back). The `rule_set_changed` hook
-    that the admin calls after the delete starts nothing more (the rule set is gone).
-    Returns the job, or None when no deck is in scope."""
+    transaction commits (nothing is started if it rolls back). Returns the job, or None when no deck is in scope."""
     game = Game.objects.filter(pk=rule_set.game_id).first()
     if game is None:
         return None

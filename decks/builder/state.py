@@ -15,9 +15,8 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from decks.models import Deck, DeckVersion
     from validation.registry import FormatDef, GameDef
-
-    from .models import Deck, DeckVersion
 
 
 @dataclass

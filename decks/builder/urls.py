@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import builder
+from . import views as builder
 
 app_name = "builder"
 

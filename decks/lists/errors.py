@@ -3,12 +3,9 @@ metadata that cannot be saved."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .lists import CheckedList
-
 from typing import Any
+
+from .checked import CheckedList
 
 
 class ListInvalid(Exception):

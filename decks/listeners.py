@@ -1,0 +1,46 @@
+"""What the decks app does when the site's hooks call (registered in `DecksConfig.ready`):
+the catalogue or a rule set changed, a rule set is being deleted, a profile page is drawn."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from catalogue.models import RuleSet
+
+from .selectors import deck_list_for_owner
+from .tasks import recheck_start, revalidate_game_decks
+from .verdicts import decks_refresh
+from .verdicts.recheck_jobs import pins_released, rule_set_preview
+
+__all__ = [
+    "pins_released",
+    "profile_decks",
+    "rule_set_preview",
+    "recheck_after_rule_set_change",
+    "revalidate_after_catalogue_change",
+]
+
+
+def revalidate_after_catalogue_change(*, game_slug: str) -> None:
+    """Saved decks of a game are re-validated in the background once a change to its
+    catalogue is committed."""
+    transaction.on_commit(lambda: revalidate_game_decks.delay(game_slug))
+
+
+def profile_decks(user) -> dict:
+    """The profile page's list of the user's decks."""
+    decks = deck_list_for_owner(owner=user)
+    decks_refresh(decks)
+    return {"decks": decks}
+
+
+def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> None:
+    """Once a change to one of a format's rule sets is committed, a worker re-checks the
+    format's saved decks that follow it and those pinned to that rule set, in chunks, and
+    tells their owners what changed (decks.verdicts.recheck_jobs)."""
+    if not RuleSet.objects.filter(game__slug=game_slug, format=format, code=code).exists():
+        # Deleted since: its deletion started its own re-check (`pins_released`, called by
+        # catalogue.rulesets.rule_set_delete through the `rule_set_deleting` hook).
+        return
+    reason = f"rule set {code} changed"
+    transaction.on_commit(lambda: recheck_start.delay(game_slug, format, code, reason))

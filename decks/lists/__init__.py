@@ -1,0 +1,45 @@
+"""A deck list, read and checked; nothing here writes to the database.
+
+- `check`: reading a list (text or JSON sections) against the catalogue and checking it with
+  the rules core (`list_check`, `deck_from_list`), the rule set a check is under
+  (`deck_rule_set`, `chosen_rule_set`), and a saved version checked the same way
+  (`version_check`);
+- `checked`: `CheckedList`, what a check answers;
+- `options`: the deck options the rules core sees (the collection restriction);
+- `edits`: one change of the builder's working list (`apply_change`) and the sections a card
+  can go in (`sections_for`);
+- `errors`: what the deck services raise.
+
+The names below are the package's public interface.
+"""
+
+from .check import (
+    IN_FORCE,
+    chosen_rule_set,
+    deck_card_names,
+    deck_from_list,
+    deck_rule_set,
+    list_check,
+    version_check,
+)
+from .checked import CheckedList
+from .errors import DeckInvalid, ListInvalid, VersionConflict
+from .options import COLLECTION_OPTION, clean_collection_option, collection_counts, rules_options
+
+__all__ = [
+    "COLLECTION_OPTION",
+    "IN_FORCE",
+    "CheckedList",
+    "DeckInvalid",
+    "ListInvalid",
+    "VersionConflict",
+    "chosen_rule_set",
+    "clean_collection_option",
+    "collection_counts",
+    "deck_card_names",
+    "deck_from_list",
+    "deck_rule_set",
+    "list_check",
+    "rules_options",
+    "version_check",
+]
