@@ -33,7 +33,7 @@ from validation.registry import GameDef
 from validation.types import CardFacts
 
 #: Bumped whenever the drawing changes, so that every card gets a new image name.
-RENDER_VERSION = "1"
+RENDER_VERSION = "2"
 #: Pixels per millimetre of a PNG card image (152 dpi: 378 × 528 px for a 63 × 88 mm card).
 PX_PER_MM = 6
 INK = "#1b1b1f"
@@ -42,8 +42,8 @@ PAPER = "#ffffff"
 
 # --- Fonts -----------------------------------------------------------------------------------
 
-#: DejaVu Sans where the system has it (Debian's fonts-dejavu-core: its symbols cover the
-#: icons faces use); else Bitstream Vera, which ReportLab ships (DejaVu's parent, Latin only).
+#: DejaVu Sans where the system has it (Debian's fonts-dejavu-core, whose symbols cover
+#: the faces' icons); else Bitstream Vera, which comes with ReportLab (Latin only).
 _SYSTEM_FONTS = Path("/usr/share/fonts/truetype/dejavu")
 
 
@@ -212,7 +212,8 @@ def layout_card(game: GameDef, facts: CardFacts) -> Layout:
     lay = Layout(w, h)
     pad = 3.0
     inner = w - 2 * pad
-    lay.rect(0, 0, w, h, fill=PAPER, radius=3.0)
+    # The card's edge is its light colour, which a printed proxy's bleed continues.
+    lay.rect(0, 0, w, h, fill=light, radius=3.0)
     lay.rect(1.2, 1.2, w - 2.4, h - 2.4, fill=light, stroke=strong, radius=2.4, line=0.6)
     # Name (bold, up to two lines, shrinking) and the cost in a circle.
     cost_room = 9.0 if view.has_cost else 0.0
