@@ -418,7 +418,7 @@ class DeckViewSet(
         return page
 
     def filter_queryset(self, queryset):
-        # The list filters apply to the list only (?format= is the export's renderer).
+        # The list filters apply to the list only (?format= names what the export writes).
         if self.action != "list":
             return queryset
         return super().filter_queryset(queryset)

@@ -10,5 +10,7 @@ class PlayConfig(AppConfig):
         from cardsite import hooks
 
         from .links import tools_for_game
+        from .table import table_link
 
         hooks.register("game_tools", tools_for_game)
+        hooks.register("deck_links", table_link)
