@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.template.defaultfilters import urlencode as urlencode_filter
 from django.urls import reverse
 from django.utils.http import urlencode
 
@@ -125,7 +126,9 @@ def table(request, pk: int):
             "card": c,
             "url": c.get_absolute_url(),
             "image": card_image_url(game.slug, c),
-            "by_name": f"{by_name_url}?{urlencode({'name': c.name})}",
+            # Written as the deck page writes it (Django's urlencode filter: %20, not +),
+            # so that the address kept is the address a tap asks for.
+            "by_name": f"{by_name_url}?name={urlencode_filter(c.name)}",
         }
         for c in cards
     ]

@@ -18,6 +18,22 @@
   var done = 0;
   var failed = [];
 
+  if (!navigator.onLine) {
+    // Read from what this device kept: nothing to fetch, and nothing kept is dropped.
+    caches.open("cardsite-table-index")
+      .then(function (index) { return index.match("/offline/kept/" + data.deck); })
+      .then(function (hit) { return hit ? hit.json() : null; })
+      .then(function (entry) {
+        status.textContent = entry
+          ? "No signal: this deck as kept on this device on " + String(entry.kept).slice(0, 10) + "."
+          : "No signal: this deck is not kept on this device.";
+        status.setAttribute("data-state", entry ? "kept" : "unsupported");
+      });
+    return;
+  }
+
+  // Each address fetched now replaces its kept copy only once it has arrived: a refresh
+  // that fails half way leaves the deck readable as it was kept before.
   function fetchInto(cache) {
     var next = 0;
     function one() {
@@ -35,14 +51,24 @@
           return one();
         });
     }
-    return Promise.all([one(), one(), one(), one()]);
+    return Promise.all([one(), one(), one(), one()]).then(function () { return cache; });
+  }
+
+  // Once every address arrived, what the deck no longer lists (a card taken out) goes.
+  function dropStale(cache) {
+    if (failed.length) return Promise.resolve();
+    var wanted = urls.map(function (u) { return new URL(u, location.href).href; });
+    return cache.keys().then(function (keys) {
+      return Promise.all(keys.filter(function (k) { return wanted.indexOf(k.url) < 0; })
+        .map(function (k) { return cache.delete(k); }));
+    });
   }
 
   navigator.serviceWorker.register("/sw.js")
     .then(function () { return navigator.serviceWorker.ready; })
-    .then(function () { return caches.delete(name); })
     .then(function () { return caches.open(name); })
-    .then(function (cache) { return fetchInto(cache); })
+    .then(fetchInto)
+    .then(dropStale)
     .then(function () { return caches.open("cardsite-table-index"); })
     .then(function (index) {
       var entry = {

@@ -62,14 +62,22 @@ def test_a_force_taken_to_the_table_reads_offline_on_a_phone(phone):
 
     page.context.set_offline(True)
     try:
+        # The odds table, as the server drew it; opening the page offline drops nothing.
+        page.goto(f"/decks/{deck.pk}/table/")
+        assert page.inner_text("#odds-1-firepower") == odds_online
+        assert page.locator("#odds-1-firepower tbody tr").count() > 10
+        page.wait_for_selector("#table-progress[data-state=kept]")
+        assert "No signal: this deck as kept on this device" in page.inner_text("#table-progress")
+        _axe_clean(page, axe)
+
         # The deck's page, with the banner saying there is no signal.
         page.goto(f"/decks/{deck.pk}/")
         assert page.inner_text("h1") == "Ridge force"
         assert page.locator("#offline-banner").is_visible()
         _axe_clean(page, axe)
 
-        # A card, reached as on the deck page, with its image.
-        link = page.locator("#deck-list a.card-link").first
+        # A card whose name has a space, reached as on the deck page, with its image.
+        link = page.locator("#deck-list a.card-link").filter(has_text="Heavy Weapon")
         name = link.inner_text()
         link.click()
         page.wait_for_load_state("load")
@@ -87,12 +95,6 @@ def test_a_force_taken_to_the_table_reads_offline_on_a_phone(phone):
         page.goto(f"/decks/{deck.pk}/export/print/?v=1")
         sheet = page.inner_text("main")
         assert "Ridge force" in sheet and "Player" in sheet and "Infantry" in sheet
-
-        # The odds table, as the server drew it.
-        page.goto(f"/decks/{deck.pk}/table/")
-        assert page.inner_text("#odds-1-firepower") == odds_online
-        assert page.locator("#odds-1-firepower tbody tr").count() > 10
-        _axe_clean(page, axe)
 
         # The proxies were kept too (read from the device's cache by the page).
         kept_pdf = page.evaluate(
