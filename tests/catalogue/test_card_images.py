@@ -125,6 +125,7 @@ def test_the_card_back_of_every_game_is_an_image(client):
 
 def test_an_unknown_card_or_game_is_not_found(client, sample_catalogue):
     card = Card.objects.get(game__slug="redline", name="Tigercat")
+    assert client.get(f"/cards/redline/card/{card.pk}/image.png").status_code == 200
     assert client.get(f"/cards/hex-skirmish/card/{card.pk}/image.png").status_code == 404
     assert client.get("/cards/no-such-game/card/1/image.png").status_code == 404
     assert client.get("/cards/no-such-game/back.png").status_code == 404

@@ -139,6 +139,10 @@ def test_exports_of_a_deck_you_cannot_read_are_not_found(
     for kind in ("proxies", "tts", "sheet", "markdown"):
         assert client.get(f"/api/decks/{deck.pk}/export/?format={kind}").status_code == 404
         assert client.get(f"/decks/{deck.pk}/export/{kind}/").status_code == 404
+    client.force_login(other_user)  # while its owner reads every one of them
+    for kind in ("proxies", "tts", "sheet", "markdown"):
+        assert client.get(f"/api/decks/{deck.pk}/export/?format={kind}").status_code == 200
+        assert client.get(f"/decks/{deck.pk}/export/{kind}/").status_code == 200
 
 
 @pytest.mark.parametrize(
