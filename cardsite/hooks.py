@@ -19,6 +19,8 @@ Hooks in use:
   catalogue's).
 - `profile_context`: functions `fn(user) -> {name: value}`, added to the profile page's
   context (the decks app's list of the user's decks).
+- `deck_links`: functions `fn(deck) -> [{"label", "url", "help"}]`, buttons on a deck's page
+  (the play app's "Take to the table").
 
 The project package imports no app (an import-linter contract): an app that adds to its
 pages registers a hook in its `ready()`.
@@ -62,3 +64,8 @@ def profile_context(user) -> dict[str, Any]:
     for fn in get_hooks("profile_context"):
         context.update(fn(user))
     return context
+
+
+def deck_links(deck) -> list[dict[str, str]]:
+    """Every button any app adds to a deck's page."""
+    return [link for fn in get_hooks("deck_links") for link in fn(deck)]

@@ -437,6 +437,9 @@ REST_FRAMEWORK = {
         "bulk": os.environ.get("THROTTLE_BULK", "30/min"),
         # The card search, page and API (GET /cards/<game>/, /api/cards/), per client.
         "search": os.environ.get("THROTTLE_SEARCH", "120/min"),
+        # A deck's exports (GET /api/decks/<id>/export/: proxies and sheets are PDFs made
+        # on the request), per client.
+        "export": os.environ.get("THROTTLE_EXPORT", "60/min"),
     },
 }
 # Personal API tokens (django-rest-knox, cardsite.tokens): our model adds a name and a scope.

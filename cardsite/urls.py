@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import offline, views
 
 # A lost database met outside a view answers 503, not 500 (cardsite.outages); any other
 # failure the site's own 500 page (cardsite.views.server_error).
@@ -12,6 +12,9 @@ handler500 = "cardsite.outages.server_error"
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("offline/", offline.offline, name="offline"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/tokens/", views.token_create, name="token-create"),

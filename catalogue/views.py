@@ -14,7 +14,8 @@ from cardsite.throttling import page_throttle
 from validation.registry import registry
 from validation.trace import codes_without_source
 
-from . import rulesets
+from . import card_images, rulesets
+from .image_views import card_image_url
 from .models import Card, Expansion, Game
 from .paging import WalkPaginator, search_walk
 from .presentation import face_context, labelled_attributes, search_reading, stat_line
@@ -161,6 +162,8 @@ def card_detail(request, game: str, pk: int):
             else card.kind,
             "faction_label": game_def.factions.get(card.faction, card.faction),
             "face": face_context(game, card),
+            "image_url": card_image_url(game, card),
+            "image_alt": card_images.key_figures(game_def, card.facts()),
             "standings": [
                 (game_def.formats[s.format].name if s.format in game_def.formats else s.format, s)
                 for s in standings

@@ -22,6 +22,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
@@ -34,7 +35,7 @@ from cardsite.schema_fields import FormatField
 from validation import packages
 from validation.registry import UnknownFormat, registry
 
-from . import lists, selectors, services, verdicts
+from . import exports, lists, selectors, services, verdicts
 from .filters import DeckFilter
 from .lists import ListInvalid, list_check
 from .models import CollectionEntry, Deck, DeckVersion
@@ -286,6 +287,40 @@ class PlainTextRenderer(BaseRenderer):
         return json.dumps(data, ensure_ascii=False).encode(self.charset)
 
 
+class MarkdownRenderer(PlainTextRenderer):
+    media_type = "text/markdown"
+    format = "markdown"
+
+
+class PDFRenderer(BaseRenderer):
+    """Declares that the export answers PDF (its body is made by decks.exports)."""
+
+    media_type = "application/pdf"
+    format = "pdf"
+    charset = None
+    render_style = "binary"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return data if isinstance(data, bytes) else json.dumps(data).encode()
+
+
+class ExportNegotiation(DefaultContentNegotiation):
+    """The export's `format` parameter names what to export, not a renderer: the answer's
+    type is chosen from the Accept header alone (the view then answers the format's own)."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return super().select_renderer(_WithoutFormat(request), renderers, format_suffix)
+
+
+class _WithoutFormat:
+    def __init__(self, request):
+        self._request = request
+        self.query_params = {}
+
+    def __getattr__(self, name):
+        return getattr(self._request, name)
+
+
 def _line_errors_response(exc: ListInvalid) -> Response:
     return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
 
@@ -383,7 +418,7 @@ class DeckViewSet(
         return page
 
     def filter_queryset(self, queryset):
-        # The list filters apply to the list only (?format= is the export's renderer).
+        # The list filters apply to the list only (?format= names what the export writes).
         if self.action != "list":
             return queryset
         return super().filter_queryset(queryset)
@@ -514,13 +549,52 @@ class DeckViewSet(
     @extend_schema(
         parameters=[
             DECK_ID,
-            OpenApiParameter("format", str, enum=["json", "text"], description="json or text"),
+            OpenApiParameter(
+                "format",
+                str,
+                enum=list(exports.FORMATS),
+                description="json or text (the list), markdown or bbcode (the list for a "
+                "forum), tts (a Tabletop Simulator saved object), proxies (printable "
+                f"proxies, at most {exports.PROXIES_MAX_PAGES} pages), sheet (a tournament "
+                "sheet), units (a unit sheet, for a game that prints one); by default json, "
+                "or text when the request accepts only text/plain",
+            ),
             OpenApiParameter("v", int, description="version number (default: the current)"),
+            OpenApiParameter(
+                "paper", str, enum=list(exports.PAPERS), description="proxies, sheet, units"
+            ),
+            OpenApiParameter(
+                "bleed",
+                str,
+                enum=[str(b) for b in exports.BLEEDS],
+                description="proxies: millimetres of bleed around each card (default 0)",
+            ),
+            *(
+                OpenApiParameter(
+                    name,
+                    {"type": "string", "maxLength": exports.SHEET_FIELD_MAX},
+                    description=f"sheet: the {name} written at its head",
+                )
+                for name in ("player", "event", "date")
+            ),
         ],
-        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/plain"): str},
-        summary="Export a deck as the text list or its JSON form",
+        responses={
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, "text/plain"): str,
+            (200, "text/markdown"): str,
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            400: BAD_REQUEST,
+        },
+        summary="Export a deck: its list, a Tabletop Simulator object, proxies or sheets",
     )
-    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, PlainTextRenderer])
+    @action(
+        detail=True,
+        methods=["get"],
+        renderer_classes=[JSONRenderer, PlainTextRenderer, MarkdownRenderer, PDFRenderer],
+        content_negotiation_class=ExportNegotiation,
+        throttle_classes=[ScopedRateThrottle],
+        throttle_scope="export",
+    )
     def export(self, request, pk=None):
         deck = self.get_object()
         number = request.query_params.get("v")
@@ -530,8 +604,20 @@ class DeckViewSet(
             version = get_object_or_404(versions, number=whole_number(number) or 0)
         else:
             version = get_object_or_404(versions, pk=deck.current_version_id)
-        kind = "text" if request.accepted_renderer.format == "text" else "json"
-        return Response(selectors.deck_export(deck=deck, version=version, as_=kind))
+        kind = request.query_params.get("format")
+        if kind is None:
+            kind = "text" if request.accepted_renderer.format == "text" else "json"
+        if kind in ("text", "json"):
+            request.accepted_renderer = PlainTextRenderer() if kind == "text" else JSONRenderer()
+            request.accepted_media_type = request.accepted_renderer.media_type
+            return Response(selectors.deck_export(deck=deck, version=version, as_=kind))
+        try:
+            body, media = exports.export(
+                deck, version, kind, request.query_params, request.build_absolute_uri
+            )
+        except exports.ExportRefused as exc:
+            raise serializers.ValidationError({exc.field: [exc.message]}) from exc
+        return exports.download(deck, version, kind, body, media)
 
     @extend_schema(
         parameters=[

@@ -18,13 +18,14 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cardsite import hooks
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from catalogue import rulesets
 from catalogue.models import Card, Game
 from validation.registry import registry
 
-from . import selectors, services, verdicts
+from . import exports, selectors, services, verdicts
 from .builder.views import list_view
 from .forms import (
     CheckListForm,
@@ -166,6 +167,20 @@ def _int_param(request, name: str) -> int | None:
 
 def _deck_urls(deck: Deck, token: str | None) -> dict[str, str]:
     """Links of the deck's read pages, by id or through the share link."""
+    if token is not None:
+        exported = {
+            f"export_{kind}": reverse("decks:shared-export", args=[token, kind])
+            for kind in exports.FORMATS
+        }
+    else:
+        exported = {
+            f"export_{kind}": reverse("decks:export", args=[deck.pk, kind])
+            for kind in exports.FORMATS
+        }
+    return exported | _read_urls(deck, token)
+
+
+def _read_urls(deck: Deck, token: str | None) -> dict[str, str]:
     if token is not None:
         return {
             "detail": reverse("decks:shared", args=[token]),
@@ -337,8 +352,26 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
             "rule_sets": verdicts.deck_rule_sets(deck=deck, with_effect=is_current),
+            "copies": _copies(deck, version),
+            "unit_sheet": bool(game.unit_sheet),
+            "deck_links": hooks.deck_links(deck) if token is None else [],
         },
     )
+
+
+def _copies(deck: Deck, version) -> list[dict[str, str]]:
+    """The list as text, Markdown and BBCode, for the copy buttons (no query)."""
+    if version is None:
+        return []
+    return [
+        {
+            "kind": "text",
+            "label": "Text",
+            "body": selectors.deck_export(deck=deck, version=version, as_="text"),
+        },
+        {"kind": "markdown", "label": "Markdown", "body": exports.as_markdown(deck, version)},
+        {"kind": "bbcode", "label": "BBCode", "body": exports.as_bbcode(deck, version)},
+    ]
 
 
 def deck_detail(request, pk: int):
@@ -406,15 +439,33 @@ def _export(request, deck: Deck, kind: str):
                 "game": deck.game.definition,
                 "sections": selectors.version_sections(deck=deck, version=version),
                 "report": report,
+                "totals": totals_rows(report.get("totals"), deck.game.definition),
+                "sheet": {
+                    name: request.GET.get(name, "")[: exports.SHEET_FIELD_MAX]
+                    for name in ("player", "event", "date")
+                },
             },
         )
-    raise Http404("unknown export format")
+    if kind not in exports.FORMATS:
+        raise Http404("unknown export format")
+    try:
+        body, media = exports.export(deck, version, kind, request.GET, request.build_absolute_uri)
+    except exports.ExportRefused as exc:
+        return render(
+            request,
+            "decks/export_refused.html",
+            {"deck": deck, "message": exc.message, "urls": _deck_urls(deck, None)},
+            status=400,
+        )
+    return exports.download(deck, version, kind, body, media)
 
 
+@page_throttle("export", methods=("GET",))
 def deck_export(request, pk: int, kind: str):
     return _export(request, _readable(request, pk=pk), kind)
 
 
+@page_throttle("export", methods=("GET",))
 def deck_shared_export(request, token: str, kind: str):
     return _export(request, _readable(request, token=token), kind)
 

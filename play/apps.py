@@ -9,8 +9,9 @@ class PlayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Imported here: the links import the play services and so the models, which Django
-        # loads after the app configs.
-        from .links import tools_for_game
+        # Imported here: the links and the table import the play services and so the models,
+        # which Django loads after the app configs.
+        from . import links, table
 
-        hooks.register("game_tools", tools_for_game)
+        hooks.register("game_tools", links.tools_for_game)
+        hooks.register("deck_links", table.table_link)

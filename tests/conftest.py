@@ -28,6 +28,32 @@ if os.environ["STATIC_MANIFEST"] == "0" and settings.configured:
     }
 
 
+def _test_databases_made_without_the_statement_timeout() -> None:
+    """The site's statement timeout (DB_STATEMENT_TIMEOUT_MS, 5 s) is for requests: creating
+    and dropping a test database may take longer on a busy machine, and a timeout there left
+    the database behind for the next run to trip on."""
+    from contextlib import contextmanager
+
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    made = DatabaseWrapper._nodb_cursor
+    if getattr(made, "without_timeout", False):
+        return
+
+    @contextmanager
+    def _nodb_cursor(self):
+        with made(self) as cursor:
+            cursor.execute("SET statement_timeout = 0")
+            yield cursor
+
+    _nodb_cursor.without_timeout = True  # type: ignore[attr-defined]
+    DatabaseWrapper._nodb_cursor = _nodb_cursor  # type: ignore[method-assign]
+
+
+if settings.configured and settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    _test_databases_made_without_the_statement_timeout()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Throttle counters live in the cache: each test starts with none. (The rules core's

@@ -201,6 +201,11 @@ class Tool:
     `read_params(raw) -> raw` turns an older shape of a request into the tool's parameters
     (ToolInputError naming a bad field); `aliases` are former slugs of the tool, whose
     addresses lead to it.
+
+    `deck_table(deck_cards, cards) -> ToolResult`, when the tool has one, is its answer for
+    a deck taken to the table, computed once by the server and read offline: every card of
+    the deck of a kind the tool reads (`deck_cards`, each once) against what the catalogue
+    holds (`cards`, as for `compute`), as tables.
     """
 
     slug: str
@@ -214,6 +219,9 @@ class Tool:
     check_params: Callable[[Mapping[str, Any]], dict[str, str]] = _no_check
     read_params: Callable[[Mapping[str, Any]], dict[str, Any]] = _same_params
     aliases: tuple[str, ...] = ()
+    deck_table: (
+        Callable[[Sequence[CardFacts], Mapping[str, Sequence[CardFacts]]], ToolResult] | None
+    ) = None
 
     @property
     def card_kinds(self) -> tuple[str, ...]:

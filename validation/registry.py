@@ -170,6 +170,10 @@ class GameDef:
     cells, their geometry and outline), required when a section has one; `trace`, its rulebook's
     traceability table (validation/trace.py): every sentence that bears on building a list
     or on a tool's mathematics, and the rule code, tool or decision it traces to.
+    At the table: `card_size_mm`, (width, height) of its cards in millimetres, as printed
+    proxies and card images draw them (63 × 88, the common card size, where the rulebook
+    gives none); `unit_sheet`, the sections whose cards a unit sheet lists with their
+    figures (a force's unit types, an army's units), empty when the game prints none.
     """
 
     slug: str
@@ -188,6 +192,8 @@ class GameDef:
     card_faces: Mapping[str, CardFaceFn] = field(default_factory=dict)
     draws: tuple[DrawRules, ...] = ()
     trace: Rulebook | None = None
+    card_size_mm: tuple[float, float] = (63.0, 88.0)
+    unit_sheet: tuple[str, ...] = ()
     sections: tuple[SectionSpec, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

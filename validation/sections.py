@@ -52,6 +52,9 @@ class SectionSpec:
       checked under `placement_code`.
     - `optional`: a list may leave the section out; its rules run only when it is present.
     - `description`: the size rule in words, for the builder page (generated when empty).
+    - `laid_out`: its cards are laid out face up on the table (a leader, a force's unit
+      cards, units on the battlefield, a red line in its order), not shuffled and drawn as a
+      deck; a Tabletop Simulator export lays them out side by side instead of stacking them.
     """
 
     name: str
@@ -68,6 +71,7 @@ class SectionSpec:
     placement_code: str = ""
     optional: bool = False
     description: str = ""
+    laid_out: bool = False
 
     def __post_init__(self) -> None:
         low, high = self.size

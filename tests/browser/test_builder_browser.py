@@ -24,7 +24,10 @@ pytestmark = [
 
 @pytest.fixture
 def page(browser, live_server, live_catalogue):
-    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    # page.route does not see what a service worker fetches: none here.
+    context = browser.new_context(
+        viewport=DESKTOP, base_url=live_server.url, service_workers="block"
+    )
     context.set_default_timeout(15_000)
     pg = context.new_page()
     yield pg

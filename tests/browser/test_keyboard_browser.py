@@ -54,7 +54,8 @@ def saved_after(page, state: str, key: str) -> str:
     "size", [{"width": 1440, "height": 900}, {"width": 390, "height": 844}], ids=["1440", "390"]
 )
 def test_a_deck_built_with_the_keyboard_keeps_the_focus(browser, live_server, live_catalogue, size):
-    context = browser.new_context(viewport=size, base_url=live_server.url)
+    # page.route does not see what a service worker fetches: none here.
+    context = browser.new_context(viewport=size, base_url=live_server.url, service_workers="block")
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:

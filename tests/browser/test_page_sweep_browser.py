@@ -121,7 +121,11 @@ class Sweep:
         self.size = size
         self.base_url = base_url
         self.axe_script = axe_script
-        self.context = browser.new_context(viewport=size, base_url=base_url)
+        # page.route does not see what a service worker fetches, and some pages are answered
+        # by the test (visit_answer): the site's service worker is left out here.
+        self.context = browser.new_context(
+            viewport=size, base_url=base_url, service_workers="block"
+        )
         self.context.set_default_timeout(20_000)
         self.page = self.context.new_page()
         self.console: list[str] = []
@@ -512,7 +516,8 @@ def test_the_unavailable_page_tries_again_until_the_reader_stops_it(browser, liv
 
     response = database_unavailable_response(RequestFactory().get("/decks/public/"))
     assert response.status_code == 503 and b'http-equiv="refresh"' not in response.content
-    context = browser.new_context(base_url=live_server.url)
+    # page.route does not see what a service worker fetches: none here.
+    context = browser.new_context(base_url=live_server.url, service_workers="block")
     page = context.new_page()
     loads = []
 

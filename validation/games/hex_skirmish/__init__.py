@@ -43,4 +43,5 @@ GAME: GameDef = GameDef(
     python_name="hex_skirmish",
     placement=HexGrid(),
     trace=RULEBOOK,
+    unit_sheet=("units",),
 )

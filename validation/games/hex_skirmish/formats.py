@@ -25,6 +25,7 @@ UNITS = SectionSpec(
     placement=(HALF_COLUMNS, HALF_ROWS),
     placement_code="army.deployment",
     description="at least 2 units",
+    laid_out=True,
 )
 CARDS = SectionSpec(
     "cards",

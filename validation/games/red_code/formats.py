@@ -160,7 +160,7 @@ MATCH_RULES: tuple[Rule, ...] = (
 #: One section a side (one line a player's ship), and the optional order deck.
 SECTIONS: tuple[SectionSpec, ...] = (
     *(
-        SectionSpec(side, f"{side.capitalize()} side", kinds=("ship",), faction=side)
+        SectionSpec(side, f"{side.capitalize()} side", kinds=("ship",), faction=side, laid_out=True)
         for side in SIDES
     ),
     SectionSpec("orders", "Order deck", kinds=("order",), optional=True),

@@ -105,6 +105,7 @@ GENERAL = SectionSpec(
     size_code="arsenal.general",
     where="leading the arsenal",
     description="exactly one general leads it",
+    laid_out=True,
 )
 ARSENAL = SectionSpec(
     "arsenal",
@@ -144,6 +145,7 @@ RED_LINE = SectionSpec(
     noun=("mission", "missions"),
     optional=True,
     description="pre-determined: exactly 5 missions for positions 1–5; on the spot: none",
+    laid_out=True,
 )
 
 

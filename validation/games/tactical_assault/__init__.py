@@ -73,4 +73,5 @@ GAME: GameDef = GameDef(
     python_name="tactical_assault",
     trace=RULEBOOK,
     campaign=CAMPAIGN,
+    unit_sheet=("force",),
 )

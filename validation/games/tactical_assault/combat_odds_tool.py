@@ -165,6 +165,57 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
     )
 
 
+ATTACK_WORDS = {"firepower": "fires on", "close_combat": "in close combat with"}
+
+
+def _percent(probability: float) -> str:
+    return f"{probability * 100:.1f} %"
+
+
+def deck_table(deck_cards: Sequence[CardFacts], cards: Cards) -> ToolResult:
+    """The odds of every unit type of a force against every unit type that may be attacked,
+    in fire and in close combat, with no modifier: one table per attacker and attack, a row
+    per target and a column per combat result (exact probabilities, the share of the 72
+    cards that end on each result)."""
+    units = sorted(cards.get(UNIT_KIND, ()), key=lambda c: c.name.lower())
+    attackers = sorted(
+        {c.name: c for c in deck_cards if c.kind == UNIT_KIND}.values(),
+        key=lambda c: c.name.lower(),
+    )
+    targets = [t for t in units if co.attack_refused(t) is None]
+    deck = co.catalogue_deck(cards, CARD_KIND)
+    columns = ["Target", *(r.replace("_", " ").capitalize() for r in co.RESULTS)]
+    tables = []
+    for n, attacker in enumerate(attackers):
+        for attack in co.ATTACKS:
+            rows = []
+            for target in targets:
+                odds = co.combat_odds(attacker, target, deck, {"attack": attack})
+                if odds["possible"]:
+                    cells = [_percent(odds["results"][r]["probability"]) for r in co.RESULTS]
+                else:
+                    cells = ["no attack"] + ["—"] * (len(co.RESULTS) - 1)
+                rows.append([target.name, *cells])
+            tables.append(
+                charts.table(
+                    f"odds-{n + 1}-{attack.replace('_', '-')}",
+                    f"{attacker.name} {ATTACK_WORDS[attack]} … ({TABLES[attack]})",
+                    columns,
+                    rows,
+                )
+            )
+    return ToolResult(
+        data={"attackers": [a.name for a in attackers], "targets": [t.name for t in targets]},
+        title="Combat odds of the force",
+        tables=tables,
+        notes=[
+            "Exact chances over the 72 combat cards, one attack with no modifier of Table 4 "
+            "or Table 5; the combat odds tool takes modifiers.",
+            "Bunkers and Obstacles may not be attacked and are not listed as targets.",
+        ],
+    )
+
+
 TOOL = Tool(
     slug="combat-odds",
     label="Combat odds",
@@ -179,4 +230,5 @@ TOOL = Tool(
     compute=compute,
     reads=(UNIT_KIND, CARD_KIND),
     aliases=("combat",),
+    deck_table=deck_table,
 )

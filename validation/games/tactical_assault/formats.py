@@ -96,6 +96,7 @@ FORCE = SectionSpec(
     "Force",
     kinds=("unit_type",),
     kind_code="section.kind",
+    laid_out=True,
 )
 DECK = SectionSpec(
     "deck",
