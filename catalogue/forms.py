@@ -327,8 +327,8 @@ class RuleSetImportForm(ExpansionImportForm):
 
 def format_choices(game_slug: str | None = None) -> list[tuple[str, str]]:
     """The formats a rule set may be of, each once as "game/format" named with its game
-    ("REDLINE: Tactical Card Combat — Standard"): every game's, or `game_slug`'s only. The
-    value names the game: several games have a format of the same slug."""
+    ("<game's name> — <format's name>"): every game's, or `game_slug`'s only. The value
+    names the game: several games have a format of the same slug."""
     games = [registry.get(game_slug)] if game_slug in registry else registry.all()
     return [
         (f"{game.slug}/{fmt.slug}", f"{game.name} — {fmt.name}")
