@@ -22,6 +22,7 @@ from cardsite.celery import app
 from validation.registry import registry
 
 from . import hooks
+from .account_needed import safe_next, ways_in
 from .forms import ApiTokenForm, SignUpForm
 from .models import ApiToken, WorkerPing
 from .tasks import answer_ping
@@ -42,12 +43,18 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("profile")
     form = SignUpForm(request.POST or None)
+    # Where the visitor was going (a new deck): back there once the account is made.
+    next_url = safe_next(request)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}. Your account is ready.")
-        return redirect("profile")
-    return render(request, "registration/signup.html", {"form": form})
+        return redirect(next_url or "profile")
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "login_url": ways_in(next_url)["login_url"]},
+    )
 
 
 def _profile_context(request, **extra) -> dict:

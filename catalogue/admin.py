@@ -27,7 +27,7 @@ from .forms import (
 )
 from .import_jobs import ADMIN_INLINE_ROWS, import_job_start, import_job_status
 from .importer import expansion_export, expansion_import
-from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard
+from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard, collector_order
 from .rule_set_file import rule_set_export, rule_set_import
 from .services import catalogue_changed
 
@@ -55,7 +55,9 @@ class SavesOnlyChanges:
         return False
 
 
-class PrintingInline(admin.TabularInline):
+class PrintingInline(admin.StackedInline):
+    """A card's printings, one block each: a row of its seven fields is wider than the page."""
+
     model = Printing
     form = PrintingAdminForm
     extra = 0
@@ -181,8 +183,47 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
     list_display = ("code", "name", "game", "released", "sample", "card_count")
     list_filter = ("game", "sample")
     search_fields = ("code", "name")
+    readonly_fields = ("cards_by_number",)
     actions = ["export_json"]
     change_list_template = "admin/catalogue/expansion/change_list.html"
+
+    #: The cards an expansion's page lists; the rest are in the printings' list.
+    CARDS_SHOWN = 100
+
+    @admin.display(description="Cards, by collector number")
+    def cards_by_number(self, obj):
+        if obj is None or obj.pk is None:
+            return "Save the expansion to see its cards here."
+        rows = list(
+            obj.printings.select_related("card")
+            .order_by(*collector_order(), "card__name")
+            .values_list("number", "card__name", "card_id")[: self.CARDS_SHOWN + 1]
+        )
+        if not rows:
+            return "No cards yet."
+        everything = reverse("admin:catalogue_printing_changelist")
+        more = ""
+        if len(rows) > self.CARDS_SHOWN:
+            more = format_html(
+                '<p><a href="{}?expansion__id__exact={}">Every printing of {}</a></p>',
+                everything,
+                obj.pk,
+                obj.code,
+            )
+        body = format_html_join(
+            "",
+            '<tr><td>{}</td><td><a href="{}">{}</a></td></tr>',
+            (
+                (number, reverse("admin:catalogue_card_change", args=[card_id]), name)
+                for number, name, card_id in rows[: self.CARDS_SHOWN]
+            ),
+        )
+        return format_html(
+            '<table class="collector-list"><thead><tr><th>#</th><th>Card</th></tr></thead>'
+            "<tbody>{}</tbody></table>{}",
+            body,
+            more,
+        )
 
     def get_queryset(self, request):
         return (
@@ -327,6 +368,10 @@ class PrintingAdmin(SavesOnlyChanges, admin.ModelAdmin):
     search_fields = ("card__name", "number", "artist")
     list_select_related = ("card", "expansion")
     autocomplete_fields = ["card", "expansion"]
+    #: An expansion's printings by collector number (2 before 10).
+    ordering = ["expansion__game__position", "expansion__released", "expansion__code"] + (
+        collector_order()
+    )
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         kwargs["fields"] = ["card", "expansion", "number", "rarity", "image", "flavour", "artist"]

@@ -453,19 +453,34 @@ class RuleSetImportForm(ExpansionImportForm):
         return super().clean_file()
 
 
-def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Every format of every game, grouped by game (the form checks it is the game's)."""
+def format_choices(game_slug: str | None = None) -> list[tuple[str, str]]:
+    """The formats a rule set may be of, each once as "game/format" named with its game
+    ("<game's name> — <format's name>"): every game's, or `game_slug`'s only. The value
+    names the game: several games have a format of the same slug."""
+    games = [registry.get(game_slug)] if game_slug in registry else registry.all()
     return [
-        (game.name, [(f.slug, f"{f.name} ({f.slug})") for f in game.formats.values()])
-        for game in registry.all()
+        (f"{game.slug}/{fmt.slug}", f"{game.name} — {fmt.name}")
+        for game in games
+        for fmt in game.formats.values()
     ]
 
 
-class RuleSetAdminForm(KeepsWhatItShows, forms.ModelForm):
-    """A rule set: the format must be one of its game's, the expansions its game's, and the
-    dates in order."""
+def _format_label(value: str) -> str:
+    return dict(format_choices()).get(value, value)
 
-    format = forms.ChoiceField(choices=format_choices)
+
+def _format_menu() -> list[tuple[str, str]]:
+    return [("", "---------"), *format_choices()]
+
+
+class RuleSetAdminForm(KeepsWhatItShows, forms.ModelForm):
+    """A rule set: a format of its game, expansions of its game, and the dates in order.
+
+    Once the game is known (a saved rule set's, the one posted, or the one the add page was
+    opened with, `?game=`), the format menu and the expansion picker offer only that game's;
+    before, the expansion picker offers none and says why."""
+
+    format = forms.ChoiceField(choices=_format_menu)
 
     class Meta:
         model = RuleSet
@@ -481,18 +496,61 @@ class RuleSetAdminForm(KeepsWhatItShows, forms.ModelForm):
             "sample",
         ]
 
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.format_game = ""
+        game = self._chosen_game()
+        if self.instance.pk is not None and not self.is_bound:
+            self.initial["format"] = f"{self.instance.game.slug}/{self.instance.format}"
+        if "format" in self.fields and game is not None:
+            # Only the game's formats are shown; any format stays a valid answer, so that
+            # one of another game gets an error that says so.
+            self.fields["format"].widget.choices = [
+                ("", "---------"),
+                *format_choices(game.slug),
+            ]
+        if "expansions" in self.fields:
+            field = self.fields["expansions"]
+            if game is None:
+                field.queryset = field.queryset.none()
+                field.help_text = "Choose the game: its expansions are then offered here."
+            else:
+                field.queryset = field.queryset.filter(game=game)
+
+    def _chosen_game(self) -> Game | None:
+        """The rule set's game as far as it is known: posted, given to the add page, or
+        saved."""
+        if self.is_bound:
+            raw = self.data.get(self.add_prefix("game"))
+        elif self.initial.get("game") is not None:
+            raw = self.initial["game"]
+        else:
+            raw = self.instance.game_id
+        if isinstance(raw, Game):
+            return raw
+        try:
+            pk = int(str(raw))
+        except (TypeError, ValueError):
+            return None
+        return Game.objects.filter(pk=pk).first()
+
+    def clean_format(self) -> str:
+        value = self.cleaned_data["format"]
+        self.format_game = value.split("/", 1)[0]
+        return value.split("/", 1)[1]
+
     def clean(self):
         data = super().clean()
         game = data.get("game")
         fmt = data.get("format")
-        if game is not None and fmt:
+        if game is not None and fmt and self.format_game != game.slug:
+            label = _format_label(f"{self.format_game}/{fmt}")
             game_def = registry.get(game.slug)
-            if fmt not in game_def.formats:
-                self.add_error(
-                    "format",
-                    f"{fmt!r} is not a format of {game_def.name}; use one of "
-                    f"{', '.join(game_def.formats)}",
-                )
+            self.add_error(
+                "format",
+                f"{label} is not a format of {game_def.name}; use one of "
+                f"{', '.join(f.name for f in game_def.formats.values())}",
+            )
         expansions = data.get("expansions")
         if game is not None and expansions is not None:
             strays = [e.code for e in expansions if e.game_id != game.pk]

@@ -171,6 +171,35 @@ def printing_image_path(instance: Printing, filename: str) -> str:
     return f"cards/{instance.card.game.slug}/{uuid.uuid4().hex}.{ext}"
 
 
+class LeadingNumber(models.Func):
+    """The whole number a collector number starts with ("10a" → 10, "7" → 7), NULL when it
+    starts with anything else ("B5"): so that 2 comes before 10, as on the cards."""
+
+    output_field = models.BigIntegerField()
+    arity = 1
+    # A database without its own form leaves every number to the text order.
+    template = "NULL"
+
+    def as_postgresql(self, compiler, connection, **extra):
+        # 18 digits at most: a bigint holds them all.
+        template = "CAST(NULLIF(SUBSTRING(%(expressions)s FROM '^[0-9]{1,18}'), '') AS bigint)"
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+    def as_sqlite(self, compiler, connection, **extra):
+        # SQLite's CAST reads the leading digits of a text and stops at the first other.
+        template = (
+            "CASE WHEN %(expressions)s GLOB '[0-9]*' THEN CAST(%(expressions)s AS INTEGER) END"
+        )
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+
+def collector_order() -> list[Any]:
+    """The order of printings by collector number: numbers compared as numbers (2 before
+    10), a suffix after its number (10 before 10a), numbers that start with a letter last,
+    in text order."""
+    return [LeadingNumber("number").asc(nulls_last=True), "number"]
+
+
 class Printing(models.Model):
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
     expansion = models.ForeignKey(Expansion, on_delete=models.CASCADE, related_name="printings")

@@ -16,7 +16,7 @@ from validation.trace import codes_without_source
 
 from . import card_images, rulesets
 from .image_views import card_image_url
-from .models import Card, Expansion, Game
+from .models import Card, Expansion, Game, collector_order
 from .paging import WalkPaginator, search_walk
 from .presentation import face_context, labelled_attributes, search_reading, stat_line
 from .search import picked_kind_and_faction, search_cards
@@ -203,7 +203,7 @@ def expansion_detail(request, game: str, code: str):
         Expansion.objects.select_related("game"), game__slug=game, code=code
     )
     printings = list(
-        expansion.printings.select_related("card").order_by("card__kind", "card__name")
+        expansion.printings.select_related("card").order_by(*collector_order(), "card__name")
     )
     game_def = registry.get(game)
     for p in printings:

@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cardsite import hooks
+from cardsite.account_needed import account_needed, ways_in
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from catalogue import rulesets
@@ -105,12 +106,15 @@ def build(request):
     """Where a new deck starts: every game's formats, or one game's (`?game=`); a game with
     a single format opens the builder on it."""
     slug = request.GET.get("game", "")
+    # A visitor is told first that building needs an account, with the ways in.
+    ways = {} if request.user.is_authenticated else ways_in(request.get_full_path())
     if slug in registry:
         game = registry.get(slug)
         if len(game.formats) == 1:
             return redirect("builder:new", game.slug, next(iter(game.formats)))
-        return render(request, "decks/build_index.html", {"games": [game], "one_game": game})
-    return render(request, "decks/build_index.html", {"games": registry.all()})
+        context = {"games": [game], "one_game": game, **ways}
+        return render(request, "decks/build_index.html", context)
+    return render(request, "decks/build_index.html", {"games": registry.all(), **ways})
 
 
 # --- Lookups ------------------------------------------------------------------------------
@@ -296,13 +300,13 @@ def _new(request, *, list_required: bool):
     return _list_form_page(request, "decks/new.html", form, context, status)
 
 
-@login_required
+@account_needed
 @require_http_methods(["GET", "POST"])
 def deck_new(request):
     return _new(request, list_required=False)
 
 
-@login_required
+@account_needed
 @require_http_methods(["GET", "POST"])
 def deck_import(request):
     return _new(request, list_required=True)

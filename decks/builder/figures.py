@@ -14,11 +14,14 @@ from validation.rules import PointsLimit
 
 #: The highest cost with its own bar in the cost curve; dearer cards share the last bar.
 CURVE_MAX = 7
+#: The curve's text size in its drawing's units: it is shown as narrow as about 216 px (the
+#: builder's side panel), 280 units across, so its text stays 12 px or more.
+CURVE_FONT = 16
 
 
 def _cost_curve(counts: dict[int, int]) -> dict[str, Any]:
     """Bars of a cost curve as SVG geometry (costs 0 … CURVE_MAX+, copies per cost)."""
-    width, height, top, bottom = 280, 130, 14, 18
+    width, height, top, bottom = 280, 140, CURVE_FONT + 4, CURVE_FONT + 8
     n_bars = CURVE_MAX + 1
     slot = width / n_bars
     peak = max(counts.values(), default=0) or 1
@@ -43,7 +46,8 @@ def _cost_curve(counts: dict[int, int]) -> dict[str, Any]:
         "height": height,
         "bars": bars,
         "base": height - bottom,
-        "label_y": height - 4,
+        "label_y": height - 6,
+        "font": CURVE_FONT,
     }
 
 

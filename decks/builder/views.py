@@ -39,6 +39,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cardsite.account_needed import account_needed
 from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
@@ -678,13 +679,13 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
     }
 
 
-@login_required
+@account_needed
 def builder_start(request):
     """Choose a game and format for a new deck."""
     return render(request, "decks/builder/start.html", {"games": registry.all()})
 
 
-@login_required
+@account_needed
 @require_http_methods(["GET", "POST"])
 def builder_new(request, game: str, format: str):
     """Name a new deck of `game`/`format` and open it in the builder."""

@@ -89,3 +89,59 @@
     document.addEventListener(name, done);
   });
 })();
+
+// A picker that saves when it changes (a select whose form, or itself, posts on "change": a
+// game's own pickers, a format's options) saves what the keyboard settles on, not each
+// option the arrow keys pass on the way (on most systems every arrow key on a closed select
+// is a change; each was a save). A change made by a key is held, and sent on Enter or when
+// the focus leaves the picker; a pick with the mouse, or from the opened list, is sent at
+// once, as before.
+(function () {
+  "use strict";
+  var keyed = null; // the select a key is being pressed on: its change comes during the key
+  var held = new Set(); // the selects changed by keys, not sent yet
+  var sending = false;
+
+  function saving(el) {
+    if (!el || el.tagName !== "SELECT") return false;
+    var owner = el.closest("[hx-post]");
+    return !!(owner && owner.closest("#builder"));
+  }
+
+  function send(el) {
+    held.delete(el);
+    if (!el.isConnected) return;
+    sending = true;
+    try {
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    } finally {
+      sending = false;
+    }
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var el = event.target;
+    if (!saving(el)) return;
+    if (event.key === "Enter") {
+      if (held.has(el)) {
+        event.preventDefault();
+        send(el);
+      }
+      return;
+    }
+    keyed = el;
+    window.setTimeout(function () { if (keyed === el) keyed = null; }, 0);
+  }, true);
+  document.addEventListener("keyup", function () { keyed = null; }, true);
+
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (sending || el !== keyed || !saving(el)) return;
+    event.stopImmediatePropagation();
+    held.add(el);
+  }, true);
+
+  document.addEventListener("focusout", function (event) {
+    if (held.has(event.target)) send(event.target);
+  }, true);
+})();

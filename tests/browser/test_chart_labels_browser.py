@@ -10,20 +10,23 @@ from validation.charts import bar_chart
 
 pytestmark = pytest.mark.browser
 
-# Upright texts: their boxes must not meet. Slanted labels (all slanted alike): their boxes
-# may meet, so they must stand a line apart across the slant (the distance between two
-# anchors × sin 35°), and each must still meet no upright text.
+# Each drawing of the chart (simulations.charts draws a wide and a narrow one; without the
+# site's style sheet both are shown) is checked on its own: its texts' boxes must not meet,
+# and must stay inside it. Upright texts: their boxes must not meet. Slanted labels (all
+# slanted alike): their boxes may meet, so they must stand a line apart across the slant
+# (the distance between two anchors × sin 35°), and each must still meet no upright text.
 OVERLAPS = """() => {
-  const boxes = Array.from(document.querySelectorAll("svg text")).map((t) => {
+  const out = [];
+  for (const svg of document.querySelectorAll("svg")) {
+  const boxes = Array.from(svg.querySelectorAll("text")).map((t) => {
     const r = t.getBoundingClientRect();
     return {text: t.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom,
             slant: (t.getAttribute("transform") || "").includes("rotate(-35"),
             x: parseFloat(t.getAttribute("x")), h: t.getBBox().height};
   });
-  const svg = document.querySelector("svg").getBoundingClientRect();
-  const out = [];
+  const box = svg.getBoundingClientRect();
   boxes.forEach((a, i) => {
-    if (a.l < svg.left - 1 || a.r > svg.right + 1 || a.t < svg.top - 1 || a.b > svg.bottom + 1)
+    if (a.l < box.left - 1 || a.r > box.right + 1 || a.t < box.top - 1 || a.b > box.bottom + 1)
       out.push("outside: " + a.text);
     boxes.slice(i + 1).forEach((b) => {
       if (a.slant && b.slant) return;
@@ -35,6 +38,7 @@ OVERLAPS = """() => {
   for (let i = 1; i < slanted.length; i++) {
     const apart = (slanted[i].x - slanted[i - 1].x) * Math.sin(35 * Math.PI / 180);
     if (apart < slanted[i].h * 0.9) out.push("crowded: " + slanted[i].text);
+  }
   }
   return out;
 }"""

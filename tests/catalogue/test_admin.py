@@ -258,7 +258,7 @@ def test_a_negative_cost_is_refused_by_the_admin_and_by_the_database(admin_clien
 
 
 def test_the_add_page_keeps_what_was_typed_when_game_or_kind_change(admin_client):
-    """The page reloads with the typed values in the address (static/js/card_admin.js):
+    """The page reloads with the typed values in the address (static/js/admin_add_reload.js):
     the new form starts from them, including the slots of a list of choices, one per line
     (or comma-separated, as older addresses had them)."""
     rl = Game.objects.get(slug="redline")
@@ -279,4 +279,4 @@ def test_the_add_page_keeps_what_was_typed_when_game_or_kind_change(admin_client
     assert 'value="Mudskipper"' in html and "Hops." in html and 'value="6"' in html
     assert form.initial["attr__slots"] == "laser\npilot"
     assert ">\nlaser\npilot</textarea>" in html
-    assert "js/card_admin.js" in html and "location.search" not in html
+    assert "js/admin_add_reload.js" in html and "location.search" not in html

@@ -30,7 +30,7 @@ def test_the_list_and_a_rule_set_page_with_what_it_changes(client, staff_user, s
 def _form(game, **changes):
     data = {
         "game": game.pk,
-        "format": "standard",
+        "format": "redline/standard",
         "code": "A1",
         "name": "Admin season",
         "announced": "2027-05-01",
@@ -57,7 +57,7 @@ def test_adding_a_rule_set_checks_format_dates_and_cards(client, staff_user, sam
     other = Card.objects.get(game__slug="hex-skirmish", name="Lancers")
     page = client.post(
         url,
-        _form(game, format="arena", announced="2027-07-01", **{"cards-0-card": other.pk}),
+        _form(game, format="red-code/arena", announced="2027-07-01", **{"cards-0-card": other.pk}),
     ).content.decode()
     assert "is not a format of REDLINE" in page
     assert "2027-06-01 is before the announcement on 2027-07-01" in page

@@ -55,7 +55,7 @@ def test_combat_odds(page):
     expect(table).to_be_visible()
     # htmx recomputes on the change: allow a loaded machine time for the answer
     expect(table.locator("tr", has_text="no effect")).to_contain_text("5/9", timeout=15_000)
-    expect(page.locator("#tool-result svg")).to_be_visible()
+    expect(page.locator("#tool-result svg:visible")).to_be_visible()
     page.select_option("#id_attack", "close_combat")
     page.check("#id_target_shaken")
     expect(page.locator("#odds-table tr", has_text="eliminated")).to_contain_text("4/9")
@@ -109,7 +109,7 @@ def test_crew_economy(page):
     page.get_by_role("button", name="Show the result").click()
     expect(page.locator("#figure-turns-to-sink-stingray td")).to_have_text("4")
     expect(page.locator("#crew-table")).to_contain_text("Leviathan")
-    expect(page.locator("#tool-result svg")).to_be_visible()
+    expect(page.locator("#tool-result svg:visible")).to_be_visible()
 
 
 def test_crew_matchup_picker_follows_the_ship(page):

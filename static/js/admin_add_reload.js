@@ -1,17 +1,20 @@
-// The card admin's add page: the attribute fields depend on the game and the kind, so the
-// page reloads when either changes, keeping what was already typed (name, faction, cost,
-// text and every attribute field) in the address so the new form starts from it.
+// An admin add page whose fields depend on the game (a card's attribute fields on its game
+// and kind, a rule set's formats and expansions on its game): the page reloads when one of
+// them changes, keeping what was already typed (every single-valued field, and a card's
+// attribute checkboxes) in the address so the new form starts from it.
 (function () {
   "use strict";
   if (!location.pathname.endsWith("/add/")) return;
+  var game = document.getElementById("id_game");
+  var form = game && game.form;
+  if (!form) return;
   function reload() {
-    var form = document.getElementById("card_form");
     var params = new URLSearchParams();
-    if (!form) return;
     var multi = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.name === "csrfmiddlewaretoken" || el.type === "file") return;
       if (el.name.indexOf("-") !== -1 || el.name.charAt(0) === "_") return; // inlines, buttons
+      if (el.type === "select-multiple") return; // chosen for the game before: not kept
       if ((el.type === "checkbox" || el.type === "radio") && !el.checked) return;
       if (el.type === "checkbox" && el.name.indexOf("attr__") === 0) { // a yes/no attribute
         (multi[el.name] = multi[el.name] || []).push(el.value);
