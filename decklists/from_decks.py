@@ -1,0 +1,27 @@
+"""What the decklists app reads and calls of the decks app, in one place: its models, the
+services named by verb and the selectors. A change to where the decks app keeps them is a
+change to these lines only."""
+
+from decks.builder import list_view
+from decks.models import Deck, DeckVersion
+from decks.selectors import deck_export, version_sections
+from decks.services import (
+    COLLECTION_OPTION,
+    RuleSetCache,
+    deck_create,
+    entries_as_sections,
+    version_check,
+)
+
+__all__ = [
+    "COLLECTION_OPTION",
+    "Deck",
+    "DeckVersion",
+    "RuleSetCache",
+    "deck_create",
+    "deck_export",
+    "entries_as_sections",
+    "list_view",
+    "version_check",
+    "version_sections",
+]
