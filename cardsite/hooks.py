@@ -12,6 +12,11 @@ Hooks in use:
   catalogue's).
 - `profile_context`: functions `fn(user) -> {name: value}`, added to the profile page's
   context (the decks app's list of the user's decks).
+- `home_panels`: functions `fn(request) -> [{"template", …}]`, panels of the home page (the
+  decklists app's strip of this week's popular decklists); each panel dict is the context
+  of its template.
+- `card_panels`: functions `fn(card) -> [{"template", …}]`, panels of a card's page (the
+  decklists app's "in N decklists").
 
 The project package imports no app (an import-linter contract): an app that adds to its
 pages registers a hook in its `ready()`.
@@ -55,3 +60,13 @@ def profile_context(user) -> dict[str, Any]:
     for fn in get_hooks("profile_context"):
         context.update(fn(user))
     return context
+
+
+def home_panels(request) -> list[dict[str, Any]]:
+    """The panels every app adds to the home page."""
+    return [panel for fn in get_hooks("home_panels") for panel in fn(request)]
+
+
+def card_panels(card) -> list[dict[str, Any]]:
+    """The panels every app adds to a card's page."""
+    return [panel for fn in get_hooks("card_panels") for panel in fn(card)]
