@@ -3,9 +3,13 @@ from django.apps import AppConfig
 
 def profile_notice_preference(user) -> dict:
     """The profile page's email digest setting."""
+    from .models import SWITCHABLE_KINDS
     from .services import preference_for
 
-    return {"notice_preference": preference_for(user)}
+    pref = preference_for(user)
+    muted = set(pref.muted or ())
+    kinds = [(str(k), k.label, str(k) not in muted) for k in SWITCHABLE_KINDS]
+    return {"notice_preference": pref, "notice_kinds": kinds}
 
 
 class NoticesConfig(AppConfig):
