@@ -44,6 +44,10 @@ def _page_params(request) -> QueryDict:
     """The search form's fields as the API's parameters: the cards included and excluded
     come one a line (`cards`, `excluded`), the API takes them repeated (`card`)."""
     params = request.GET.copy()
+    # The form's fields left empty ("any format", no date) filter nothing.
+    for key in list(params):
+        if key not in ("cards", "excluded") and not "".join(params.getlist(key)).strip():
+            del params[key]
     for field, key in (("cards", "card"), ("excluded", "exclude_card")):
         lines = [line.strip() for line in params.pop(field, [""])[0].splitlines() if line.strip()]
         params.setlist(key, params.getlist(key) + lines)

@@ -102,10 +102,16 @@ def _values(params: Mapping[str, Any], key: str) -> list[str]:
     return [str(v) for v in raw]
 
 
+#: Parameters that, given, must say something (an empty one is a 400, not "any").
+NOT_EMPTY = ("game", "format", "faction", "legal", "since", "sort")
+
+
 def _one(params, key: str, errors: dict[str, list[str]]) -> str:
     values = _values(params, key)
     if len(values) > 1:
         errors.setdefault(key, []).append(f"give {key} once")
+    if values and key in NOT_EMPTY and not values[0].strip():
+        errors.setdefault(key, []).append(f"{key} is empty: give a value, or leave it out")
     return values[0].strip() if values else ""
 
 
@@ -139,7 +145,9 @@ def search_read(params: Mapping[str, Any], *, game: str = "") -> Search:
     s = Search()
     s.game = game or _one(params, "game", errors)
     if s.game and s.game not in registry:
-        errors["game"] = [f"no game {s.game!r}; use one of {', '.join(registry.slugs())}"]
+        errors.setdefault("game", []).append(
+            f"no game {s.game!r}; use one of {', '.join(registry.slugs())}"
+        )
         s.game = ""
     games = [registry.get(s.game)] if s.game else registry.all()
     s.format = _one(params, "format", errors)
@@ -152,9 +160,10 @@ def search_read(params: Mapping[str, Any], *, game: str = "") -> Search:
         errors["faction"] = [
             f"no faction {s.faction!r}; use one of {', '.join(factions) or '(none: no faction)'}"
         ]
+    raw_q = (_values(params, "q") or [""])[0]
     s.q = _one(params, "q", errors)
-    if len(s.q) > MAX_Q:
-        errors["q"] = [f"{len(s.q)} characters; at most {MAX_Q}"]
+    if len(raw_q) > MAX_Q:
+        errors["q"] = [f"{len(raw_q)} characters; at most {MAX_Q}"]
     s.author = _one(params, "author", errors)
     legal = _one(params, "legal", errors)
     if legal not in ("", "today"):
@@ -171,7 +180,7 @@ def search_read(params: Mapping[str, Any], *, game: str = "") -> Search:
         errors["sort"] = [f"no sort {s.sort!r}; use one of {', '.join(SORTS)}"]
         s.sort = "popular"
     for key in ("card", "exclude_card"):
-        values = [v for v in _values(params, key) if v.strip()]
+        values = _values(params, key)
         if len(values) > MAX_CARDS:
             errors[key] = [f"{len(values)} cards; at most {MAX_CARDS}"]
             continue
