@@ -4,6 +4,7 @@ change to these lines only."""
 
 from decks.builder import list_view
 from decks.models import Deck, DeckVersion
+from decks.presentation import totals_rows
 from decks.selectors import deck_export, version_sections
 from decks.services import (
     COLLECTION_OPTION,
@@ -22,6 +23,7 @@ __all__ = [
     "deck_export",
     "entries_as_sections",
     "list_view",
+    "totals_rows",
     "version_check",
     "version_sections",
 ]

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from catalogue.models import Game
 from simulations.models import SimulationRun, Status
@@ -20,6 +22,7 @@ from simulations.pipeline import shown
 from validation.registry import registry
 
 from .models import Author, Comment, Decklist, DecklistCard, Favourite, Follow, Like
+from .services.search import LIST_DEFERRED
 
 #: Decklists a game shows in the home page's strip, and how far back "this week" reaches.
 STRIP_SIZE = 5
@@ -27,6 +30,8 @@ STRIP_DAYS = 7
 #: Links of the derivation chain shown each way, and comments a page.
 CHAIN_MAX = 20
 COMMENTS_PAGE = 50
+#: The most decklists a list counts ("more than 10,000").
+COUNT_CAP = 10_000
 
 
 def popular_this_week(*, now=None) -> list[dict[str, Any]]:
@@ -44,6 +49,7 @@ def popular_this_week(*, now=None) -> list[dict[str, Any]]:
             )
         )
         .filter(rank__lte=STRIP_SIZE)
+        .defer(*LIST_DEFERRED)
         .select_related("game", "author")
         .order_by("game__position", "rank")
     )
@@ -167,17 +173,44 @@ def goldfish_summary(decklist) -> dict[str, Any] | None:
     }
 
 
-def comments_of(decklist, *, page: int = 1):
-    """A page of the decklist's comments, oldest first, with their authors (one query and
-    the count)."""
-    from django.core.paginator import Paginator
+class _Counted(Paginator):
+    """A paginator told its count (the decklist's own counter: no COUNT query)."""
 
+    def __init__(self, object_list, per_page, *, count: int):
+        super().__init__(object_list, per_page)
+        self._known = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._known
+
+
+def comments_of(decklist, *, page=1, moderator: bool = False):
+    """A page of the decklist's comments, oldest first, with their authors: the visible
+    ones (one query, counted by the decklist's counter) or, for a moderator (staff, the
+    decklist's author), the hidden ones too (and a COUNT)."""
     qs = (
         Comment.objects.filter(decklist=decklist)
         .select_related("author")
         .order_by("created_at", "id")
     )
-    return Paginator(qs, COMMENTS_PAGE).get_page(page)
+    if moderator:
+        return Paginator(qs, COMMENTS_PAGE).get_page(page)
+    return _Counted(qs.filter(hidden=False), COMMENTS_PAGE, count=decklist.comments).get_page(page)
+
+
+class CappedPaginator(Paginator):
+    """A paginator that counts at most COUNT_CAP + 1 rows (a LIMITed subquery): a list of
+    many decklists costs the same to count however many there are; `capped` says the count
+    stopped there."""
+
+    @cached_property
+    def count(self) -> int:
+        return self.object_list[: COUNT_CAP + 1].count()
+
+    @property
+    def capped(self) -> bool:
+        return self.count > COUNT_CAP
 
 
 def author_page(author) -> dict[str, Any]:

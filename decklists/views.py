@@ -27,7 +27,7 @@ from validation.registry import registry
 
 from . import selectors, services
 from .forms import CommentForm, PublishForm, PublishSetForm, ReasonForm
-from .from_decks import Deck, deck_export, list_view, version_sections
+from .from_decks import Deck, deck_export, list_view, totals_rows, version_sections
 from .models import Comment, Decklist, DecklistSet, Follow
 from .services import search as finder
 
@@ -69,7 +69,7 @@ def search(request, game: str | None = None):
         errors = exc.items()
     else:
         qs = finder.decklist_search(found).select_related("game", "author")
-        page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+        page = selectors.CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     defs = [registry.get(game)] if game else registry.all()
     context = {
         "games": selectors.games(),
@@ -84,6 +84,7 @@ def search(request, game: str | None = None):
         "cards_text": "\n".join(f"{n}:{m}" if m > 1 else n for n, m in found.cards),
         "excluded_text": "\n".join(found.exclude),
         "query": found.query_string(),
+        "cap": f"{selectors.COUNT_CAP:,}",
     }
     return render(request, "decklists/search.html", context, status=400 if errors else 200)
 
@@ -95,8 +96,9 @@ def _detail_context(request, decklist: Decklist, **extra) -> dict:
     own = next((row for row in legality if row.format == decklist.format), None)
     game = decklist.game.definition
     listing = list_view(decklist, decklist, decklist.published_report or {})
-    comments = selectors.comments_of(decklist, page=request.GET.get("cp") or 1)
     user = request.user
+    moderator = services.may_moderate_comment(user, None, decklist)
+    comments = selectors.comments_of(decklist, page=request.GET.get("cp") or 1, moderator=moderator)
     return {
         "decklist": decklist,
         "game": game,
@@ -108,10 +110,11 @@ def _detail_context(request, decklist: Decklist, **extra) -> dict:
         "page_data": selectors.decklist_page(decklist, user),
         "comments": comments,
         "may_comment": services.may_comment(user),
-        "moderates_comments": services.may_moderate_comment(user, None, decklist),
+        "moderates_comments": moderator,
         "is_author": user.is_authenticated and user.pk == decklist.author_id,
         "comment_form": extra.pop("comment_form", None) or CommentForm(),
         "faction_label": game.factions.get(decklist.faction, decklist.faction),
+        "totals": totals_rows((decklist.published_report or {}).get("totals"), game),
         **extra,
     }
 
@@ -332,6 +335,7 @@ def author(request, name: str):
     decklists = Paginator(
         Decklist.objects.visible_to(request.user)
         .filter(author=user)
+        .defer(*finder.LIST_DEFERRED)
         .select_related("game")
         .order_by("-published_at", "-id"),
         PAGE_SIZE,

@@ -24,6 +24,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -247,9 +248,21 @@ def _resolve_cards(s: Search) -> None:
     s.card_ids = {n.lower(): found[n.lower()] for n in names}
 
 
+#: What a list of decklists does not show (read only for a decklist's own page).
+LIST_DEFERRED = (
+    "entries",
+    "list_text",
+    "options",
+    "published_report",
+    "description",
+    "description_html",
+)
+
+
 def decklist_search(s: Search):
-    """The listed decklists the search finds, in its order (a queryset, for paging)."""
-    qs = Decklist.objects.listed()
+    """The listed decklists the search finds, in its order (a queryset, for paging), without
+    the fields a list does not show."""
+    qs = Decklist.objects.listed().defer(*LIST_DEFERRED)
     if s.game:
         qs = qs.filter(game__slug=s.game)
     if s.format and not s.legal_today:
@@ -263,27 +276,34 @@ def decklist_search(s: Search):
     if s.since:
         start = timezone.make_aware(dt.datetime.combine(s.since, dt.time.min))
         qs = qs.filter(published_at__gte=start)
-    for name, minimum in s.cards:
-        qs = qs.filter(
-            Exists(
-                DecklistCard.objects.filter(
-                    decklist=OuterRef("pk"),
-                    card_id__in=s.card_ids[name.lower()],
-                    count__gte=minimum,
-                )
-            )
-        )
-    for name in s.exclude:
-        qs = qs.filter(
-            ~Exists(
-                DecklistCard.objects.filter(
-                    decklist=OuterRef("pk"), card_id__in=s.card_ids[name.lower()]
-                )
-            )
-        )
+    included = [(s.card_ids[n.lower()], m) for n, m in s.cards]
+    excluded = [s.card_ids[n.lower()] for n in s.exclude]
+    if included:
+        qs = qs.filter(pk__in=_holding(included, excluded))
+    elif excluded:
+        qs = qs.exclude(pk__in=_holding([(ids, 1) for ids in excluded], []))
     if s.legal_today:
         qs = qs.filter(_legal_today_q(s))
     return qs.order_by(*SORTS[s.sort])
+
+
+def _holding(included: list[tuple[list[int], int]], excluded: list[list[int]]) -> RawSQL:
+    """The ids of the decklists holding every included card (at least its count of copies)
+    and none of the excluded ones: one set operation on the card index (`decklistcard_card`,
+    card → decklists), computed once (a hashed subplan) instead of probed decklist by
+    decklist."""
+    table = DecklistCard._meta.db_table
+    parts, params = [], []
+    for ids, minimum in included:
+        marks = ", ".join(["%s"] * len(ids))
+        parts.append(f"SELECT decklist_id FROM {table} WHERE card_id IN ({marks}) AND count >= %s")
+        params += [*ids, minimum]
+    sql = " INTERSECT ".join(parts)
+    for ids in excluded:
+        marks = ", ".join(["%s"] * len(ids))
+        sql += f" EXCEPT SELECT decklist_id FROM {table} WHERE card_id IN ({marks})"
+        params += ids
+    return RawSQL(sql, params)
 
 
 def _legal_today_q(s: Search) -> Q:
