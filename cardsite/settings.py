@@ -452,8 +452,8 @@ REST_FRAMEWORK = {
         "search": os.environ.get("THROTTLE_SEARCH", "120/min"),
         # Decklists: publishing and commenting per user, tighter for accounts younger than
         # NEW_ACCOUNT_DAYS (the `_new` scopes); likes, favourites, follows and reports.
-        "publish": os.environ.get("THROTTLE_PUBLISH", "10/hour"),
-        "publish_new": os.environ.get("THROTTLE_PUBLISH_NEW", "3/hour"),
+        "publish": os.environ.get("THROTTLE_PUBLISH", "20/hour"),
+        "publish_new": os.environ.get("THROTTLE_PUBLISH_NEW", "6/hour"),
         "comment": os.environ.get("THROTTLE_COMMENT", "30/hour"),
         "comment_new": os.environ.get("THROTTLE_COMMENT_NEW", "5/hour"),
         "community": os.environ.get("THROTTLE_COMMUNITY", "120/min"),

@@ -175,3 +175,31 @@ def test_a_card_page_says_in_how_many_decklists_it_is(client, sample_catalogue, 
     card = Card.objects.get(game__slug="redline", name=decklist.entries[0]["card"])
     page = client.get(card.get_absolute_url()).content.decode()
     assert "In <a" in page and "1 decklist<" in page
+
+
+def test_the_popular_page_costs_the_same_queries_however_many_decklists(
+    client, sample_catalogue, user, publish, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    publish(user, "redline", "standard")
+    with CaptureQueriesContext(connection) as few:
+        assert client.get("/decklists/").status_code == 200
+    for game, fmt in SAMPLE_LISTS:
+        publish(user, game, fmt)
+    with django_assert_num_queries(len(few.captured_queries)):
+        page = client.get("/decklists/")
+    assert page.content.decode().count('class="decklist-row"') == 1 + len(SAMPLE_LISTS)
+
+
+def test_a_long_list_counts_only_up_to_its_cap(
+    client, sample_catalogue, user, publish, monkeypatch
+):
+    from decklists import selectors
+
+    monkeypatch.setattr(selectors, "COUNT_CAP", 2)
+    for _ in range(3):
+        publish(user)
+    body = client.get("/decklists/").content.decode()
+    assert "More than 2 decklists" in body
