@@ -128,14 +128,11 @@ def build(rng: random.Random) -> dict:
     for i in range(1, DECKLISTS + 1):
         game, fmt, entries, pks, names, faction, leader = protos[i % len(protos)]
         entries = [dict(e) for e in entries]
-        # Swap up to three single copies for random cards of the game: lists differ.
-        for _ in range(rng.randint(0, 3)):
-            victim = rng.randrange(len(entries))
-            if entries[victim]["count"] > 1:
-                entries[victim]["count"] -= 1
-                entries.append(
-                    {"section": entries[victim]["section"], "card": rng.choice(names), "count": 1}
-                )
+        # A third of the lines hold another card of the game: players' lists differ, and
+        # a card is in many lists but not in all.
+        for e in entries:
+            if rng.random() < 0.35:
+                e["card"] = rng.choice(names)
         published = now - timedelta(seconds=rng.randint(0, 365 * 86400))
         fresh = freshness(published)
         popularity.append(rng.paretovariate(1.2))

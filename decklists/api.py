@@ -27,6 +27,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from cardsite.api_input import validated
+from cardsite.paging import Pagination
 from cardsite.ratelimit import ScopedRateThrottle
 
 from . import selectors, services
@@ -112,6 +113,10 @@ def _invalid(exc: services.DecklistInvalid) -> Response:
     return Response({"errors": exc.items()}, status=status.HTTP_400_BAD_REQUEST)
 
 
+class SearchPagination(Pagination):
+    django_paginator_class = selectors.SearchPaginator
+
+
 class SearchThrottle(ScopedRateThrottle):
     """The search's throttle, for the list only."""
 
@@ -173,6 +178,9 @@ class DecklistViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             found = finder.search_read(request.query_params)
         except services.DecklistInvalid as exc:
             return _invalid(exc)
+        if found.cards:
+            # The page and its count in one query (selectors.SearchPaginator).
+            self._paginator = SearchPagination()
         page = self.paginate_queryset(
             finder.decklist_search(found).select_related("game", "author")
         )

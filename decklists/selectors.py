@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.core.paginator import Paginator
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db import connection
-from django.db.models import F, Window
+from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -197,6 +197,39 @@ def comments_of(decklist, *, page=1, moderator: bool = False):
     if moderator:
         return Paginator(qs, COMMENTS_PAGE).get_page(page)
     return _Counted(qs.filter(hidden=False), COMMENTS_PAGE, count=decklist.comments).get_page(page)
+
+
+class SearchPaginator(Paginator):
+    """A search by cards: the page's ids and the total in one query (`COUNT(*) OVER ()`,
+    read from the decklists' index on the sort, not their rows), then the page's decklists
+    by id. The set operation on the card index runs once, and no row of a decklist that is
+    not shown is read."""
+
+    def page(self, number):
+        try:
+            number = int(number)
+        except (TypeError, ValueError) as exc:
+            raise PageNotAnInteger("That page number is not an integer") from exc
+        if number < 1:
+            raise EmptyPage("That page number is less than 1")
+        bottom = (number - 1) * self.per_page
+        found = list(
+            self.object_list.annotate(found_total=Window(Count("pk"))).values_list(
+                "pk", "found_total"
+            )[bottom : bottom + self.per_page]
+        )
+        if found:
+            self.__dict__["count"] = found[0][1]
+        elif number > 1:
+            raise EmptyPage("That page contains no results")
+        else:
+            self.__dict__["count"] = 0
+        by_id = (
+            Decklist.objects.select_related("game", "author")
+            .defer(*LIST_DEFERRED)
+            .in_bulk([pk for pk, _ in found])
+        )
+        return self._get_page([by_id[pk] for pk, _ in found if pk in by_id], number, self)
 
 
 class CappedPaginator(Paginator):

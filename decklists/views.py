@@ -69,7 +69,8 @@ def search(request, game: str | None = None):
         errors = exc.items()
     else:
         qs = finder.decklist_search(found).select_related("game", "author")
-        page = selectors.CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+        paginator = selectors.SearchPaginator if found.cards else selectors.CappedPaginator
+        page = paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     defs = [registry.get(game)] if game else registry.all()
     context = {
         "games": selectors.games(),

@@ -195,3 +195,23 @@ def test_the_search_costs_the_same_queries_however_many_decklists(
     with django_assert_num_queries(len(few.captured_queries)):
         response = client.get(url)
     assert response.json()["count"] >= 1
+
+
+def test_a_search_by_cards_counts_its_results_and_pages_past_the_end_are_404s(
+    client, sample_catalogue, user, publish
+):
+    made = [publish(user, "redline", "standard") for _ in range(3)]
+    card = made[0].entries[0]["card"]
+    response = client.get(f"/api/decklists/?game=redline&card={card}&page_size=2")
+    body = response.json()
+    assert body["count"] == 3 and len(body["results"]) == 2 and body["next"]
+    second = client.get(f"/api/decklists/?game=redline&card={card}&page_size=2&page=2").json()
+    assert second["count"] == 3 and len(second["results"]) == 1
+    assert (
+        client.get(f"/api/decklists/?game=redline&card={card}&page_size=2&page=3").status_code
+        == 404
+    )
+    none = client.get(
+        "/api/decklists/?game=redline&card=Tigercat&exclude_card=Rabbit&q=nothing-like-this"
+    )
+    assert none.status_code == 200 and none.json()["count"] == 0
