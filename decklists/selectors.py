@@ -16,7 +16,6 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import cached_property
 
-from catalogue.models import Game
 from simulations.models import SimulationRun, Status
 from simulations.pipeline import shown
 from validation.registry import registry
@@ -254,7 +253,3 @@ def author_page(author) -> dict[str, Any]:
         "followers": row.get("followers", 0),
         "decklists": Decklist.objects.listed().filter(author=author).count(),
     }
-
-
-def games() -> list[Game]:
-    return list(Game.objects.all())

@@ -73,7 +73,7 @@ def search(request, game: str | None = None):
         page = paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     defs = [registry.get(game)] if game else registry.all()
     context = {
-        "games": selectors.games(),
+        "games": registry.all(),
         "game": registry.get(game) if game else None,
         "search": found,
         "errors": errors,

@@ -203,3 +203,27 @@ def test_a_long_list_counts_only_up_to_its_cap(
         publish(user)
     body = client.get("/decklists/").content.decode()
     assert "More than 2 decklists" in body
+
+
+def test_a_decklist_page_shows_the_goldfish_its_author_ran_on_the_published_version(
+    client, sample_catalogue, user, other_user, make_deck
+):
+    from simulations import kinds
+    from simulations import services as sims
+    from simulations.services import simulation_run_chunk
+
+    deck = make_deck(user, "redline", "standard")
+    kind = next(k for k in kinds.for_game("redline") if k.needs_deck)
+    params = {**kind.defaults(), "games": 200}
+    run = sims.simulation_start(
+        owner=user, kind=kind, params=params, deck_version=deck.current_version, seed=3
+    )
+    for i in range(run.n_chunks):
+        simulation_run_chunk(run_id=run.pk, chunk_index=i, worker="inline")
+    # another player's run of the same version is not the author's
+    decklist = services.decklist_publish(deck=deck, author=user, name="Tested")
+    page = client.get(decklist.get_absolute_url()).content.decode()
+    assert 'id="goldfish"' in page and "200 games played on the published version" in page
+    other = make_deck(other_user, "redline", "standard")
+    untested = services.decklist_publish(deck=other, author=other_user, name="Untested")
+    assert 'id="goldfish"' not in client.get(untested.get_absolute_url()).content.decode()
