@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("simulations.api_urls")),
     path("", include("play.api_urls")),
     path("", include("notices.api_urls")),
+    path("", include("decklists.api_urls")),
 ]

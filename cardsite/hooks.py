@@ -21,6 +21,11 @@ Hooks in use:
   context (the decks app's list of the user's decks).
 - `deck_links`: functions `fn(deck) -> [{"label", "url", "help"}]`, buttons on a deck's page
   (the play app's "Take to the table").
+- `home_panels`: functions `fn(request) -> [{"template", …}]`, panels of the home page (the
+  decklists app's strip of this week's popular decklists); each panel dict is the context
+  of its template.
+- `card_panels`: functions `fn(card) -> [{"template", …}]`, panels of a card's page (the
+  decklists app's "in N decklists").
 
 The project package imports no app (an import-linter contract): an app that adds to its
 pages registers a hook in its `ready()`.
@@ -69,3 +74,13 @@ def profile_context(user) -> dict[str, Any]:
 def deck_links(deck) -> list[dict[str, str]]:
     """Every button any app adds to a deck's page."""
     return [link for fn in get_hooks("deck_links") for link in fn(deck)]
+
+
+def home_panels(request) -> list[dict[str, Any]]:
+    """The panels every app adds to the home page."""
+    return [panel for fn in get_hooks("home_panels") for panel in fn(request)]
+
+
+def card_panels(card) -> list[dict[str, Any]]:
+    """The panels every app adds to a card's page."""
+    return [panel for fn in get_hooks("card_panels") for panel in fn(card)]

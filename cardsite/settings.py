@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "play",
     "simulations",
     "notices",
+    "decklists",
 ]
 
 #: Game packages beyond the built-in ones of validation/games/: importable modules, each
@@ -385,6 +386,12 @@ RECHECK_CHUNK_DECKS = int(os.environ.get("RECHECK_CHUNK_DECKS", "2000"))
 RECHECK_STALL_SECONDS = float(os.environ.get("RECHECK_STALL_SECONDS", "300"))
 RECHECK_MAX_SWEEPS = int(os.environ.get("RECHECK_MAX_SWEEPS", "3"))
 RECHECK_SWEEP_SECONDS = float(os.environ.get("RECHECK_SWEEP_SECONDS", "60"))
+# Published decklists' verdicts today: re-checked in chunks of this many decklists; beat's
+# sweep (every DECKLIST_SWEEP_SECONDS) re-checks the stale ones, a format at most once per
+# DECKLIST_SWEEP_LOCK_SECONDS.
+DECKLIST_RECHECK_CHUNK = int(os.environ.get("DECKLIST_RECHECK_CHUNK", "2000"))
+DECKLIST_SWEEP_SECONDS = float(os.environ.get("DECKLIST_SWEEP_SECONDS", "300"))
+DECKLIST_SWEEP_LOCK_SECONDS = int(os.environ.get("DECKLIST_SWEEP_LOCK_SECONDS", "600"))
 # Beat's times are the site's (a rule set takes effect at 00:00 in TIME_ZONE).
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
@@ -404,6 +411,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "decks.recheck_sweep",
         "schedule": RECHECK_SWEEP_SECONDS,
         "options": {"expires": 5 * RECHECK_SWEEP_SECONDS},
+    },
+    # Decklists whose verdict today is stale (a rule set took effect, a lost chunk):
+    # re-checked on the workers.
+    "decklists-legality-sweep": {
+        "task": "decklists.legality_sweep",
+        "schedule": DECKLIST_SWEEP_SECONDS,
+        "options": {"expires": 5 * DECKLIST_SWEEP_SECONDS},
     },
     # The email digest of notices, to the owners who opted in: daily.
     "notices-digest": {
@@ -440,8 +454,19 @@ REST_FRAMEWORK = {
         # A deck's exports (GET /api/decks/<id>/export/: proxies and sheets are PDFs made
         # on the request), per client.
         "export": os.environ.get("THROTTLE_EXPORT", "60/min"),
+        # Decklists: publishing and commenting per user, tighter for accounts younger than
+        # NEW_ACCOUNT_DAYS (the `_new` scopes); likes, favourites, follows and reports.
+        "publish": os.environ.get("THROTTLE_PUBLISH", "20/hour"),
+        "publish_new": os.environ.get("THROTTLE_PUBLISH_NEW", "6/hour"),
+        "comment": os.environ.get("THROTTLE_COMMENT", "30/hour"),
+        "comment_new": os.environ.get("THROTTLE_COMMENT_NEW", "5/hour"),
+        "community": os.environ.get("THROTTLE_COMMUNITY", "120/min"),
+        # The decklist search with cards (page and API), per client.
+        "decklist_search": os.environ.get("THROTTLE_DECKLIST_SEARCH", "120/min"),
     },
 }
+#: An account younger than this many days is throttled under the `_new` rates.
+NEW_ACCOUNT_DAYS = float(os.environ.get("NEW_ACCOUNT_DAYS", "7"))
 # Personal API tokens (django-rest-knox, cardsite.tokens): our model adds a name and a scope.
 KNOX_TOKEN_MODEL = "cardsite.ApiToken"
 REST_KNOX = {"TOKEN_TTL": None, "AUTO_REFRESH": False}
@@ -474,6 +499,7 @@ SPECTACULAR_SETTINGS = {
         "cardsite.schema_fields.game_path_enum_hook",
         "simulations.schema.start_params_hook",
         "play.schema.tool_params_hook",
+        "decklists.schema.search_enums_hook",
         "cardsite.schema_fields.drop_unused_components_hook",
     ],
 }

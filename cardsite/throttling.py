@@ -14,6 +14,10 @@ The counter is the client's, whatever door it comes through: the API views throt
 validate API's limit and the reverse; the simulation start form, the play tools' runs and the
 simulate API share `simulate`.
 
+A scope may have a tighter rate for new accounts (`<scope>_new`, e.g. `comment_new`): an
+account that joined less than NEW_ACCOUNT_DAYS ago is counted under it instead
+(`account_scope`), so a spammer's fresh accounts post less than a regular's.
+
 Over the limit: 429 with Retry-After (the end of the window), a page or a fragment for htmx.
 When the cache cannot be reached the request is let through unthrottled and a warning is
 logged (`throttle cache unavailable`): an outage of the cache never answers 500.
@@ -24,10 +28,13 @@ from __future__ import annotations
 import logging
 import math
 import time
+from datetime import timedelta
 from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
 from django.shortcuts import render
+from django.utils import timezone
 from rest_framework import throttling as drf_throttling
 
 from .clientip import client_ip
@@ -147,12 +154,29 @@ def _increment(key: str, duration: int, now: float) -> tuple[int, float | None]:
     raise RuntimeError(f"the cache keeps losing the counter {key!r}")
 
 
+def account_scope(scope: str, user) -> str:
+    """`scope`, or `<scope>_new` for an account younger than NEW_ACCOUNT_DAYS when that scope
+    has a rate of its own."""
+
+    newer = f"{scope}_new"
+    if newer not in drf_throttling.ScopedRateThrottle.THROTTLE_RATES:
+        return scope
+    joined = getattr(user, "date_joined", None)
+    if not getattr(user, "is_authenticated", False) or joined is None:
+        return scope
+    days = float(getattr(settings, "NEW_ACCOUNT_DAYS", 7))
+    return newer if joined > timezone.now() - timedelta(days=days) else scope
+
+
 class ScopedRateThrottle(WindowCounter, drf_throttling.ScopedRateThrottle):
     """DRF's ScopedRateThrottle (the view's `throttle_scope`, the rates of
-    DEFAULT_THROTTLE_RATES) with the shared, atomic counter."""
+    DEFAULT_THROTTLE_RATES) with the shared, atomic counter. A scope with a `<scope>_new`
+    rate counts new accounts under it (`account_scope`)."""
 
     def allow_request(self, request, view):
         self.scope = getattr(view, self.scope_attr, None)
+        if self.scope:
+            self.scope = account_scope(self.scope, getattr(request, "user", None))
         if not self.scope:
             return True
         self.rate = self.get_rate()
@@ -189,7 +213,7 @@ def page_throttle(scope: str, methods: tuple[str, ...] = ("POST",)):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
             if request.method in methods:
-                throttle = PageThrottle(scope)
+                throttle = PageThrottle(account_scope(scope, getattr(request, "user", None)))
                 if throttle.rate and not throttle.allow_request(request, None):
                     wait = int(throttle.wait() or 1) + 1
                     template = (

@@ -33,6 +33,7 @@ urlpatterns = [
     path("", include("decks.urls")),
     path("", include("play.urls")),
     path("", include("notices.urls")),
+    path("", include("decklists.urls")),
 ]
 
 # Uploaded media, unless MEDIA_URL points at another host (a CDN or object store).

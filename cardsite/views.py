@@ -32,7 +32,7 @@ from .tokens import create_token
 def home(request):
     counts = hooks.card_counts()
     games = [(game, counts.get(game.slug, 0)) for game in registry.all()]
-    return render(request, "home.html", {"games": games})
+    return render(request, "home.html", {"games": games, "panels": hooks.home_panels(request)})
 
 
 logger = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from .models import Notice, NoticePreference
+from .models import SWITCHABLE_KINDS, Notice, NoticePreference
 
 logger = logging.getLogger(__name__)
 
@@ -70,10 +70,25 @@ def unread_forget(owner_ids: Iterable[int]) -> None:
 
 
 def notices_write(notices: list[Notice]) -> int:
-    """Insert notices in bulk; a notice whose (deck, key) exists already is skipped, so that
-    work done twice tells nobody twice. Returns the number given."""
+    """Insert notices in bulk; a notice whose (deck, key) exists already (for a notice
+    without a deck, whose (owner, key)) is skipped, so that work done twice tells nobody
+    twice. A notice of a kind its owner switched off is not written (one query, only when
+    a switchable kind is among them). Returns the number given."""
     if not notices:
         return 0
+    switchable = {str(k) for k in SWITCHABLE_KINDS}
+    owners = {n.owner_id for n in notices if str(n.kind) in switchable}
+    if owners:
+        muted = {
+            (user_id, str(kind))
+            for user_id, kinds in NoticePreference.objects.filter(user_id__in=owners)
+            .exclude(muted=[])
+            .values_list("user_id", "muted")
+            for kind in kinds or ()
+        }
+        notices = [n for n in notices if (n.owner_id, str(n.kind)) not in muted]
+        if not notices:
+            return 0
     Notice.objects.bulk_create(notices, batch_size=1000, ignore_conflicts=True)
     unread_forget(n.owner_id for n in notices)
     return len(notices)
@@ -100,14 +115,22 @@ def preference_for(user) -> NoticePreference:
 
 
 def profile_notice_preference(user) -> dict:
-    """The profile page's email digest setting (the `profile_context` hook)."""
-    return {"notice_preference": preference_for(user)}
+    """The profile page's notice settings (the `profile_context` hook): the email digest and
+    the kinds of notice the user may switch off, each with whether it is on."""
+    pref = preference_for(user)
+    muted = set(pref.muted or ())
+    kinds = [(str(k), k.label, str(k) not in muted) for k in SWITCHABLE_KINDS]
+    return {"notice_preference": pref, "notice_kinds": kinds}
 
 
-def preference_set(user, *, email_digest: bool) -> NoticePreference:
-    pref, _ = NoticePreference.objects.update_or_create(
-        user=user, defaults={"email_digest": email_digest}
-    )
+def preference_set(user, *, email_digest: bool, muted: list[str] | None = None) -> NoticePreference:
+    """Set the user's digest choice and, when given, the kinds switched off (only kinds of
+    SWITCHABLE_KINDS are kept)."""
+    defaults: dict = {"email_digest": email_digest}
+    if muted is not None:
+        allowed = [str(k) for k in SWITCHABLE_KINDS]
+        defaults["muted"] = [k for k in allowed if k in set(muted)]
+    pref, _ = NoticePreference.objects.update_or_create(user=user, defaults=defaults)
     return pref
 
 
@@ -117,9 +140,9 @@ def _site_url(path: str) -> str:
 
 
 def _digest_body(user, notices: list[Notice], more: int) -> str:
-    lines = [f"Hello {user.get_username()},", "", "What changed for your decks:", ""]
+    lines = [f"Hello {user.get_username()},", "", "What is new for you:", ""]
     for n in notices:
-        url = _site_url(reverse("decks:detail", args=[n.deck_id]))
+        url = _site_url(n.get_absolute_url())
         lines.append(f"- {n.created_at:%Y-%m-%d}: {n.message} ({url})")
     if more:
         lines.append(f"- … and {more} more")
@@ -156,7 +179,7 @@ def digest_send(*, now=None) -> int:
         shown, more = unread[:DIGEST_MAX], 0
         if len(unread) > DIGEST_MAX:
             more = pending.filter(read_at__isnull=True).count() - DIGEST_MAX
-        subject = f"Cardsite: {len(shown) + more} change{'s' if len(shown) + more != 1 else ''} to your decks"
+        subject = f"Cardsite: {len(shown) + more} notice{'s' if len(shown) + more != 1 else ''}"
         try:
             send_mail(subject, _digest_body(user, shown, more), None, [user.email])
         except Exception:  # noqa: BLE001 - one owner's mail must not stop the others'

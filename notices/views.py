@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from . import services
 from .forms import NoticePreferenceForm
+from .models import SWITCHABLE_KINDS
 
 PAGE_SIZE = 50
 
@@ -37,7 +38,13 @@ def notice_preference(request):
     form = NoticePreferenceForm(request.POST)
     form.is_valid()  # a checkbox: absent is off
     on = bool(form.cleaned_data.get("email_digest"))
-    services.preference_set(request.user, email_digest=on)
+    # The community kinds, when the form showed them: a box left unticked switches its kind
+    # off.
+    muted = None
+    if request.POST.get("kinds_shown") == "1":
+        wanted = set(request.POST.getlist("kind"))
+        muted = [str(k) for k in SWITCHABLE_KINDS if str(k) not in wanted]
+    services.preference_set(request.user, email_digest=on, muted=muted)
     if on and not request.user.email:
         messages.warning(
             request, "Digest on, but your account has no email address: none can be sent."

@@ -193,3 +193,73 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     assert notice.points is None and notice.deck_url.endswith(f"/decks/{deck.id}/")
     assert mod("notices", "notices_read_create").sync(client=c).marked == 1
     assert mod("notices", "notices_list").sync(client=c).results[0].read is True
+
+
+def test_a_players_community_workflow_through_the_generated_client(
+    generated, live_server, live_catalogue, user, other_user
+):
+    """Publish a deck, find it by its cards, like it, favourite it, comment on it, follow its
+    author: each operation of the decklists API through the generated client."""
+    from cardsite.tokens import create_token
+    from decks.services import deck_create
+
+    sample = sample_list("redline", "standard")
+    deck = deck_create(
+        owner=user, game_slug="redline", format="standard", name="Shared", text=sample
+    )
+    deck_create(owner=other_user, game_slug="redline", format="standard", name="Own", text=sample)
+    _t, author_secret = create_token(user, name="author", scope="write", expiry_days=None)
+    _t, reader_secret = create_token(other_user, name="reader", scope="write", expiry_days=None)
+    author = generated.AuthenticatedClient(
+        base_url=live_server.url, token=author_secret, timeout=60
+    )
+    reader = generated.AuthenticatedClient(
+        base_url=live_server.url, token=reader_secret, timeout=60
+    )
+    api = importlib.import_module("cardsite_api_client.api")
+    models = importlib.import_module("cardsite_api_client.models")
+    mod = lambda group, name: importlib.import_module(f"{api.__name__}.{group}.{name}")  # noqa: E731
+
+    published = mod("decks", "decks_publish_create").sync(
+        client=author,
+        id=deck.pk,
+        body=models.PublishRequest(name="Shared list", description="**fast**"),
+    )
+    assert isinstance(published, models.DecklistDetail), published
+    assert published.likes == 0 and published.published_legal is True
+    assert "<strong>fast</strong>" in published.description_html
+
+    card = published.sections.additional_properties["arsenal"][0].card
+    found = mod("decklists", "decklists_list").sync(
+        client=reader,
+        game=models.DecklistsListGame.REDLINE,
+        card=[card],
+        exclude_card=["Orbital Drop"] if card != "Orbital Drop" else ["Kestrel"],
+        legal=models.DecklistsListLegal.TODAY,
+        sort=models.DecklistsListSort.POPULAR,
+    )
+    assert [d.id for d in found.results] == [published.id]
+
+    liked = mod("decklists", "decklists_like_create").sync(client=reader, id=published.id)
+    again = mod("decklists", "decklists_like_create").sync(client=reader, id=published.id)
+    assert (liked.likes, again.likes) == (1, 1)
+    favoured = mod("decklists", "decklists_favourite_create").sync(client=reader, id=published.id)
+    assert favoured.favourites == 1
+    comment = mod("decklists", "decklists_comments_create").sync(
+        client=reader,
+        id=published.id,
+        body=models.CommentCreateRequest(text=f"Nice, @{user.username}"),
+    )
+    assert isinstance(comment, models.Comment), comment
+    comments = mod("decklists", "decklists_comments_list").sync(client=author, id=published.id)
+    assert [c.id for c in comments.results] == [comment.id]
+    following = mod("authors", "authors_follow_create").sync(client=reader, name=user.username)
+    assert following.following is True and following.followers == 1
+    read = mod("decklists", "decklists_retrieve").sync(client=reader, id=published.id)
+    assert (read.likes, read.favourites, read.comments, read.liked) == (1, 1, 1, True)
+    standing = mod("authors", "authors_retrieve").sync(client=reader, name=user.username)
+    assert standing.reputation == 1 + 5 and standing.following is True
+    reported = mod("decklists", "decklists_report_create").sync(
+        client=reader, id=published.id, body=models.ReportRequest(reason="testing the queue")
+    )
+    assert reported.created is True

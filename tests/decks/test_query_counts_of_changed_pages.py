@@ -75,5 +75,5 @@ def test_the_card_page_with_its_face(client, sample_catalogue):
     card = Card.objects.filter(game__slug="hex-skirmish", kind="unit").first()
     # the card with its game, its printings (the face needs no query of its own); its
     # standing in each format: the game's rule sets, the card's entries in them, their
-    # expansions
-    assert _count(lambda: client.get(f"/cards/hex-skirmish/card/{card.pk}/")) == 2 + 3
+    # expansions; the decklists holding it (counted from the card's index)
+    assert _count(lambda: client.get(f"/cards/hex-skirmish/card/{card.pk}/")) == 2 + 3 + 1

@@ -168,7 +168,7 @@ def test_the_api_lists_the_users_own_notices_newest_first(client, user, other_us
     assert first["read"] is False
     assert set(first) == {
         "id", "kind", "deck", "deck_url", "rule_set_code", "legal", "was_legal", "points",
-        "was_points", "message", "created_at", "read",
+        "was_points", "message", "created_at", "read", "url",
     }  # fmt: skip
 
     response = client.post("/api/notices/read/", content_type="application/json")

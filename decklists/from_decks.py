@@ -1,0 +1,26 @@
+"""What the decklists app reads and calls of the decks app, in one place: its models, the
+services named by verb and the selectors. A change to where the decks app keeps them is a
+change to these lines only."""
+
+from decks.builder.views import list_view
+from decks.lists import version_check
+from decks.lists.options import COLLECTION_OPTION
+from decks.models import Deck, DeckVersion
+from decks.presentation import totals_rows
+from decks.selectors import deck_export, version_sections
+from decks.services import deck_create, entries_as_sections
+from decks.verdicts.rechecks import RuleSetCache
+
+__all__ = [
+    "COLLECTION_OPTION",
+    "Deck",
+    "DeckVersion",
+    "RuleSetCache",
+    "deck_create",
+    "deck_export",
+    "entries_as_sections",
+    "list_view",
+    "totals_rows",
+    "version_check",
+    "version_sections",
+]

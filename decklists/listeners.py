@@ -1,0 +1,39 @@
+"""What the decklists app does when the site's hooks call (registered in
+`DecklistsConfig.ready`): a rule set or a game's catalogue changed, the home page or a card's
+page is drawn."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from .selectors import card_decklist_count, popular_this_week
+from .tasks import recheck_start
+
+
+def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> None:
+    """Once a change to one of a format's rule sets is committed (imported, edited or
+    deleted), a worker re-checks the game's decklists in that format."""
+    reason = f"rule set {code} of {format} changed"
+    transaction.on_commit(lambda: recheck_start.delay(game_slug, format, reason))
+
+
+def recheck_after_catalogue_change(*, game_slug: str) -> None:
+    """A game's catalogue changed: its decklists are re-checked in every format."""
+    transaction.on_commit(lambda: recheck_start.delay(game_slug, "", "catalogue changed"))
+
+
+def home_panels(request) -> list[dict]:
+    """The home page's strip of this week's popular decklists of each game."""
+    strip = popular_this_week()
+    return [{"template": "decklists/_home_strip.html", "games": strip}] if strip else []
+
+
+def card_panels(card) -> list[dict]:
+    """A card page's "in N decklists", linking to them."""
+    return [
+        {
+            "template": "decklists/_card_count.html",
+            "count": card_decklist_count(card),
+            "card": card,
+        }
+    ]

@@ -1,0 +1,255 @@
+"""Reads of decklists for the pages and the API (no writes besides the legality a page
+re-checks at once when it is stale): a decklist's page, its derivation chain both ways, its
+comments, the home page's strip, a card's count, an author's page. Each costs a fixed number
+of queries whatever the number of decklists, likes and comments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.db import connection
+from django.db.models import Count, F, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+from django.utils.functional import cached_property
+
+from simulations.models import SimulationRun, Status
+from simulations.pipeline import shown
+from validation.registry import registry
+
+from .models import Author, Comment, Decklist, DecklistCard, Favourite, Follow, Like
+from .services import duplicate_of
+from .services.search import LIST_DEFERRED
+
+#: Decklists a game shows in the home page's strip, and how far back "this week" reaches.
+STRIP_SIZE = 5
+STRIP_DAYS = 7
+#: Links of the derivation chain shown each way, and comments a page.
+CHAIN_MAX = 20
+COMMENTS_PAGE = 50
+#: The most decklists a list counts ("more than 10,000").
+COUNT_CAP = 10_000
+
+
+def popular_this_week(*, now=None) -> list[dict[str, Any]]:
+    """Per game (in the registry's order), its most popular listed decklists published in
+    the last STRIP_DAYS days (one query)."""
+    now = now or timezone.now()
+    ranked = (
+        Decklist.objects.listed()
+        .filter(published_at__gte=now - timedelta(days=STRIP_DAYS))
+        .annotate(
+            rank=Window(
+                RowNumber(),
+                partition_by=[F("game_id")],
+                order_by=[F("score").desc(), F("id").desc()],
+            )
+        )
+        .filter(rank__lte=STRIP_SIZE)
+        .defer(*LIST_DEFERRED)
+        .select_related("game", "author")
+        .order_by("game__position", "rank")
+    )
+    out: dict[str, dict[str, Any]] = {}
+    for d in ranked:
+        out.setdefault(d.game.slug, {"game": d.game, "decklists": []})["decklists"].append(d)
+    return [out[slug] for slug in registry.slugs() if slug in out]
+
+
+def card_decklist_count(card) -> int:
+    """The listed decklists holding the card (one query, read from the card's index)."""
+    return DecklistCard.objects.filter(card=card, decklist__hidden=False).count()
+
+
+def _chain_up(decklist, user) -> list[Decklist]:
+    """The decklists it derives from, nearest first (two queries: one recursive walk)."""
+    table = Decklist._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH RECURSIVE chain(id, precedent_id, depth) AS (
+                SELECT id, precedent_id, 0 FROM {table} WHERE id = %s
+                UNION ALL
+                SELECT d.id, d.precedent_id, c.depth + 1
+                FROM {table} d JOIN chain c ON d.id = c.precedent_id
+                WHERE c.depth < %s
+            )
+            SELECT id, depth FROM chain WHERE depth > 0
+            """,
+            [decklist.pk, CHAIN_MAX],
+        )
+        depth = dict(cursor.fetchall())
+    if not depth:
+        return []
+    found = Decklist.objects.visible_to(user).filter(pk__in=list(depth)).select_related("author")
+    return sorted(found, key=lambda d: depth[d.pk])
+
+
+@dataclass
+class DecklistPage:
+    """What a decklist's page shows besides the list itself."""
+
+    precedents: list[Decklist]
+    derivatives: list[Decklist]
+    set_members: list[Decklist]
+    duplicate: Decklist | None
+    liked: bool
+    favoured: bool
+    following: bool
+    reputation: int
+    goldfish: dict[str, Any] | None
+
+
+def decklist_page(decklist, user) -> DecklistPage:
+    """The derivation chain both ways, the other decklists of its set, the earliest
+    decklist with the same cards, the reader's like, favourite and follow, the author's
+    reputation and the goldfish summary the author ran on the published version."""
+    signed_in = getattr(user, "is_authenticated", False)
+    derivatives = list(
+        Decklist.objects.visible_to(user)
+        .filter(precedent=decklist)
+        .select_related("author")
+        .order_by("published_at", "pk")[:CHAIN_MAX]
+    )
+    members = (
+        list(
+            Decklist.objects.visible_to(user)
+            .filter(set_id=decklist.set_id)
+            .exclude(pk=decklist.pk)
+            .order_by("pk")
+        )
+        if decklist.set_id
+        else []
+    )
+
+    return DecklistPage(
+        precedents=_chain_up(decklist, user),
+        derivatives=derivatives,
+        set_members=members,
+        duplicate=duplicate_of(
+            game_id=decklist.game_id, sig=decklist.signature, exclude=decklist.pk
+        ),
+        liked=signed_in and Like.objects.filter(decklist=decklist, user=user).exists(),
+        favoured=signed_in and Favourite.objects.filter(decklist=decklist, user=user).exists(),
+        following=signed_in
+        and Follow.objects.filter(author_id=decklist.author_id, follower=user).exists(),
+        reputation=Author.objects.filter(user_id=decklist.author_id)
+        .values_list("reputation", flat=True)
+        .first()
+        or 0,
+        goldfish=goldfish_summary(decklist),
+    )
+
+
+def goldfish_summary(decklist) -> dict[str, Any] | None:
+    """The newest goldfish its author ran on the published version (done): its games and
+    key figures and charts (one query), or None."""
+    game = registry.get(decklist.game.slug) if decklist.game.slug in registry else None
+    if game is None or game.goldfish is None or decklist.deck_version_id is None:
+        return None
+    run = (
+        SimulationRun.objects.filter(
+            deck_version_id=decklist.deck_version_id,
+            owner_id=decklist.author_id,
+            kind=game.goldfish.slug,
+            status=Status.DONE,
+        )
+        .order_by("-finished_at", "-pk")
+        .first()
+    )
+    if run is None:
+        return None
+    summary = (run.results or {}).get("summary")
+    if not summary:
+        return None
+    return {
+        "run": run,
+        "games": run.games,
+        **shown(game.goldfish, summary, prefix=f"dl{decklist.pk}-"),
+    }
+
+
+class _Counted(Paginator):
+    """A paginator told its count (the decklist's own counter: no COUNT query)."""
+
+    def __init__(self, object_list, per_page, *, count: int):
+        super().__init__(object_list, per_page)
+        self._known = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._known
+
+
+def comments_of(decklist, *, page=1, moderator: bool = False):
+    """A page of the decklist's comments, oldest first, with their authors: the visible
+    ones (one query, counted by the decklist's counter) or, for a moderator (staff, the
+    decklist's author), the hidden ones too (and a COUNT)."""
+    qs = (
+        Comment.objects.filter(decklist=decklist)
+        .select_related("author")
+        .order_by("created_at", "id")
+    )
+    if moderator:
+        return Paginator(qs, COMMENTS_PAGE).get_page(page)
+    return _Counted(qs.filter(hidden=False), COMMENTS_PAGE, count=decklist.comments).get_page(page)
+
+
+class SearchPaginator(Paginator):
+    """A search by cards: the page's ids and the total in one query (`COUNT(*) OVER ()`,
+    read from the decklists' index on the sort, not their rows), then the page's decklists
+    by id. The set operation on the card index runs once, and no row of a decklist that is
+    not shown is read."""
+
+    def page(self, number):
+        try:
+            number = int(number)
+        except (TypeError, ValueError) as exc:
+            raise PageNotAnInteger("That page number is not an integer") from exc
+        if number < 1:
+            raise EmptyPage("That page number is less than 1")
+        bottom = (number - 1) * self.per_page
+        found = list(
+            self.object_list.annotate(found_total=Window(Count("pk"))).values_list(
+                "pk", "found_total"
+            )[bottom : bottom + self.per_page]
+        )
+        if found:
+            self.__dict__["count"] = found[0][1]
+        elif number > 1:
+            raise EmptyPage("That page contains no results")
+        else:
+            self.__dict__["count"] = 0
+        by_id = (
+            Decklist.objects.select_related("game", "author")
+            .defer(*LIST_DEFERRED)
+            .in_bulk([pk for pk, _ in found])
+        )
+        return self._get_page([by_id[pk] for pk, _ in found if pk in by_id], number, self)
+
+
+class CappedPaginator(Paginator):
+    """A paginator that counts at most COUNT_CAP + 1 rows (a LIMITed subquery): a list of
+    many decklists costs the same to count however many there are; `capped` says the count
+    stopped there."""
+
+    @cached_property
+    def count(self) -> int:
+        return self.object_list[: COUNT_CAP + 1].count()
+
+    @property
+    def capped(self) -> bool:
+        return self.count > COUNT_CAP
+
+
+def author_page(author) -> dict[str, Any]:
+    """An author's standing: reputation, followers, listed decklists (counted)."""
+    row = Author.objects.filter(user=author).values("reputation", "followers").first() or {}
+    return {
+        "reputation": row.get("reputation", 0),
+        "followers": row.get("followers", 0),
+        "decklists": Decklist.objects.listed().filter(author=author).count(),
+    }

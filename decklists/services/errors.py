@@ -1,0 +1,41 @@
+"""What the decklists services raise."""
+
+from __future__ import annotations
+
+
+class DecklistInvalid(Exception):
+    """Bad input: `errors` maps a field to its messages (the API's 400, a form's errors).
+    `suggestions` maps a field to the card names closest to an unknown one."""
+
+    def __init__(
+        self, errors: dict[str, list[str]], suggestions: dict[str, list[str]] | None = None
+    ):
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+        self.errors = errors
+        self.suggestions = suggestions or {}
+
+    def items(self) -> list[dict]:
+        """The errors as problem entries: field, code, message (and suggestions)."""
+        out = []
+        for field, messages in self.errors.items():
+            for message in messages:
+                entry = {"field": field, "code": "invalid", "message": message}
+                if field in self.suggestions:
+                    entry["code"] = "unknown_card"
+                    entry["suggestions"] = list(self.suggestions[field])
+                out.append(entry)
+        return out
+
+
+class PublishRefused(DecklistInvalid):
+    """A list that is not legal today (or has no saved version): nothing is published.
+    `problems` are the rules' messages."""
+
+    def __init__(self, problems: list[str], *, field: str = "deck"):
+        super().__init__({field: problems})
+        self.problems = problems
+
+
+class NotAllowed(Exception):
+    """The user may not do this (comment without a saved deck, hide a comment of someone
+    else's decklist); the message says why."""

@@ -1,0 +1,301 @@
+"""A decklist's legality today: its list checked in every format of its game, each under the
+rule set in force today in that format (`DecklistLegality`, one row a format).
+
+The rows are written when the decklist is published and re-checked on the workers when a
+format's rule sets change (the `rule_set_changed` hook: a rule set imported, edited or
+deleted), when its game's catalogue changes (`catalogue_changed`), and the day a rule set
+takes effect (beat's sweep finds the rows checked under another rule set than today's, or
+before the rule set's last change, and re-checks them). A page never shows a stale row: the
+decklist page re-checks its own at once (`legality_refresh`), and the search's "legal
+today" reads only rows checked under the rule set in force today.
+
+The check is the decks app's stored-verdict check (`version_check`, the rules core through
+the catalogue's facts), run on a snapshot instead of a deck.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from catalogue import rulesets
+from catalogue.models import Game, RuleSet
+from catalogue.services import GamePool, card_facts_by_names
+from decklists.from_decks import RuleSetCache, version_check
+from decklists.models import Decklist, DecklistLegality
+
+logger = logging.getLogger(__name__)
+
+#: The chunk task, named by its dotted path and imported when sent: the tasks import the
+#: services, so the services do not import the tasks.
+RECHECK_CHUNK_TASK = "decklists.tasks.recheck_chunk"
+
+#: Problems kept a format (the page shows them; the rest are counted).
+ERRORS_KEPT = 3
+
+
+@dataclass
+class _ListDeck:
+    """What the rules check reads of a deck, for a snapshot."""
+
+    game: Any
+    format: str
+    name: str = ""
+    owner: Any = None
+    rule_set_pin_id: int | None = None
+
+
+@dataclass
+class _ListVersion:
+    entries: list[dict[str, Any]]
+    options: dict[str, Any] = field(default_factory=dict)
+    pk: int | None = None
+    revision: int = 0
+
+
+def chunk_size() -> int:
+    return int(getattr(settings, "DECKLIST_RECHECK_CHUNK", 2000))
+
+
+def check_formats(
+    *, game, entries: list[dict[str, Any]], options: dict[str, Any], own_format: str, pool, sets
+) -> dict[str, dict[str, Any]]:
+    """The list's report in every format of `game` (a catalogue Game), each under the rule
+    set in force today there (`sets`, a RuleSetCache); the list's own options count in its
+    own format, the other formats read their defaults."""
+    out = {}
+    for fmt in game.definition.formats:
+        opts = dict(options) if fmt == own_format else {}
+        out[fmt] = version_check(
+            deck=_ListDeck(game=game, format=fmt),
+            version=_ListVersion(entries=entries, options=opts),
+            pool=pool,
+            rule_set=sets.in_force(fmt),
+        )
+    return out
+
+
+def legality_rows(decklist_id: int, reports: dict[str, dict[str, Any]], now) -> list:
+    return [
+        DecklistLegality(
+            decklist_id=decklist_id,
+            format=fmt,
+            legal=bool(report.get("legal")),
+            rule_set_code=report.get("rule_set") or "",
+            errors=[e["message"] for e in (report.get("errors") or [])[:ERRORS_KEPT]]
+            + (
+                [f"… and {len(report['errors']) - ERRORS_KEPT} more"]
+                if len(report.get("errors") or []) > ERRORS_KEPT
+                else []
+            ),
+            checked_at=now,
+        )
+        for fmt, report in reports.items()
+    ]
+
+
+def legality_write(rows: list) -> None:
+    """Insert or replace the rows (one statement a thousand)."""
+    if rows:
+        DecklistLegality.objects.bulk_create(
+            rows,
+            batch_size=1000,
+            update_conflicts=True,
+            unique_fields=["decklist", "format"],
+            update_fields=["legal", "rule_set_code", "errors", "checked_at"],
+        )
+
+
+def recheck_decklists(
+    *, game_slug: str, formats: Iterable[str] | None = None, lo=None, hi=None
+) -> int:
+    """Re-check the listed and hidden decklists of a game (those with ids in [lo, hi]) in
+    `formats` (every format of the game when None): the pool and each rule set loaded once.
+    Returns the number of decklists."""
+    game = Game.objects.get(slug=game_slug)
+    wanted = list(formats) if formats is not None else list(game.definition.formats)
+    wanted = [f for f in wanted if f in game.definition.formats]
+    pool = GamePool(game_slug=game_slug)
+    sets = RuleSetCache(game_slug)
+    rows_qs = Decklist.objects.filter(game=game).order_by("pk")
+    if lo is not None:
+        rows_qs = rows_qs.filter(pk__gte=lo, pk__lte=hi)
+    now = timezone.now()
+    rows: list = []
+    n = 0
+    for pk, entries, options, own in rows_qs.values_list(
+        "pk", "entries", "options", "format"
+    ).iterator(chunk_size=2000):
+        n += 1
+        for fmt in wanted:
+            report = version_check(
+                deck=_ListDeck(game=game, format=fmt),
+                version=_ListVersion(entries=entries, options=dict(options) if fmt == own else {}),
+                pool=pool,
+                rule_set=sets.in_force(fmt),
+            )
+            rows += legality_rows(pk, {fmt: report}, now)
+        if len(rows) >= 1000:
+            legality_write(rows)
+            rows = []
+    legality_write(rows)
+    return n
+
+
+def recheck_start(*, game_slug: str, formats: Iterable[str] | None = None, reason: str = "") -> int:
+    """Send the re-check of a game's decklists (in `formats`, or all) to the workers, in
+    chunks of DECKLIST_RECHECK_CHUNK decklists, once the transaction commits. Returns the
+    number of chunks."""
+    ids = list(
+        Decklist.objects.filter(game__slug=game_slug).order_by("pk").values_list("pk", flat=True)
+    )
+    size = chunk_size()
+    chunks = [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
+    fmts = ",".join(formats) if formats is not None else ""
+
+    def send() -> None:
+        recheck_chunk = import_string(RECHECK_CHUNK_TASK)
+        for lo, hi in chunks:
+            try:
+                recheck_chunk.delay(game_slug, fmts, lo, hi)
+            except Exception as exc:  # noqa: BLE001 - the sweep finds the rows left stale
+                logger.warning(
+                    "decklist re-check chunks not sent: the broker is unavailable; the sweep "
+                    "sends them later",
+                    extra={"game": game_slug, "error": repr(exc)},
+                )
+                return
+
+    transaction.on_commit(send)
+    logger.info(
+        "decklist re-check started",
+        extra={
+            "game": game_slug,
+            "formats": fmts or "all",
+            "decklists": len(ids),
+            "reason": reason,
+        },
+    )
+    return len(chunks)
+
+
+# --- Staleness -----------------------------------------------------------------------------
+
+
+def _in_force_of(game_id, fmt: str):
+    return (
+        RuleSet.objects.filter(game_id=game_id, format=fmt, effective__lte=rulesets.today())
+        .order_by("-effective")
+        .first()
+    )
+
+
+def stale_q(game_id: int, fmt: str, current: RuleSet | None) -> Q:
+    """The legality rows of a format that are not today's: checked under another rule set
+    than the one in force today, or before its last change."""
+    if current is None:
+        return Q(format=fmt) & ~Q(rule_set_code="")
+    return Q(format=fmt) & (~Q(rule_set_code=current.code) | Q(checked_at__lt=current.updated_at))
+
+
+def legality_sweep() -> dict[str, int]:
+    """For every game and format: the decklists whose row is missing or stale are re-checked
+    on the workers (their chunks sent; a format already being swept within the lock's time
+    is left to it). Beat runs it every DECKLIST_SWEEP_SECONDS: the day a rule set takes
+    effect, and after any re-check whose chunk was lost. Returns chunks sent per game."""
+    sent: dict[str, int] = {}
+    for game in Game.objects.all():
+        for fmt in game.definition.formats:
+            current = _in_force_of(game.pk, fmt)
+            stale = DecklistLegality.objects.filter(
+                stale_q(game.pk, fmt, current), decklist__game=game
+            ).values_list("decklist_id", flat=True)
+            missing = Decklist.objects.filter(game=game).exclude(
+                pk__in=DecklistLegality.objects.filter(format=fmt).values("decklist_id")
+            )
+            ids = sorted(set(stale[:100_000]) | set(missing.values_list("pk", flat=True)[:100_000]))
+            if not ids:
+                continue
+            lock = f"decklists:sweep:{game.slug}:{fmt}"
+            if not cache.add(lock, 1, int(getattr(settings, "DECKLIST_SWEEP_LOCK_SECONDS", 600))):
+                continue
+            size = chunk_size()
+            chunks = [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
+            recheck_chunk = import_string(RECHECK_CHUNK_TASK)
+            for lo, hi in chunks:
+                recheck_chunk.delay(game.slug, fmt, lo, hi)
+            sent[f"{game.slug}:{fmt}"] = len(chunks)
+    return sent
+
+
+def legality_refresh(decklist) -> list:
+    """The decklist's legality rows, today's: a row checked under another rule set than the
+    one in force today (or before its last change), or missing, is re-checked at once and
+    written through. A constant number of queries."""
+    rows = {r.format: r for r in DecklistLegality.objects.filter(decklist=decklist)}
+    game = decklist.game
+    formats = list(game.definition.formats)
+    current = {fmt: rs for fmt, rs in _in_force_all(game.pk, formats).items()}
+    stale = []
+    for fmt in formats:
+        row = rows.get(fmt)
+        rs = current.get(fmt)
+        if row is None:
+            stale.append(fmt)
+        elif rs is None and row.rule_set_code:
+            stale.append(fmt)
+        elif rs is not None and (row.rule_set_code != rs.code or row.checked_at < rs.updated_at):
+            stale.append(fmt)
+    if stale:
+        names = [e["card"] for e in decklist.entries]
+        pool = card_facts_by_names(game_slug=game.slug, names=names)
+        now = timezone.now()
+        fresh = []
+        for fmt in stale:
+            rs = current.get(fmt)
+            report = version_check(
+                deck=_ListDeck(game=game, format=fmt),
+                version=_ListVersion(
+                    entries=decklist.entries,
+                    options=dict(decklist.options) if fmt == decklist.format else {},
+                ),
+                pool=pool,
+                rule_set=rulesets.facts(rs, names) if rs is not None else None,
+            )
+            fresh += legality_rows(decklist.pk, {fmt: report}, now)
+        legality_write(fresh)
+        for row in fresh:
+            rows[row.format] = row
+    return [rows[f] for f in formats if f in rows]
+
+
+def _in_force_all(game_id: int, formats: list[str]) -> dict[str, RuleSet | None]:
+    """The rule set in force today of each format of a game (one query)."""
+    found: dict[str, RuleSet | None] = dict.fromkeys(formats)
+    for rs in RuleSet.objects.filter(
+        game_id=game_id, format__in=formats, effective__lte=rulesets.today()
+    ).order_by("effective"):
+        found[rs.format] = rs
+    return found
+
+
+def in_force_codes() -> dict[tuple[int, str], str]:
+    """(game id, format) -> the code of the rule set in force today (one query; a format
+    without one is absent: its bare rules hold, code \"\")."""
+    found: dict[tuple[int, str], str] = {}
+    for game_id, fmt, code in (
+        RuleSet.objects.filter(effective__lte=rulesets.today())
+        .order_by("effective")
+        .values_list("game_id", "format", "code")
+    ):
+        found[(game_id, fmt)] = code
+    return found
