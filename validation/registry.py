@@ -56,6 +56,9 @@ class FormatDef:
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     option_labels: Mapping[str, str] = field(default_factory=dict)
     rules: tuple[Rule, ...] = field(init=False, repr=False, compare=False)
+    #: Every section a list of this format may hold, in display order (computed once: the
+    #: runner reads it for every deck it checks).
+    section_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [s.name for s in self.sections]
@@ -63,11 +66,7 @@ class FormatDef:
             raise ValueError(f"format {self.slug!r} names a section twice: {names}")
         generated = tuple(rule for spec in self.sections for rule in spec.rules())
         object.__setattr__(self, "rules", generated + tuple(self.checks))
-
-    @property
-    def section_names(self) -> tuple[str, ...]:
-        """Every section a list of this format may hold, in display order."""
-        return tuple(s.name for s in self.sections)
+        object.__setattr__(self, "section_names", tuple(names))
 
     @property
     def required_sections(self) -> tuple[str, ...]:
@@ -195,6 +194,8 @@ class GameDef:
     card_size_mm: tuple[float, float] = (63.0, 88.0)
     unit_sheet: tuple[str, ...] = ()
     sections: tuple[SectionSpec, ...] = field(init=False, repr=False, compare=False)
+    #: section name -> its label, read by every message that names a section.
+    _labels: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         specs: dict[str, SectionSpec] = {}
@@ -202,6 +203,7 @@ class GameDef:
             for spec in fmt.sections:
                 specs.setdefault(spec.name, spec)
         object.__setattr__(self, "sections", tuple(specs.values()))
+        object.__setattr__(self, "_labels", {s.name: s.label for s in self.sections})
         placed = [s.name for s in self.sections if s.placement is not None]
         if placed and self.placement is None:
             raise ValueError(
@@ -278,10 +280,8 @@ class GameDef:
         return schema.has_cost if schema is not None else True
 
     def section_label(self, section: str) -> str:
-        for spec in self.sections:
-            if spec.name == section:
-                return spec.label
-        return section.replace("_", " ").capitalize()
+        label = self._labels.get(section)
+        return label if label is not None else section.replace("_", " ").capitalize()
 
     def as_dict(self) -> dict[str, Any]:
         return {

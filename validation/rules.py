@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from validation.types import CardFacts, Deck, Entry, Severity, Violation
@@ -36,6 +36,30 @@ class RuleContext:
     format: FormatDef
     options: Mapping[str, Any]
     cards: Mapping[str, CardFacts] | None = None
+    #: The deck being checked in this context (context_for sets it): what the rules read of
+    #: its sections is counted once and shared by every rule and the runner's totals.
+    deck: Deck | None = field(default=None, repr=False, compare=False)
+    _kinds: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False)
+    _factions: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    def kind_counts(self, deck: Deck, section: str) -> Mapping[str, int]:
+        """How many copies of each card kind the section `section` of `deck` holds."""
+        memo = self._kinds if deck is self.deck else {}
+        counts = memo.get(section)
+        if counts is None:
+            counts = memo[section] = {}
+            for e in deck.sections.get(section, ()):
+                kind = e.card.kind
+                counts[kind] = counts.get(kind, 0) + e.count
+        return counts
+
+    def factions(self, deck: Deck, section: str) -> frozenset[str]:
+        """The factions of the cards of the section `section` of `deck`."""
+        memo = self._factions if deck is self.deck else {}
+        got = memo.get(section)
+        if got is None:
+            got = memo[section] = frozenset(e.card.faction for e in deck.sections.get(section, ()))
+        return got
 
     def where(self, section: str) -> str:
         """'in the arsenal' for section 'arsenal'."""
@@ -169,9 +193,19 @@ class _SectionCount(Rule):
         return (self.kinds is None or card.kind in self.kinds) and card.kind not in self.exclude
 
     def _count(self, deck: Deck, ctx: RuleContext, out: list[Violation]) -> int:
+        kinds, exclude = self.kinds, self.exclude
+        total = 0
+        stray = False
+        # By kind first (a handful of kinds, counted once per deck): the entries are read one
+        # by one only when a stray must be named.
+        for kind, n in ctx.kind_counts(deck, self.section).items():
+            if (kinds is None or kind in kinds) and kind not in exclude:
+                total += n
+            else:
+                stray = True
+        if not (stray and self.strays):
+            return total
         entries = deck.sections.get(self.section, ())
-        if self.kinds is None and not self.exclude:
-            return sum(e.count for e in entries)
         total = 0
         for e in entries:
             if self.belongs(e.card):
@@ -300,10 +334,27 @@ class CopyLimit(Rule):
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
         limit = self.limit
         exempt = self.exempt
+        sections = deck.sections
+        if len(self.sections) == 1:
+            entries = sections.get(self.sections[0], ())
+        else:
+            entries = [e for s in self.sections for e in sections.get(s, ())]
+        # The common case: every card on one line, so a card's copies are its line's count
+        # and only the lines over the limit are read again (the exempt ones among them: a
+        # REDLINE arsenal's 20 basic supply drops).
+        if len({e.card.name for e in entries}) == len(entries):
+            section = self.sections[0] if len(self.sections) == 1 else ""
+            return [
+                self.violation(
+                    f"{e.count} copies of {e.card.name}; at most {limit}", section, (e.card.name,)
+                )
+                for e in entries
+                if e.count > limit and (exempt is None or not exempt(e.card))
+            ]
         counts: dict[str, int] = {}
         over = False
         for section in self.sections:
-            for e in deck.sections.get(section, ()):
+            for e in sections.get(section, ()):
                 card = e.card
                 if exempt is not None and exempt(card):
                     continue
@@ -339,6 +390,9 @@ class _KindRule(Rule):
         raise NotImplementedError
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        # By kind first (counted once per deck): the lines are read only when one is refused.
+        if not any(self._refuses(kind) for kind in ctx.kind_counts(deck, self.section)):
+            return []
         return [
             self.violation(
                 f"{e.card.name} is {a(ctx.kind_label(e.card.kind))}; {self._why(ctx, e.card.kind)}",
@@ -447,6 +501,8 @@ class LeaderFaction(Rule):
         if leader is None:
             return []
         allowed = self.neutral | {leader.faction}
+        if all(ctx.factions(deck, section) <= allowed for section in self.sections):
+            return []
         out = []
         for section in self.sections:
             for e in deck.sections.get(section, ()):

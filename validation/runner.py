@@ -14,6 +14,7 @@ from typing import Any
 from validation import rulesets
 from validation.registry import GameDef, UnknownFormat, registry
 from validation.rules import RuleContext
+from validation.sections import SectionSpec
 from validation.types import CardFacts, Deck, RuleSetFacts, Violation
 
 __all__ = ["Report", "UnknownFormat", "validate", "context_for", "SECTION_CODE", "OPTION_CODE"]
@@ -64,7 +65,19 @@ def context_for(
         adjusted = {k: v for k, v in deck.options.items() if k in fmt.adjustable}
         if adjusted:
             options = {**fmt.options, **adjusted}
-    return RuleContext(game, fmt, options, cards)
+    return RuleContext(game, fmt, options, cards, deck)
+
+
+def _section_count(spec: SectionSpec, deck: Deck, ctx: RuleContext) -> int:
+    """The copies in the section of `spec` that belong in it (a stray is not counted)."""
+    if spec.faction:  # a side's section: the card's faction decides too
+        return sum(e.count for e in deck.section(spec.name) if spec.accepts(e.card))
+    kinds, exclude = spec.kinds, spec.exclude
+    return sum(
+        n
+        for kind, n in ctx.kind_counts(deck, spec.name).items()
+        if (not kinds or kind in kinds) and kind not in exclude
+    )
 
 
 def validate(
@@ -137,10 +150,7 @@ def validate(
 
     # A section's count is of the cards that belong in it (a stray is not counted).
     totals: dict[str, Any] = {
-        "sections": {
-            spec.name: sum(e.count for e in deck.section(spec.name) if spec.accepts(e.card))
-            for spec in fmt.sections
-        }
+        "sections": {spec.name: _section_count(spec, deck, ctx) for spec in fmt.sections}
     }
     totals.update(game.totals(deck, ctx))
     return Report(

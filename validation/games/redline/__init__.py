@@ -27,10 +27,10 @@ _COUNTED = {
 def totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
     """Arsenal counts by kind, the general and its faction."""
     out: dict[str, Any] = dict.fromkeys(_COUNTED.values(), 0)
-    for e in deck.sections.get("arsenal", ()):
-        key = _COUNTED.get(e.card.kind)
+    for kind, n in ctx.kind_counts(deck, "arsenal").items():
+        key = _COUNTED.get(kind)
         if key:
-            out[key] += e.count
+            out[key] += n
     general = leader_of(deck, "general", "general")
     out["general"] = general.name if general else None
     out["faction"] = general.faction if general else None

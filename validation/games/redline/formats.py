@@ -77,10 +77,8 @@ class MixWarning(Rule):
         self.tolerance = tolerance
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        counts = dict.fromkeys(self.typical, 0)
-        for e in deck.sections.get(self.section, ()):
-            if e.card.kind in counts:
-                counts[e.card.kind] += e.count
+        by_kind = ctx.kind_counts(deck, self.section)
+        counts = {k: by_kind.get(k, 0) for k in self.typical}
         far = [k for k, n in counts.items() if abs(n - self.typical[k]) > self.tolerance]
         if not far:
             return []
