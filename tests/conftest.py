@@ -26,6 +26,12 @@ if os.environ["STATIC_MANIFEST"] == "0" and settings.configured:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+# Under pytest-xdist, this worker's own Redis databases, cache key prefix and queue names
+# (tests/xdist_services.py).
+if settings.configured:
+    from tests.xdist_services import apply_to_this_worker
+
+    apply_to_this_worker(settings)
 
 
 @pytest.fixture(autouse=True)
