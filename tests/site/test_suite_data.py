@@ -1,7 +1,7 @@
 """The suite's own shared data (tests/database.py): a test that asks for the sample catalogue
 gets exactly what the importer loads, one that does not ask gets none, whatever ran before it
-(a transactional test's flush, data shared by a class). The tests of this module run in this
-order on one worker (their xdist group)."""
+(a transactional test's flush, data shared by a class). (Under pytest-xdist these tests may
+run on different workers: each states what holds in any order.)"""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ from django.db import connection
 
 from catalogue.models import Card, Expansion, Game, Printing, RuleSet
 from tests import database
-
-pytestmark = pytest.mark.xdist_group("suite-data")
 
 #: What a catalogue is, read through the models (no primary keys, no timestamps).
 CATALOGUE_QUERIES = {
@@ -87,24 +85,46 @@ def test_a_transactional_test_gets_the_sample_catalogue_committed(live_catalogue
     assert seen == [Card.objects.count()] and seen[0] > 0
 
 
-def test_after_a_transactional_test_the_sample_catalogue_is_still_whole(
-    sample_catalogue, _sample_catalogue_snapshot
-):
-    # The flush after the transactional test emptied the site's tables, not the copy kept
-    # aside: every row of it is back.
-    _, snapshot = _sample_catalogue_snapshot
+def counts_here_and_kept(snapshot) -> dict[str, tuple[int, int]]:
+    """Each kept table's rows: in the site's table, and in the copy kept aside."""
     kept_in = connection.ops.quote_name(database.SNAPSHOT_SCHEMA)
+    out = {}
     with connection.cursor() as cursor:
         for table in snapshot.tables:
             quoted = connection.ops.quote_name(table)
             cursor.execute(
                 f"SELECT (SELECT count(*) FROM {quoted}), count(*) FROM {kept_in}.{quoted}"
             )
-            here, kept = cursor.fetchone()
-            assert here == kept > 0, table
+            out[table] = cursor.fetchone()
+    return out
 
 
-def test_and_a_test_without_it_after_that_still_sees_none(db):
+@pytest.mark.django_db(transaction=True)
+def test_a_flush_after_a_transactional_test_leaves_the_kept_catalogue_whole(
+    live_catalogue, _sample_catalogue_snapshot
+):
+    from django.core.management import call_command
+
+    _, snapshot = _sample_catalogue_snapshot
+    committed = counts_here_and_kept(snapshot)
+    assert all(here == kept > 0 for here, kept in committed.values()), committed
+    # What pytest-django's transactional test case does after the test.
+    call_command("flush", verbosity=0, interactive=False)
+    flushed = counts_here_and_kept(snapshot)
+    assert all(here == 0 and kept == committed[t][1] for t, (here, kept) in flushed.items())
+    snapshot.put_back()
+    assert counts_here_and_kept(snapshot) == committed
+
+
+def test_the_sample_catalogue_is_whole_whatever_ran_before(
+    sample_catalogue, _sample_catalogue_snapshot
+):
+    _, snapshot = _sample_catalogue_snapshot
+    counts = counts_here_and_kept(snapshot)
+    assert all(here == kept > 0 for here, kept in counts.values()), counts
+
+
+def test_and_a_test_without_it_still_sees_none(db):
     assert empty()
 
 
