@@ -34,6 +34,26 @@ if settings.configured:
     apply_to_this_worker(settings)
 
 
+#: Fixtures that start processes of their own (Celery workers; a PostgreSQL cluster, Redis and
+#: gunicorn): a test that uses one carries the marker of the serial lane (`make test`), added
+#: here when it lacks it.
+SERIAL_LANE_FIXTURES = {
+    "celery_worker_process": "worker",
+    "dedicated_worker": "worker",
+    "private_postgres": "faults",
+    "private_redis": "faults",
+    "faults_site": "faults",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for fixture, marker in SERIAL_LANE_FIXTURES.items():
+            if fixture in item.fixturenames and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Throttle counters live in the cache: each test starts with none. (The rules core's
