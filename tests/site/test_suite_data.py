@@ -42,6 +42,13 @@ def catalogue_now() -> dict[str, list]:
     }
 
 
+def kept(sample_catalogue_snapshot):
+    """The catalogue kept aside (on PostgreSQL, as the suite runs)."""
+    _, snapshot = sample_catalogue_snapshot
+    assert snapshot is not None, "the sample catalogue is kept aside on PostgreSQL only"
+    return snapshot
+
+
 def empty() -> bool:
     return not any(catalogue_now().values())
 
@@ -53,7 +60,7 @@ def test_a_test_that_does_not_ask_for_the_sample_catalogue_sees_none(db):
 def test_the_sample_catalogue_is_exactly_what_the_importer_loads(db, _sample_catalogue_snapshot):
     from django.core.management import call_command
 
-    _, snapshot = _sample_catalogue_snapshot
+    snapshot = kept(_sample_catalogue_snapshot)
     snapshot.put_back()
     put_back = catalogue_now()
     assert all(put_back.values())
@@ -105,7 +112,7 @@ def test_a_flush_after_a_transactional_test_leaves_the_kept_catalogue_whole(
 ):
     from django.core.management import call_command
 
-    _, snapshot = _sample_catalogue_snapshot
+    snapshot = kept(_sample_catalogue_snapshot)
     committed = counts_here_and_kept(snapshot)
     assert all(here == kept > 0 for here, kept in committed.values()), committed
     # What pytest-django's transactional test case does after the test.
@@ -119,7 +126,7 @@ def test_a_flush_after_a_transactional_test_leaves_the_kept_catalogue_whole(
 def test_the_sample_catalogue_is_whole_whatever_ran_before(
     sample_catalogue, _sample_catalogue_snapshot
 ):
-    _, snapshot = _sample_catalogue_snapshot
+    snapshot = kept(_sample_catalogue_snapshot)
     counts = counts_here_and_kept(snapshot)
     assert all(here == kept > 0 for here, kept in counts.values()), counts
 
