@@ -59,10 +59,24 @@ format: install-dev ## apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: install-dev browser-deps lint ## lint, Django checks and the whole test suite
+# The suite runs in two lanes (docs/operations.md, "The test suite"). The parallel lane: every
+# test but the serial lane's, on every core (pytest-xdist; at most 8 workers, each takes two of
+# Redis's 16 databases). Then the serial lane: the tests that start real Celery workers or a
+# private PostgreSQL cluster and Redis, one at a time. `make test` fails if either fails.
+PYTEST_WORKERS ?= auto
+SERIAL_LANE := worker or faults
+PYTEST_ARGS ?= --durations=30
+
+test: install-dev browser-deps lint ## lint, Django checks and the whole test suite (both lanes)
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest
+	@failed=0; \
+	echo "== the parallel lane: not ($(SERIAL_LANE)), $(PYTEST_WORKERS) workers"; \
+	$(VENV)/bin/pytest -m "not ($(SERIAL_LANE))" -n $(PYTEST_WORKERS) --maxprocesses=8 \
+		--dist worksteal $(PYTEST_ARGS) || failed=1; \
+	echo "== the serial lane: $(SERIAL_LANE)"; \
+	$(VENV)/bin/pytest -m "$(SERIAL_LANE)" $(PYTEST_ARGS) || failed=1; \
+	exit $$failed
 
 bench: install-dev ## run the benchmarks in bench/ (ratios against in-run baselines; search and workers need PostgreSQL and Redis)
 	@failed=0; for script in bench/*.py; do echo "== $$script"; $(PY) $$script || failed=1; done; exit $$failed

@@ -26,6 +26,32 @@ if os.environ["STATIC_MANIFEST"] == "0" and settings.configured:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+# Under pytest-xdist, this worker's own Redis databases, cache key prefix and queue names
+# (tests/xdist_services.py).
+if settings.configured:
+    from tests.xdist_services import apply_to_this_worker
+
+    apply_to_this_worker(settings)
+
+
+#: Fixtures that start processes of their own (Celery workers; a PostgreSQL cluster, Redis and
+#: gunicorn): a test that uses one carries the marker of the serial lane (`make test`), added
+#: here when it lacks it.
+SERIAL_LANE_FIXTURES = {
+    "celery_worker_process": "worker",
+    "dedicated_worker": "worker",
+    "private_postgres": "faults",
+    "private_redis": "faults",
+    "faults_site": "faults",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for fixture, marker in SERIAL_LANE_FIXTURES.items():
+            if fixture in item.fixturenames and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
 
 
 def _test_databases_made_without_the_statement_timeout() -> None:
@@ -66,6 +92,21 @@ def _fresh_cache():
 
 
 @pytest.fixture(autouse=True)
+def _shared_data_asked_for(request):
+    """A test that runs while a module's or a class's shared data is open (tests/database.py)
+    without asking for it would see rows it does not expect: it fails instead."""
+    from tests.database import unasked_shared_data
+
+    unasked = unasked_shared_data(request.fixturenames)
+    if unasked:
+        pytest.fail(
+            f"{request.node.nodeid} runs inside the shared data of {', '.join(unasked)} "
+            "without asking for it: put it in a module or class of its own"
+        )
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _throttle_rates_restored():
     """Tests that lower a rate set ScopedRateThrottle.THROTTLE_RATES (read once at import by
     DRF): put the configured rates back after each test, whatever it did."""
@@ -90,20 +131,54 @@ def _fast_password_hashing(request):
     yield
 
 
-@pytest.fixture
-def sample_catalogue(db):
-    """The shipped sample data of all five games, loaded through the importer."""
-    from django.core.management import call_command
+def _games_registered() -> tuple:
+    """Which games are registered, and which definitions (a test may stand one in)."""
+    from validation.registry import registry
 
-    call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
+    return tuple((game.slug, id(game), registry.package(game.slug)) for game in registry.all())
+
+
+_SAMPLE_CATALOGUE = pytest.StashKey[tuple]()
 
 
 @pytest.fixture(scope="session")
-def sample_catalogue_session(django_db_setup, django_db_blocker):
+def django_db_setup(django_db_setup, django_db_blocker, request):
+    """pytest-django's test database, with the sample catalogue loaded once and kept aside
+    (tests/database.py), before any test's transaction."""
+    from django.db import connection
+
+    from tests.database import SampleCatalogue
+
     with django_db_blocker.unblock():
+        # Kept aside on PostgreSQL (a schema of its own); elsewhere (SQLite) each test that
+        # asks for it loads it itself.
+        kept = SampleCatalogue.take() if connection.vendor == "postgresql" else None
+        request.config.stash[_SAMPLE_CATALOGUE] = (_games_registered(), kept)
+    yield
+
+
+@pytest.fixture
+def _sample_catalogue_snapshot(django_db_setup, request):
+    return request.config.stash[_SAMPLE_CATALOGUE]
+
+
+def _put_back_sample_catalogue(snapshot) -> None:
+    games, catalogue = snapshot
+    if catalogue is not None and _games_registered() == games:
+        catalogue.put_back()
+    else:
+        # Not kept aside (SQLite), or a test that registered a game of its own before asking
+        # (its sample data too): the load itself.
         from django.core.management import call_command
 
-        call_command("load_sample_data", stdout=open(os.devnull, "w"))
+        call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
+
+
+@pytest.fixture
+def sample_catalogue(_sample_catalogue_snapshot, db):
+    """The shipped sample data of all five games, as the importer loads it (loaded once per
+    test database, put back inside each test's transaction: tests/database.py)."""
+    _put_back_sample_catalogue(_sample_catalogue_snapshot)
 
 
 @pytest.fixture
@@ -321,8 +396,7 @@ def browser():
 
 
 @pytest.fixture
-def live_catalogue(transactional_db):
-    """The sample data, committed, for a live server in another thread."""
-    from django.core.management import call_command
-
-    call_command("load_sample_data", verbosity=0, stdout=open(os.devnull, "w"))
+def live_catalogue(_sample_catalogue_snapshot, transactional_db):
+    """The sample data, committed, for a live server in another thread (the test's flush
+    empties the tables afterwards)."""
+    _put_back_sample_catalogue(_sample_catalogue_snapshot)

@@ -348,11 +348,16 @@ def test_a_card_preview_shown_by_the_mouse_never_covers_a_button_it_can_be_click
     new_deck(page, "redline", "standard", "Preview test")
     b = Builder(page)
     b.search("Tigercat")
+    # The search answers the typing (after 150 ms) and the Enter: the row hovered must be the
+    # last answer's, not one swapped out under the mouse a moment later.
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling')")
     row = page.locator('tr.b-result[data-card="Tigercat"]')
     row.locator("a.b-name").hover()
     popover = page.locator(".face-popover")
     expect(popover).to_be_visible()
     plus = row.locator('[data-section="arsenal"] button.b-btn:not(.minus)')
+    expect(plus).to_be_visible()
     box = plus.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # What a click at the button's centre lands on, with the preview shown.
@@ -360,6 +365,7 @@ def test_a_card_preview_shown_by_the_mouse_never_covers_a_button_it_can_be_click
         "([x, y]) => { const el = document.elementFromPoint(x, y); return el && el.closest('button') ? el.closest('button').getAttribute('aria-label') : (el ? el.className : null); }",
         [x, y],
     )
+    expect(popover).to_be_visible()
     assert hit == "Add Tigercat to Arsenal", hit
     plus.click(timeout=3_000)
     b.saved()

@@ -1,7 +1,8 @@
-"""Every page of the site and of every game, at 1440 px and at 390 px, in one browser session
-per width: no axe-core violation (WCAG 2.0, 2.1 and 2.2 at levels A and AA, and axe's best
-practices), no console error, nothing wider than the screen and no word broken across lines
-(an element narrower than its longest word).
+"""Every page of the site and of every game, at 1440 px and at 390 px, one case per game and
+width (and the site's own pages, signed out and signed in, as cases of their own, so that
+pytest-xdist spreads them): no axe-core violation (WCAG 2.0, 2.1 and 2.2 at levels A and AA,
+and axe's best practices), no console error, nothing wider than the screen and no word broken
+across lines (an element narrower than its longest word).
 
 The pages: home, catalogue (grid and list), card pages, sets, rules, the check page with a
 verdict, the builder (with search results), the deck, share (signed out), print and edit
@@ -486,8 +487,15 @@ def sweep_game(s: Sweep, site, game: str) -> None:
         s.check(f"/check/ {game} (a verdict)")
 
 
+#: The sweep's cases: the site's own pages (signed out, then signed in), and each game's.
+PAGES = ["site", *registry.slugs()]
+
+
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1440", "390"])
-def test_every_page_passes_axe_and_fits_the_screen(browser, site, size):
+@pytest.mark.parametrize("pages", PAGES)
+def test_every_page_passes_axe_and_fits_the_screen(browser, site, pages, size):
+    """One case per part of the site and width, so that the cases run side by side; each
+    has the whole site's data and its own browser context."""
     script, pinned = axe_source()
     s = Sweep(browser, site["base_url"], size, script)
     try:
@@ -496,14 +504,17 @@ def test_every_page_passes_axe_and_fits_the_screen(browser, site, size):
         version = s.page.evaluate("() => axe.version")
         print(f"axe-core {version}")
         assert version == pinned, f"axe-core {version} loaded, package.json pins {pinned}"
-        sweep_signed_out(s, site)
+        if pages == "site":
+            sweep_signed_out(s, site)
         s.sign_in("demo")
-        sweep_site(s, site)
-        for game in registry.all():
-            sweep_game(s, site, game.slug)
+        if pages == "site":
+            sweep_site(s, site)
+        else:
+            sweep_game(s, site, pages)
     finally:
         s.close()
-    print(f"{s.visited} pages checked at {size['width']} px")
+    print(f"{s.visited} pages of {pages} checked at {size['width']} px")
+    assert s.visited > 0
     assert not s.problems, f"{len(s.problems)} problems:\n" + "\n".join(s.problems)
 
 

@@ -1,15 +1,18 @@
 """The permission matrix: anonymous, owner, other user and staff × private, unlisted and
-public, for every deck, version and collection endpoint and page. Exact status codes; a
-deck out of reach is a 404 (never a 403 that would confirm it exists)."""
+public, for every deck and version endpoint and page (the collection's are in
+test_collection_permissions.py). Exact status codes; a deck out of reach is a 404 (never a
+403 that would confirm it exists). The decks are made once for the module; each test's
+changes are rolled back."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
-from decks.models import CollectionEntry, Deck, DeckVersion
+from decks.models import Deck, DeckVersion
+from tests.database import shared_data
 
-from .conftest import MINI_LIST_2
+from .conftest import MINI_LIST, MINI_LIST_2, import_mini_catalogue, make_accounts
 
 ACTORS = ["anonymous", "owner", "other", "staff"]
 VISIBILITIES = ["private", "unlisted", "public"]
@@ -19,17 +22,41 @@ def can_read(actor: str, visibility: str) -> bool:
     return actor in {"owner", "staff"} or visibility == "public"
 
 
-@pytest.fixture
-def world(mini_catalogue, user, other_user, staff_user, make_deck):
-    """alice's deck in each visibility, each with versions 1 and 2."""
-    decks = {}
-    for vis in VISIBILITIES:
-        deck = make_deck(user, vis, name=f"{vis} deck")
-        from decks.services import deck_save_version
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker, request):
+    """Made once for the module's tests, each of which runs in a savepoint of the module's
+    transaction (tests/database.py): the four-card catalogue, alice, bob and a staff member,
+    and alice's deck in each visibility, each with versions 1 and 2. The primary keys."""
+    from decks.services import deck_create, deck_save_version
 
-        deck_save_version(deck=deck, author=user, text=MINI_LIST_2, based_on=1)
-        decks[vis] = deck
-    return {"decks": decks, "users": {"owner": user, "other": other_user, "staff": staff_user}}
+    with shared_data(request, django_db_blocker):
+        import_mini_catalogue()
+        users = make_accounts()
+        decks = {}
+        for vis in VISIBILITIES:
+            deck = deck_create(
+                owner=users["owner"],
+                game_slug="redline",
+                format="standard",
+                name=f"{vis} deck",
+                visibility=vis,
+                text=MINI_LIST,
+            )
+            deck_save_version(deck=deck, author=users["owner"], text=MINI_LIST_2, based_on=1)
+            decks[vis] = deck.pk
+        yield {"decks": decks, "users": {role: u.pk for role, u in users.items()}}
+
+
+@pytest.fixture
+def world(_world, db, django_user_model):
+    """alice's deck in each visibility, each with versions 1 and 2 (read afresh for each
+    test)."""
+    by_pk = Deck.objects.in_bulk(_world["decks"].values())
+    accounts = django_user_model.objects.in_bulk(_world["users"].values())
+    return {
+        "decks": {vis: by_pk[pk] for vis, pk in _world["decks"].items()},
+        "users": {role: accounts[pk] for role, pk in _world["users"].items()},
+    }
 
 
 def client_for(client, world, actor):
@@ -257,79 +284,3 @@ def test_share_link_is_only_shown_to_the_owner(client, world):
     client.force_login(world["users"]["staff"])
     assert deck.share_token not in client.get(deck.get_absolute_url()).content.decode()
     assert client.get(f"/api/decks/{deck.pk}/").json()["share_url"] is None
-
-
-# --- collection -----------------------------------------------------------------------------
-
-
-@pytest.fixture
-def owned_entry(mini_catalogue, user):
-    from catalogue.models import Card
-
-    return CollectionEntry.objects.create(
-        owner=user, card=Card.objects.get(name="Tigercat"), count=2
-    )
-
-
-COLLECTION_ENDPOINTS = [
-    # (id, method, url(entry), body, owner status, others' status)
-    ("api-list", "get", lambda e: "/api/collection/", None, 200, 200),
-    ("api-retrieve", "get", lambda e: f"/api/collection/{e.pk}/", None, 200, 404),
-    ("api-patch", "patch", lambda e: f"/api/collection/{e.pk}/", {"count": 3}, 200, 404),
-    (
-        "api-put",
-        "put",
-        lambda e: f"/api/collection/{e.pk}/",
-        lambda e: {"card": e.card_id, "count": 3},
-        200,
-        404,
-    ),
-    ("api-delete", "delete", lambda e: f"/api/collection/{e.pk}/", None, 204, 404),
-    (
-        "api-create",
-        "post",
-        lambda e: "/api/collection/",
-        lambda e: {"card": e.card_id, "count": 1},
-        201,
-        201,
-    ),
-    (
-        "api-import",
-        "post",
-        lambda e: "/api/collection/import/",
-        {"game": "redline", "list": "2 Rabbit"},
-        200,
-        200,
-    ),
-    ("page-collection", "get", lambda e: reverse("decks:collection"), None, 200, 200),
-]
-
-
-@pytest.mark.parametrize("actor", ACTORS)
-@pytest.mark.parametrize("endpoint", COLLECTION_ENDPOINTS, ids=[e[0] for e in COLLECTION_ENDPOINTS])
-def test_collection_endpoint_permissions(
-    client, owned_entry, user, other_user, staff_user, endpoint, actor
-):
-    name, method, url, body, owner_status, others_status = endpoint
-    users = {"owner": user, "other": other_user, "staff": staff_user}
-    if actor != "anonymous":
-        client.force_login(users[actor])
-    if callable(body):
-        body = body(owned_entry)
-    kwargs = {"data": body, "content_type": "application/json"} if body is not None else {}
-    response = getattr(client, method)(url(owned_entry), **kwargs)
-    if actor == "anonymous":
-        want = 302 if name.startswith("page") else 401
-    else:
-        want = owner_status if actor == "owner" else others_status
-    assert response.status_code == want, (name, actor, response.content[:300])
-    if actor not in {"owner", "anonymous"} and response.status_code == 200:
-        # Another user's entries never appear in their listing.
-        assert f"/api/collection/{owned_entry.pk}/" not in response.content.decode()
-        if name == "api-list":
-            assert owned_entry.pk not in {e["id"] for e in response.json()["results"]}
-        if name == "page-collection":
-            assert "Tigercat" not in response.content.decode()
-    if actor != "owner":
-        owned_entry.refresh_from_db()
-        assert owned_entry.count == 2

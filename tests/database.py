@@ -1,0 +1,155 @@
+"""Test data that is expensive to make, made once and shared.
+
+The sample catalogue: `load_sample_data` runs once per test database (through the importer,
+as on a real site). The rows it wrote are copied into a schema of their own and the site's
+tables are left as they were, empty: a test that asks for the catalogue gets those rows put
+back inside its own transaction (a plain INSERT … SELECT, rolled back with the test; or
+committed, for a test with `transaction=True`, whose flush empties the tables afterwards), and
+every other test still starts on an empty catalogue. Loading the catalogue into the tables
+once for all would have changed what every test without it sees (the importer's tests, the
+four-card catalogue, the counts) and would have been flushed by the first transactional test.
+
+Module-scoped data: `shared_data()` opens a transaction around a module's (or a class's)
+tests, in which a fixture makes the data once; each test then runs in a savepoint inside it
+(pytest-django's `db`), and the whole is rolled back after the module's last test. A test
+that runs while such data is open without asking for it fails (tests/conftest.py): it would
+see rows it does not expect.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+#: The schema the sample catalogue's rows are kept in (never on the search path, so neither
+#: the site nor Django's flush sees it).
+SNAPSHOT_SCHEMA = "sample_catalogue_snapshot"
+
+
+def _quote(name: str) -> str:
+    from django.db import connection
+
+    return connection.ops.quote_name(name)
+
+
+def _fingerprint(cursor, table: str) -> tuple[int, str]:
+    """The number of rows of `table` and a digest of their contents."""
+    cursor.execute(
+        f"SELECT count(*), coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') "
+        f"FROM {_quote(table)} AS t"
+    )
+    count, digest = cursor.fetchone()
+    return count, digest
+
+
+class SampleCatalogue:
+    """The rows `load_sample_data` writes into an empty, migrated database, kept aside."""
+
+    def __init__(self, tables: dict[str, str], sequences: list[tuple[str, int]]) -> None:
+        #: The tables the load filled (each was empty before it): their stored columns,
+        #: quoted and comma-separated (generated columns are computed again on insert).
+        self.tables = tables
+        #: (sequence, highest id) of each of those tables with an id column.
+        self.sequences = sequences
+
+    @classmethod
+    def take(cls) -> SampleCatalogue:
+        """Load the sample data, copy what it wrote aside, and empty the tables again: all
+        in one transaction, committed. Fails if the load changed a table that had rows
+        before (a copy of the new rows could not stand for that)."""
+        from django.core.management import call_command
+        from django.db import connection, transaction
+
+        schema = _quote(SNAPSHOT_SCHEMA)
+        names = connection.introspection.django_table_names(only_existing=True, include_views=False)
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            cursor.execute(f"CREATE SCHEMA {schema}")
+            before = {table: _fingerprint(cursor, table) for table in names}
+            with open(os.devnull, "w") as quiet:
+                call_command("load_sample_data", verbosity=0, stdout=quiet)
+            tables: dict[str, str] = {}
+            sequences = []
+            for table in names:
+                after = _fingerprint(cursor, table)
+                if after == before[table]:
+                    continue
+                if before[table][0]:
+                    raise RuntimeError(
+                        f"load_sample_data changed {table}, which had rows before it: the "
+                        "sample catalogue can only be kept aside as rows it added"
+                    )
+                cursor.execute(
+                    "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass "
+                    "AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum",
+                    [_quote(table)],
+                )
+                columns = ", ".join(_quote(name) for (name,) in cursor.fetchall())
+                cursor.execute(
+                    f"CREATE TABLE {schema}.{_quote(table)} AS "
+                    f"SELECT {columns} FROM {_quote(table)}"
+                )
+                tables[table] = columns
+                cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
+                (sequence,) = cursor.fetchone()
+                if sequence:
+                    cursor.execute(f"SELECT max(id) FROM {_quote(table)}")
+                    sequences.append((sequence, cursor.fetchone()[0]))
+            # Foreign keys are checked at commit (PostgreSQL's, as Django makes them, are
+            # deferred), when every one of these tables is empty again.
+            for table in tables:
+                cursor.execute(f"DELETE FROM {_quote(table)}")
+        return cls(tables, sequences)
+
+    def put_back(self) -> None:
+        """The sample catalogue's rows into the site's tables, in the current transaction
+        (or committed, outside one), with the planner's statistics refreshed as the load
+        refreshes them."""
+        from django.db import connection, transaction
+
+        from catalogue.importer import analyze_catalogue
+
+        schema = _quote(SNAPSHOT_SCHEMA)
+        statements = [
+            f"INSERT INTO {_quote(table)} ({columns}) SELECT {columns} FROM {schema}.{_quote(table)}"
+            for table, columns in self.tables.items()
+        ]
+        # The next id of each table after the copied rows, whatever a test did to the
+        # sequences (a flush may restart them); setval only moves a sequence forward here.
+        statements += [
+            f"SELECT setval('{sequence}', greatest({top}, (SELECT last_value FROM {sequence})))"
+            for sequence, top in self.sequences
+        ]
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(";\n".join(statements))
+        analyze_catalogue()
+
+
+#: The fixtures whose shared data is open now, outermost first (tests/conftest.py fails a
+#: test that runs inside data it did not ask for).
+OPEN: list[str] = []
+
+
+def unasked_shared_data(fixturenames) -> list[str]:
+    """The fixtures whose shared data is open and that a test with these fixtures did not
+    ask for."""
+    return [name for name in OPEN if name not in fixturenames]
+
+
+@contextlib.contextmanager
+def shared_data(request, django_db_blocker) -> Iterator[None]:
+    """A transaction for the module-scoped (or class-scoped) fixture of `request` to make its
+    data in, kept open while the tests run (each in a savepoint of its own, as
+    pytest-django's `db` makes one inside an open transaction) and rolled back after the
+    last one. Every test of the module (or class) that uses the database must ask for the
+    fixture, and none may be a `transaction=True` test (which would commit)."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        OPEN.append(request.fixturename)
+        try:
+            yield
+        finally:
+            OPEN.remove(request.fixturename)
+            transaction.set_rollback(True)
