@@ -236,8 +236,17 @@ def public_decks(request, game: str | None = None):
 
 
 def _list_invalid(context: dict, exc: ListInvalid) -> int:
-    """Show a refused list's errors by line; the answer's status."""
-    context["line_errors"] = exc.line_errors
+    """Show a refused list's errors by line; the answer's status. An unknown name with
+    exactly one close card name carries that name as its one-click fix (`fix`)."""
+    fixes = {
+        e.line: {"name": e.name, "card": e.suggestions[0]}
+        for e in exc.unread
+        if e.name and len(e.suggestions) == 1
+    }
+    context["line_errors"] = [
+        {**error, "fix": fixes.get(error["line"]) if error.get("suggestions") else None}
+        for error in exc.line_errors
+    ]
     context["line_report"] = exc.checked.located() if exc.checked else None
     return 400
 
@@ -248,11 +257,15 @@ def _list_form_page(request, template: str, form, context: dict, status: int):
 
 
 def _new(request, *, list_required: bool):
+    # Importing, the menu opens on "as the list says" (the list's lines, else its sections
+    # and cards); a new deck opens on the first format.
     form = DeckNewForm(
         request.POST or None,
         request.FILES or None,
         list_required=list_required,
-        initial={"game_format": request.GET.get("f") or default_game_format()},
+        initial={
+            "game_format": request.GET.get("f") or ("" if list_required else default_game_format())
+        },
     )
     context = {"form": form, "importing": list_required}
     status = 200
@@ -271,14 +284,25 @@ def _new(request, *, list_required: bool):
             )
         except ListInvalid as exc:
             status = _list_invalid(context, exc)
+            _keep_list_text(form)
         except services.DeckInvalid as exc:
             for field, errs in exc.errors.items():
                 form.add_error("game_format" if field in {"game", "format"} else None, errs)
             status = 400
         else:
             messages.success(request, f"Deck “{deck.name}” created.")
+            if form.recognised:
+                messages.info(request, form.recognised)
             return redirect(deck)
     return _list_form_page(request, "decks/new.html", form, context, status)
+
+
+def _keep_list_text(form) -> None:
+    """A refused list read from a file is shown in the paste box, so that a fix (a click on
+    a suggested name) edits it and the next import reads it."""
+    if form.cleaned_data.get("file") and form.cleaned_data.get("list"):
+        form.data = form.data.copy()
+        form.data["list"] = form.cleaned_data["list"]
 
 
 @login_required

@@ -32,6 +32,7 @@ from .lists import (
     deck_from_list,
     deck_rule_set,
     list_check,
+    list_recognise,
 )
 from .options import COLLECTION_OPTION, clean_collection_option, collection_counts, rules_options
 from .rechecks import RuleSetCache, deck_revalidate, revalidate_game_decks, version_check
@@ -95,6 +96,7 @@ __all__ = [
     "deck_update",
     "entries_as_sections",
     "list_check",
+    "list_recognise",
     "revalidate_game_decks",
     "rules_options",
     "version_check",
