@@ -171,17 +171,19 @@ def test_tuner_bad_input(client, user, other_user, starved, make_deck):
 def test_stop_finishes_with_the_rounds_complete(
     client, user, starved, django_capture_on_commit_callbacks
 ):
-    """A deck against itself never stops early: stopped after its first round, it finishes
+    """A deck against its copy never stops early: stopped after its first round, it finishes
     with that round's games."""
     from simulations.services import simulation_run_chunk
+    from tests.simulations.conftest import copy_of
 
+    twin = copy_of(starved)
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=False):
         r = client.post(
             "/api/simulations/compare/",
             {
                 "a": {"deck": starved.pk},
-                "b": {"deck": starved.pk},
+                "b": {"deck": twin.pk},
                 "params": {"games": 80_000, "turns": 8},
             },
             content_type="application/json",
