@@ -42,6 +42,7 @@ from .language import (
     TRUE_WORDS,
     WORD_MIN,
     And,
+    Dropped,
     Node,
     Not,
     Or,
@@ -126,9 +127,17 @@ def _norm_choice(value: str) -> str:
 
 
 class _Compiler:
-    def __init__(self, game_slug: str | None, pg: bool, problems: list[str]) -> None:
+    def __init__(
+        self,
+        game_slug: str | None,
+        pg: bool,
+        problems: list[str],
+        dropped: list[Dropped] | None = None,
+    ) -> None:
         self.pg = pg
         self.problems = problems
+        #: The terms left out, with where they start (each also said in `problems`).
+        self.dropped: list[Dropped] = [] if dropped is None else dropped
         self.game = None
         if game_slug:
             try:
@@ -206,11 +215,20 @@ class _Compiler:
             return compiled
         except _Drop as exc:
             self.problems.append(str(exc))
+            self._dropped(node, str(exc))
             return None
         except Exception as exc:  # noqa: BLE001 - a search never fails on a term
             raw = node.raw if isinstance(node, Term) else node.text
-            self.problems.append(f"{raw}: could not be read ({exc.__class__.__name__})")
+            why = f"could not be read ({exc.__class__.__name__})"
+            self.problems.append(f"{raw}: {why}")
+            self._dropped(node, why)
             return None
+
+    def _dropped(self, node: Term | Word, why: str) -> None:
+        raw = (
+            node.raw if isinstance(node, Term) else (f'"{node.text}"' if node.phrase else node.text)
+        )
+        self.dropped.append(Dropped(node.start + 1, raw, why))
 
     def _narrow_by(self, t: Term) -> None:
         """Note the kind every result has, when a term of the top-level AND says it: a
