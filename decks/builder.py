@@ -38,6 +38,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from catalogue import rulesets
 from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
@@ -334,7 +335,13 @@ def builder_state(
         version=version,
         base=version.number if version else "",
         report=report,
-        violations=explained(report, game, deck.format),
+        violations=explained(
+            report,
+            game,
+            deck.format,
+            # Read only when a violation is the rule set's or names its costs.
+            rule_set=lambda: rulesets.by_code(game.slug, deck.format, report.get("rule_set")),
+        ),
         totals=totals_rows(raw_totals, game, sections=False),
         totals_map={
             k: game.factions.get(v, v) if isinstance(v, str) else v

@@ -85,7 +85,9 @@ def check_list(request):
             context["asked_code"] = form.cleaned_data["rule_set"]
             context["as_of"] = form.cleaned_data["as_of"]
             context["unknown"] = [e.as_unread() for e in checked.unread]
-            context["violations"] = explained(context["report"], context["game"], fmt)
+            context["violations"] = explained(
+                context["report"], context["game"], fmt, rule_set=context["rule_set"]
+            )
             context["totals"] = totals_rows(checked.report.totals, context["game"])
     if request.method == "POST" and form.errors and request.htmx:
         # The partial replaces the verdict only: it says what was wrong with the form.
@@ -335,6 +337,9 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     ).get_page(request.GET.get("vp"))
     versions = list(history.object_list)
     user = request.user
+    rule_sets = services.deck_rule_sets(deck=deck, with_effect=is_current)
+    code = (report or {}).get("rule_set")
+    checked_under = next((rs for rs in rule_sets.choices if rs.code == code), None)
     missing = None
     if user.is_authenticated and version is not None:
         if CollectionEntry.objects.filter(owner=user, card__game_id=deck.game_id).exists():
@@ -349,7 +354,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "is_current": is_current,
             "listing": listing,
             "report": report,
-            "violations": explained(report, game, deck.format),
+            "violations": explained(report, game, deck.format, rule_set=checked_under),
             "totals": totals_rows((report or {}).get("totals"), game),
             "versions": versions,
             "is_owner": user.is_authenticated and deck.owner_id == user.pk,
@@ -360,7 +365,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "history": history,
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
-            "rule_sets": services.deck_rule_sets(deck=deck, with_effect=is_current),
+            "rule_sets": rule_sets,
         },
     )
 
