@@ -104,5 +104,8 @@ def test_the_showing_results_for_banner_is_only_for_a_corrected_word(
 
 def test_the_search_help_lists_the_labels_as_keys(client):
     page = client.get("/cards/help/").content.decode()
+    for game in registry.all():  # each game's keys once
+        assert page.count(f'<h2 id="{game.slug}">') == 1
+    assert page.count("<h1>") == 1 and len(page) < 50_000
     assert "<code>ship_class</code> (or <code>class</code>)" in page
     assert "<code>kind:command</code> (or <code>kind:command_card</code>)" in page
