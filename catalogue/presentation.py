@@ -75,15 +75,33 @@ _KEY_TERM = re.compile(r"[:<>=]")
 _OPERATORS = {"and", "or", "not"}
 
 
+#: How alike a word typed and a word of a card's name must be for the name to be the word
+#: corrected (difflib's ratio): "wizrd" and "Wizard", not "shielded" and "Anti-Shield".
+CORRECTED_CUTOFF = 0.75
+_SUFFIXES = ("'s", "ies", "es", "s", "ed", "ing", "er")
+
+
+def _forms(word: str) -> set[str]:
+    """A word and its stems without a common English ending ("wizards" -> "wizard",
+    "shielded" -> "shield"): the search's full-text match reads it so."""
+    forms = {word}
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            forms.add(word[: -len(suffix)])
+    return forms
+
+
 def search_reading(query: str, result, cards) -> dict[str, str]:
     """What a results page says about how a query was read.
 
     `corrected`: the name of the best match among `cards` (the page's, best first when the
-    search ranked them, else the closest name), as the catalogue spells it, when a word of
-    the query is neither in its name nor in its text: a typo the name match forgave (a
-    name typed with a letter left out shows the name as spelt). `read_as`: the query as
-    the search read it, only when that says more than the query itself (keys and values
-    normalised, terms dropped). At most one query (the best match's text)."""
+    search ranked them, else the closest name), as the catalogue spells it, only when the
+    name is what a word of the query was corrected to: no card of the page holds the word
+    as typed (or a form of it: "wizards" is found as "wizard") in its name or text, and a
+    word of that name is a close spelling of it (a name typed with a letter left out shows
+    the name as spelt). `read_as`: the query as the search read it, only when that says
+    more than the query itself (keys and values normalised, terms dropped). At most one
+    query (the texts of the page's cards, when a word is in none of their names)."""
     out = {"corrected": "", "read_as": ""}
     read_as = getattr(result, "read_as", "") or ""
     typed = " ".join(query.split()).lower()
@@ -101,6 +119,19 @@ def search_reading(query: str, result, cards) -> dict[str, str]:
     words = [w for w in words if len(re.sub(r"[\W_]", "", w)) >= 3]
     if not words:
         return out
+    names = " ".join(c.name.lower() for c in cards)
+    unseen = [w for w in words if not any(f in names for f in _forms(w))]
+    if not unseen:
+        return out
+    texts = " ".join(
+        (t or "").lower()
+        for t in type(cards[0])
+        .objects.filter(pk__in=[c.pk for c in cards])
+        .values_list("text", flat=True)
+    )
+    unseen = [w for w in unseen if not any(f in texts for f in _forms(w))]
+    if not unseen:
+        return out
     top = cards[0]
     if not getattr(result, "ranked", False):
         joined = " ".join(words)
@@ -108,9 +139,16 @@ def search_reading(query: str, result, cards) -> dict[str, str]:
             cards[:100],
             key=lambda c: difflib.SequenceMatcher(a=joined, b=c.name.lower()).ratio(),
         )
-    name = top.name.lower()
-    unseen = [w for w in words if w not in name]
-    if unseen and any(w not in (top.text or "").lower() for w in unseen):
+    name_words = re.findall(r"[^\W_]+", top.name.lower())
+    name_words.append("".join(name_words))
+
+    def corrected(word: str) -> bool:
+        letters = "".join(re.findall(r"[^\W_]+", word))
+        return any(
+            difflib.SequenceMatcher(a=letters, b=n).ratio() >= CORRECTED_CUTOFF for n in name_words
+        )
+
+    if all(corrected(w) for w in unseen):
         out["corrected"] = top.name
         out["read_as"] = ""
     return out

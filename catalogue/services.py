@@ -47,6 +47,22 @@ def card_facts_by_names(*, game_slug: str, names: Iterable[str]) -> dict[str, Ca
     return {c.name.lower(): c.facts() for c in qs}
 
 
+def games_holding_names(names: Iterable[str]) -> dict[str, int]:
+    """Game slug -> how many of `names` (any case) are names of its cards, in one query
+    (through the index on each game's lower-cased names); games holding none are left out."""
+    lowered = {n.lower() for n in names}
+    if not lowered:
+        return {}
+    rows = (
+        Card.objects.annotate(lname=Lower("name"))
+        .filter(lname__in=lowered)
+        .values("game__slug")
+        .annotate(n=Count("lname", distinct=True))
+        .order_by()
+    )
+    return {row["game__slug"]: row["n"] for row in rows}
+
+
 def cards_by_kind(*, game_slug: str, kinds: Iterable[str]) -> dict[str, list[CardFacts]]:
     """Kind -> CardFacts of the game's cards of each kind, in name order (one query); every
     kind asked for is a key, empty when the catalogue holds none."""

@@ -20,7 +20,7 @@ from .models import Card, Expansion, Game, collector_order
 from .paging import WalkPaginator, search_walk
 from .presentation import face_context, labelled_attributes, search_reading, stat_line
 from .search import picked_kind_and_faction, search_cards
-from .search.examples import examples, vars_of
+from .search.examples import examples, keys_of, vars_of
 from .services import game_card_counts
 
 SORTS = {
@@ -66,7 +66,10 @@ def search_help(request):
     kinds of keys, and every game's keys."""
     games = registry.all()
     shown = max(games, key=lambda g: sum(bool(v) for v in vars_of(examples(g))), default=None)
-    context = {"games": games, "example_game": shown}
+    context = {
+        "games": [{"game": g, "kinds": keys_of(g)} for g in games],
+        "example_game": shown,
+    }
     if shown is not None:
         context["ex"] = examples(shown, _example_card(shown.slug))
         context["ex_set"] = (

@@ -1,11 +1,14 @@
+from dataclasses import replace
+
 from django import forms
+from django.utils import dateformat, timezone
 
 from cardsite.hostile import nul_line
 from validation import decklist
 from validation.registry import registry
 
-from .list_header import Header, read_header
-from .lists import DeckInvalid, chosen_rule_set
+from .list_header import Header, header_options, read_header
+from .lists import DeckInvalid, chosen_rule_set, list_recognise
 from .models import Deck, Visibility
 
 MAX_LIST = decklist.MAX_LIST_BYTES
@@ -59,6 +62,19 @@ def default_game_format() -> str:
     """The "game/format" a list form opens on: the first registered game's first format."""
     game = registry.all()[0]
     return f"{game.slug}/{next(iter(game.formats))}"
+
+
+#: The import form's first choice of game and format: read from the list itself.
+AS_THE_LIST_SAYS = "As the list says (its # Game: and # Format: lines, else its sections and cards)"
+
+
+def default_deck_name(game_slug: str, format: str) -> str:
+    """The name of an imported deck whose list has no # Deck: line: "<game> — <format>,
+    imported 3 May 2026"."""
+    game = registry.get(game_slug)
+    fmt = game.formats.get(format)
+    day = dateformat.format(timezone.localdate(), "j M Y")
+    return f"{game.name} — {fmt.name if fmt else format}, imported {day}"
 
 
 def format_choices() -> list[tuple[str, list[tuple[str, str]]]]:
@@ -249,6 +265,8 @@ class DeckNewForm(_ListInput):
         super().__init__(*args, **kwargs)
         self.list_required = list_required
         self.header = Header()
+        #: How the game and format were read when the list did not name them ("" else).
+        self.recognised = ""
         #: The "game/format" values whose format takes an agreed points total: the page
         #: shows the Points field for those only.
         self.points_formats = " ".join(
@@ -266,15 +284,16 @@ class DeckNewForm(_ListInput):
         self.fields["list"].label = "Paste the list"
         self.fields["list"].help_text = (
             "An exported list names its deck, game and format in its first lines "
-            "(# Deck:, # Game:, # Format:); those fill the fields left empty below."
+            "(# Deck:, # Game:, # Format:); those fill the fields left empty below. "
+            "Without them the game is read from the list's section names and card names."
         )
         self.fields["game_format"].required = False
         self.fields["game_format"].choices = [
-            ("", "As the list's # Game: and # Format: lines say"),
+            ("", AS_THE_LIST_SAYS),
             *format_choices(),
         ]
         self.fields["name"].required = False
-        self.fields["name"].help_text = "Empty: the list's # Deck: line."
+        self.fields["name"].help_text = "Empty: the list's # Deck: line, else its game and date."
 
     def clean(self):
         data = super().clean()
@@ -285,22 +304,50 @@ class DeckNewForm(_ListInput):
 
     def _fill_from_header(self, data: dict) -> None:
         """Importing: the game, format and name left empty come from the list's own comment
-        lines."""
-        self.header = read_header(data.get("list") or "")
+        lines; without # Game: and # Format: lines the game (and format) are recognised from
+        the list's section names and card names, and without # Deck: the deck is named
+        after its game, format and today's date."""
+        text = data.get("list") or ""
+        self.header = read_header(text)
         if not data.get("game_format"):
             if self.header.game and self.header.format:
                 data["game_format"] = f"{self.header.game}/{self.header.format}"
-            else:
-                self.add_error(
-                    "game_format",
-                    "choose the game and format: the list has no # Game: and # Format: lines "
-                    "naming them",
-                )
+            elif text.strip():
+                self._recognise(data, text)
+        chosen = data.get("game_format")
         if not (data.get("name") or "").strip():
             if self.header.name:
                 data["name"] = self.header.name
-            else:
-                self.add_error("name", "give the deck a name: the list has no # Deck: line")
+            elif chosen:
+                data["name"] = default_deck_name(*chosen.split("/", 1))
+
+    def _recognise(self, data: dict, text: str) -> None:
+        """The game and format of a list without # Game: and # Format: lines, from its
+        sections and card names (the game of its # Game: line, when it has one): of the
+        formats whose sections fit, the first whose options the comment lines give (a
+        "# Points: 50" line), else the first. Says how it was read (`self.recognised`)."""
+        named_game = bool(self.header.game)
+        found = list_recognise(text=text, game_slug=self.header.game)
+        if found.game is None:
+            self.add_error(
+                "game_format",
+                "choose the game and format: the list has no # Game: and # Format: lines "
+                f"naming them, and {found.problem}",
+            )
+            return
+        fmt = next((f for f in found.formats if header_options(text, f)), found.formats[0])
+        data["game_format"] = f"{found.game.slug}/{fmt.slug}"
+        self.header = replace(
+            self.header,
+            game=found.game.slug,
+            format=fmt.slug,
+            options=header_options(text, fmt),
+        )
+        how = "its # Game: line and its sections" if named_game else "its sections and cards"
+        self.recognised = (
+            f"Read as {found.game.name} — {fmt.name} from {how} (the list has no "
+            "# Format: line); to import it in another format, choose one in the menu."
+        )
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)

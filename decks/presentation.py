@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from django.urls import reverse
 
 from validation.registry import GameDef
+from validation.rulesets import cost_noted, is_rule_set_code
 from validation.trace import why
 
 EMPTY = "—"
@@ -81,15 +82,36 @@ def totals_rows(
     return rows
 
 
-def explained(report: Any, game: GameDef | None, format: str | None = None) -> dict[str, list]:
+def explained(
+    report: Any,
+    game: GameDef | None,
+    format: str | None = None,
+    rule_set: Any = None,
+) -> dict[str, list]:
     """The errors and warnings of a report (a runner `Report` or its stored dict) as dicts,
     each carrying `why`: the rule in one sentence, the rulebook section and sentence it
     comes from (the game's rulebook table) and the link to that row of the rules page
-    (None when the code has neither). Pure: no query."""
+    (None when the code has neither).
+
+    A rule set's own violation (its ban, limit or card pool) is explained by the rule set
+    the report was checked under, quoted (`why.rule_set`: its code, name, the date it took
+    effect, its note and the link to it), and so is a violation whose message names the
+    costs that rule set changed, beside its rulebook sentence. `rule_set` is that rule set (a
+    catalogue `RuleSet`), or a function answering it, called only when a violation needs it;
+    without it the report's code alone is shown. No query but that function's."""
     if not report:
         return {"errors": [], "warnings": []}
     data = report.as_dict() if hasattr(report, "as_dict") else report
+    code_used = data.get("rule_set") or ""
     found: dict[str, dict[str, Any] | None] = {}
+    quoted: list[dict[str, Any]] = []
+
+    def the_rule_set() -> dict[str, Any]:
+        if not quoted:
+            rs = rule_set() if callable(rule_set) else rule_set
+            quoted.append(_rule_set_quote(rs, code_used, game, format))
+        return quoted[0]
+
     out: dict[str, list] = {}
     for key in ("errors", "warnings"):
         shown = []
@@ -97,9 +119,44 @@ def explained(report: Any, game: GameDef | None, format: str | None = None) -> d
             code = v.get("code", "")
             if code not in found:
                 found[code] = _why(game, code, format) if game is not None else None
-            shown.append({**v, "why": found[code]})
+            why_ = found[code]
+            message = v.get("message", "")
+            # The rule set is read only for a violation that may need it.
+            if code_used and (
+                is_rule_set_code(code)
+                or (
+                    "; costs of " in message
+                    and cost_noted(message, _rule_set_label(code_used, the_rule_set()))
+                )
+            ):
+                why_ = {**(why_ or {"rule": ""}), "rule_set": the_rule_set()}
+            shown.append({**v, "why": why_})
         out[key] = shown
     return out
+
+
+def _rule_set_label(code: str, quote: Mapping[str, Any]) -> str:
+    """How the rules core names a rule set in its messages (RuleSetFacts.label)."""
+    name = quote.get("name") or ""
+    return f"{code} ({name})" if name and name != code else code
+
+
+def _rule_set_quote(rs: Any, code: str, game: GameDef | None, format: str | None) -> dict:
+    """What "Why?" quotes of the rule set of `code`: its name, the date it took effect, its
+    note and the link to it on its format's rule sets page (the code alone when the rule
+    set is not at hand, e.g. deleted since)."""
+    href = ""
+    if game is not None and format:
+        href = reverse("catalogue:rule_sets", args=[game.slug, format]) + f"#rule-set-{code}"
+    if rs is None or getattr(rs, "code", None) != code:
+        return {"code": code, "name": "", "effective": None, "note": "", "href": href}
+    return {
+        "code": rs.code,
+        "name": rs.name if rs.name != rs.code else "",
+        "effective": rs.effective,
+        "note": (rs.note or "").strip(),
+        "href": href,
+    }
 
 
 def _why(game: GameDef, code: str, format: str | None) -> dict[str, Any] | None:
@@ -109,7 +166,8 @@ def _why(game: GameDef, code: str, format: str | None) -> dict[str, Any] | None:
     source = w.source
     page = reverse("catalogue:rules", args=[game.slug]) if game.trace is not None else ""
     return {
-        "rule": w.rule,
+        # The page ends the sentence: a rule written with its own stop would end twice.
+        "rule": w.rule.rstrip().rstrip("."),
         "section": source.section if source else "",
         "quote": source.quote if source else "",
         "decision": source.decision if source else "",

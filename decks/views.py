@@ -87,7 +87,9 @@ def check_list(request):
             context["asked_code"] = form.cleaned_data["rule_set"]
             context["as_of"] = form.cleaned_data["as_of"]
             context["unknown"] = [e.as_unread() for e in checked.unread]
-            context["violations"] = explained(context["report"], context["game"], fmt)
+            context["violations"] = explained(
+                context["report"], context["game"], fmt, rule_set=context["rule_set"]
+            )
             context["totals"] = totals_rows(checked.report.totals, context["game"])
     if request.method == "POST" and form.errors and request.htmx:
         # The partial replaces the verdict only: it says what was wrong with the form.
@@ -255,8 +257,17 @@ def public_decks(request, game: str | None = None):
 
 
 def _list_invalid(context: dict, exc: ListInvalid) -> int:
-    """Show a refused list's errors by line; the answer's status."""
-    context["line_errors"] = exc.line_errors
+    """Show a refused list's errors by line; the answer's status. An unknown name with
+    exactly one close card name carries that name as its one-click fix (`fix`)."""
+    fixes = {
+        e.line: {"name": e.name, "card": e.suggestions[0]}
+        for e in exc.unread
+        if e.name and len(e.suggestions) == 1
+    }
+    context["line_errors"] = [
+        {**error, "fix": fixes.get(error["line"]) if error.get("suggestions") else None}
+        for error in exc.line_errors
+    ]
     context["line_report"] = exc.checked.located() if exc.checked else None
     return 400
 
@@ -267,11 +278,15 @@ def _list_form_page(request, template: str, form, context: dict, status: int):
 
 
 def _new(request, *, list_required: bool):
+    # Importing, the menu opens on "as the list says" (the list's lines, else its sections
+    # and cards); a new deck opens on the first format.
     form = DeckNewForm(
         request.POST or None,
         request.FILES or None,
         list_required=list_required,
-        initial={"game_format": request.GET.get("f") or default_game_format()},
+        initial={
+            "game_format": request.GET.get("f") or ("" if list_required else default_game_format())
+        },
     )
     context = {"form": form, "importing": list_required}
     status = 200
@@ -290,14 +305,25 @@ def _new(request, *, list_required: bool):
             )
         except ListInvalid as exc:
             status = _list_invalid(context, exc)
+            _keep_list_text(form)
         except services.DeckInvalid as exc:
             for field, errs in exc.errors.items():
                 form.add_error("game_format" if field in {"game", "format"} else None, errs)
             status = 400
         else:
             messages.success(request, f"Deck “{deck.name}” created.")
+            if form.recognised:
+                messages.info(request, form.recognised)
             return redirect(deck)
     return _list_form_page(request, "decks/new.html", form, context, status)
+
+
+def _keep_list_text(form) -> None:
+    """A refused list read from a file is shown in the paste box, so that a fix (a click on
+    a suggested name) edits it and the next import reads it."""
+    if form.cleaned_data.get("file") and form.cleaned_data.get("list"):
+        form.data = form.data.copy()
+        form.data["list"] = form.cleaned_data["list"]
 
 
 @account_needed
@@ -330,6 +356,9 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     ).get_page(request.GET.get("vp"))
     versions = list(history.object_list)
     user = request.user
+    rule_sets = verdicts.deck_rule_sets(deck=deck, with_effect=is_current)
+    code = (report or {}).get("rule_set")
+    checked_under = next((rs for rs in rule_sets.choices if rs.code == code), None)
     missing = None
     if user.is_authenticated and version is not None:
         if CollectionEntry.objects.filter(owner=user, card__game_id=deck.game_id).exists():
@@ -344,7 +373,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "is_current": is_current,
             "listing": listing,
             "report": report,
-            "violations": explained(report, game, deck.format),
+            "violations": explained(report, game, deck.format, rule_set=checked_under),
             "totals": totals_rows((report or {}).get("totals"), game),
             "versions": versions,
             "is_owner": user.is_authenticated and deck.owner_id == user.pk,
@@ -355,7 +384,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "history": history,
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
-            "rule_sets": verdicts.deck_rule_sets(deck=deck, with_effect=is_current),
+            "rule_sets": rule_sets,
             "copies": _copies(deck, version),
             "unit_sheet": bool(game.unit_sheet),
             "deck_links": hooks.deck_links(deck) if token is None else [],

@@ -184,7 +184,7 @@ def goldfish(request, game: str):
         "answer": answer,
     }
     if answer is not None and answer.summary is not None:
-        shown = pipeline.shown(goldfish_def, answer.summary)
+        shown = pipeline.shown(goldfish_def, answer.summary, with_metrics=True)
         context["figures"] = shown["figures"]
         context["charts"] = [c["svg"] for c in shown["charts"]]
     if answer is not None and answer.run is not None:

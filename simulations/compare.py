@@ -1,7 +1,8 @@
 """Start a paired comparison of two decks (or two versions of one deck) of one game.
 
 `compare_start` checks everything before anything is queued, each problem a
-`SimulationError` naming its field: the kind pairs games, both decks are of its game and
+`SimulationError` naming its field: A and B are two versions (a version is never compared
+with itself), the kind pairs games, both decks are of its game and
 readable by the user as a player, the parameters are the goldfish's, the metric is one the
 goldfish has (default: its headline metric) and measures with these parameters, both decks
 can be played (a zero-game pair). Then the run is created under the per-user limit and its
@@ -110,6 +111,14 @@ def compare_start(
             {
                 "b.deck": f"the decks are of different games ({a.deck.game.name} and "
                 f"{b.deck.game.name}); compare two decks of one game"
+            }
+        )
+    if a.pk == b.pk:
+        raise services.SimulationError(
+            {
+                "b.version": f"A and B are the same version ({a.deck.name} v{a.number}): "
+                "a version played against itself can only be not distinguishable; choose "
+                "another version of the deck, or another deck, for B"
             }
         )
     kind = pairing_kind(game_a, kind_slug)

@@ -69,7 +69,12 @@ class CompareStartView(StartRunView):
 
 class CandidatesSerializer(serializers.Serializer):
     query = serializers.CharField(
-        required=False, allow_blank=True, max_length=500, help_text="A catalogue search query."
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        help_text="A catalogue search query of the deck's game; every term must be read (one "
+        "that cannot is a 400 on candidates naming it and the character it starts at). "
+        "Empty, and no collection: the cards that fit the deck's sections are proposed.",
     )
     collection = serializers.BooleanField(
         required=False, default=False, help_text="Cards of your collection (with a query: both)."

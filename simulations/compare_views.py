@@ -38,6 +38,39 @@ def _choices(request, deck: Deck, token: str) -> dict:
     }
 
 
+def _defaults(choices: dict, a: int | None, b_ref: str) -> tuple[int | None, str]:
+    """What the form opens on, given what the address asked for (`a`, a version number of
+    this deck, and `b_ref`, as the B menu's values): by default A is the version before the
+    latest and B the latest. A given alone gets B the latest (the version before it, when A
+    is the latest); B given alone gets A the version before it. A deck of one version is
+    A against the first other deck of the game (else against itself, which the comparison
+    refuses with a message)."""
+    numbers = [v["number"] for v in choices["versions"]]  # newest first
+    others = [d["ref"] for d in choices["others"]]
+
+    def before(n: int | None) -> int | None:
+        return next((m for m in numbers if n is not None and m < n), None)
+
+    if a is None and b_ref.startswith("v:"):
+        b_number = whole_number(b_ref[2:])
+        a = before(b_number) or next((m for m in numbers if m != b_number), b_number)
+    elif a is None and b_ref:
+        a = numbers[0] if numbers else None
+    elif a is None:
+        a = numbers[1] if len(numbers) >= 2 else (numbers[0] if numbers else None)
+    if not b_ref and a is not None:
+        later = [m for m in numbers if m != a]
+        if numbers and numbers[0] != a:
+            b_ref = f"v:{numbers[0]}"
+        elif later:
+            b_ref = f"v:{later[0]}"
+        elif others:
+            b_ref = others[0]
+        else:
+            b_ref = f"v:{a}"
+    return a, b_ref
+
+
 def _parse_ref(value: str, deck: Deck, token: str) -> dict:
     """ "v:<number>" (a version of this deck) or "d:<deck id>" (another deck's current
     version)."""
@@ -67,14 +100,12 @@ def _deck_and_kind(request, deck_pk: int):
 def deck_compare(request, deck_pk: int):
     token, deck, kind = _deck_and_kind(request, deck_pk)
     data = request.POST if request.method == "POST" else request.GET
-    current = (
-        DeckVersion.objects.filter(deck=deck)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
+    choices = _choices(request, deck, token)
+    a_number, b_value = _defaults(
+        choices,
+        whole_number(data.get("a")),
+        data.get("b_ref") or (f"v:{data['b']}" if whole_number(data.get("b")) else ""),
     )
-    a_number = whole_number(data.get("a")) or current
-    b_value = data.get("b_ref") or (f"v:{data['b']}" if whole_number(data.get("b")) else "")
     context = {
         "deck": deck,
         "token": token,
@@ -87,7 +118,9 @@ def deck_compare(request, deck_pk: int):
         "turns": data.get("turns") or (kind.defaults().get("turns", "") if kind else ""),
         "seed": data.get("seed") or "",
         "errors": {},
-        **_choices(request, deck, token),
+        # Nothing to compare with yet: one version, and no other deck of the game.
+        "alone": len(choices["versions"]) < 2 and not choices["others"],
+        **choices,
     }
     if request.method == "GET" or kind is None:
         return render(request, "simulations/deck_compare.html", context)

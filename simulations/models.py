@@ -112,7 +112,25 @@ class SimulationRun(models.Model):
 
     @property
     def games(self) -> int:
+        """The games asked for: a goldfish's games, the games limit of a comparison or of
+        each swap of a tuning run."""
         return int(self.params.get("games", 0))
+
+    @property
+    def games_played(self) -> int | None:
+        """The games the run played, read from its stored results: a finished comparison's
+        or tuning run's games (each swap's), a finished goldfish's summary, the complete
+        rounds of a comparison or tuning run still playing; None before any is stored."""
+        results = self.results or {}
+        if isinstance(results.get("games"), int):
+            return results["games"]
+        summary = results.get("summary")
+        if isinstance(summary, dict) and isinstance(summary.get("games"), int):
+            return summary["games"]
+        rounds = results.get("rounds")
+        if rounds:
+            return int(rounds[-1]["games"])
+        return None
 
     def mark_done(self, now) -> None:
         """Finish the run at `now` (the caller saves it): done, with the seconds of work its

@@ -22,6 +22,7 @@ from catalogue.services import cards_by_kind
 from decks.selectors import version_entries
 from validation.capabilities import Goldfish
 from validation.params import ParamsInvalid, ParamSpec, clean_params
+from validation.sim.metrics import rows as metric_rows
 
 from . import charts
 
@@ -92,13 +93,28 @@ def play_inline(
     return results(goldfish, [goldfish.run_chunk(inputs, params, seed, 0, 1)], inputs)
 
 
-def shown(goldfish: Goldfish, summary: Mapping[str, Any] | None, *, prefix: str = "") -> dict:
+def shown(
+    goldfish: Goldfish,
+    summary: Mapping[str, Any] | None,
+    *,
+    prefix: str = "",
+    with_metrics: bool = False,
+) -> dict:
     """What a page shows of a summary: `figures` [(label, text)] and `charts`, each its
-    `spec` and rendered `svg` (`prefix` keeps ids apart when several share a page)."""
+    `spec` and rendered `svg` (`prefix` keeps ids apart when several share a page).
+
+    A statistic is one figure: the goldfish's metrics are its figures of record (what
+    comparisons and the tuner read), and its key figures never restate one. A page that
+    lists the metrics in a table of their own (a run's page) takes the key figures alone;
+    `with_metrics` puts each metric's figure first for a page that has no such table."""
     if not summary:
         return {"figures": [], "charts": []}
+    figures = list(goldfish.key_figures(summary))
+    if with_metrics:
+        metrics = metric_rows(goldfish.metrics, summary)
+        figures = [(r["metric"].label, r["shown"]) for r in metrics] + figures
     return {
-        "figures": goldfish.key_figures(summary),
+        "figures": figures,
         "charts": [
             {"spec": s, "svg": charts.render(s, prefix=prefix)} for s in goldfish.charts(summary)
         ],

@@ -44,6 +44,16 @@ METHOD = (
     "the deck or is worse than the best swap's worst case."
 )
 
+#: How the tuner picks what it races when more could be tried than its caps allow
+#: (simulations/tuner.py; shown on the run page).
+PROMISE = (
+    "the cards that may come in, most promising first: one more copy of a card the deck "
+    "plays before a new card, then cards of the kinds the deck holds most copies of, then "
+    "cards whose cost is closest to the deck's average for their kind, then by name; the "
+    "cards out, most copies first, then by name; the swaps are tried in order of the two "
+    "ranks added up (the card out's first), each checked by the rules"
+)
+
 
 def swapped_sections(
     sections: Mapping[str, Any], swap: Mapping[str, Any]
@@ -271,4 +281,6 @@ def view(run, kind) -> dict[str, Any] | None:
         "stopped": results.get("stopped"),
         "method": METHOD,
         "done": run.status == Status.DONE,
+        "chosen": inputs.get("chosen"),
+        "promise": PROMISE,
     }

@@ -32,13 +32,20 @@ LIMIT_CODE = "format.limit"
 #: The rule set's codes, in the order they are checked.
 CODES: tuple[str, ...] = (POOL_CODE, BANNED_CODE, LIMIT_CODE)
 
-#: Each code in one sentence, for the pages that explain a violation.
+#: Each code in one sentence, for the pages that explain a violation (without a final stop,
+#: like a rule's own `describe()`: the pages end the sentence).
 DESCRIPTIONS: Mapping[str, str] = {
-    POOL_CODE: "Only cards printed in the rule set's legal expansions may be played.",
-    BANNED_CODE: "A card the rule set bans may not be played at all.",
-    LIMIT_CODE: "At most the rule set's limit of copies of a limited card (the lower of it "
-    "and the format's own copy limit holds).",
+    POOL_CODE: "only cards printed in the rule set's legal expansions may be played",
+    BANNED_CODE: "a card the rule set bans may not be played at all",
+    LIMIT_CODE: "at most the rule set's limit of copies of a limited card (the lower of it "
+    "and the format's own copy limit holds)",
 }
+
+
+def cost_noted(message: str, label: str) -> bool:
+    """Whether a violation's message names cards the rule set of `label` re-costed (the
+    note `cost_note` adds)."""
+    return f"; costs of {label}: " in message
 
 
 class CostedCards(Mapping[str, CardFacts]):
@@ -99,6 +106,11 @@ def cost_note(v: Violation, changes: Mapping[str, tuple[int, int]], label: str) 
     if not named:
         return v
     return replace(v, message=f"{v.message}; costs of {label}: {', '.join(named)}")
+
+
+def is_rule_set_code(code: str) -> bool:
+    """Whether `code` is one of a rule set's own codes (not a rule of the rulebook)."""
+    return code in CODES
 
 
 def format_limit(fmt: FormatDef, section: str, card: CardFacts) -> int | None:

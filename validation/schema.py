@@ -9,6 +9,7 @@ and the importer build their forms from it.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -176,6 +177,12 @@ class Attr:
         """A JSON-friendly description, for form builders and the API."""
         fields = plain(self, "key", "label", "type", "choices", "required")
         return {**fields, "default": self.default_value(), "help": self.help}
+
+
+def label_key(label: str) -> str:
+    """The search key a label is read as: lower case, words joined by "_" ("Start card" ->
+    "start_card", "Class" -> "class"), so that what a card page shows is a key."""
+    return "_".join(re.findall(r"[0-9a-z]+", label.lower()))
 
 
 def _is_int(value: Any) -> bool:

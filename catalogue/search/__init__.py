@@ -19,7 +19,10 @@ A query is read in three steps, none of which may raise on any input:
    dangling `or`/`-` and empty groups are dropped with a problem.
 3. `compile` checks every term against the game's keys (`validation.registry`) and turns it
    into a `Q`; terms it cannot use (unknown key, a word where a number is expected, a value
-   outside the choices) are dropped with a problem saying what and why.
+   outside the choices) are dropped with a problem saying what and why. Every term left
+   out (here or by the tokenizer: an operator without a key) is also in
+   `SearchResult.dropped`, with the character of the query it starts at, for a caller that
+   must use every term (the tuner refuses such a query).
 
 On PostgreSQL bare words use full-text search over name and text (the expression
 `DOCUMENT_SQL`, prefix matching, indexed by migration 0002) or trigram similarity over the
@@ -62,6 +65,7 @@ from .language import (
     MAX_TERMS,
     MAX_WORD_CHARS,
     And,
+    Dropped,
     Not,
     Or,
     SearchResult,
@@ -81,6 +85,7 @@ __all__ = [
     "MAX_TERMS",
     "MAX_WORD_CHARS",
     "And",
+    "Dropped",
     "Not",
     "Or",
     "SearchResult",
@@ -106,19 +111,21 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
     """Filter `queryset` (of Card) by a query in the search language. Never raises: terms that
     cannot be used are dropped and explained in `problems`; `read_as` is how it was read."""
     problems: list[str] = []
+    dropped: list[Dropped] = []
     error = query_error(query or "")
     if error:
         return SearchResult(queryset.none(), "", [error], error=error)
     try:
-        tree, problems = parse(query or "")
+        tree, problems = parse(query or "", dropped)
         if tree is None:
-            return SearchResult(queryset, "", problems)
+            return SearchResult(queryset, "", problems, dropped=dropped)
         db = queryset.db if hasattr(queryset, "db") else router.db_for_read(queryset.model)
         pg = connections[db].vendor == "postgresql"
-        compiler = _Compiler(game_slug or None, pg, problems)
+        compiler = _Compiler(game_slug or None, pg, problems, dropped)
         compiled = compiler.compile(tree)
+        dropped.sort(key=lambda d: d.position)  # the tokenizer's and the compiler's, in order
         if compiled is None:
-            return SearchResult(queryset, "", problems)
+            return SearchResult(queryset, "", problems, dropped=dropped)
         q, read_as = compiled
         qs = queryset.filter(q)
         if compiler.implied:
@@ -131,11 +138,18 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         if ranked:
             qs = _order_by_rank(qs, compiler.rank_words)
         return SearchResult(
-            qs, read_as, problems, condition=q, ranked=ranked, narrow=compiler.narrow
+            qs,
+            read_as,
+            problems,
+            condition=q,
+            ranked=ranked,
+            narrow=compiler.narrow,
+            dropped=dropped,
         )
     except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
-        problems.append(f"the query could not be read ({exc.__class__.__name__}); showing all")
-        return SearchResult(queryset, "", problems)
+        why = f"the query could not be read ({exc.__class__.__name__}); showing all"
+        problems.append(why)
+        return SearchResult(queryset, "", problems, dropped=[Dropped(1, query or "", why)])
 
 
 def picked_kind_and_faction(queryset: QuerySet, game, *, kind: str, faction: str) -> QuerySet:

@@ -19,6 +19,7 @@ from django.db.models.functions import Lower
 from django.db.models.lookups import Exact, IContains, IExact
 
 from validation.registry import registry
+from validation.schema import label_key
 
 from .. import rulesets
 from ..models import Card, Printing, RuleSet, RuleSetCard
@@ -44,6 +45,7 @@ from .language import (
     TRUE_WORDS,
     WORD_MIN,
     And,
+    Dropped,
     Node,
     Not,
     Or,
@@ -126,9 +128,17 @@ def _norm_choice(value: str) -> str:
 
 
 class _Compiler:
-    def __init__(self, game_slug: str | None, pg: bool, problems: list[str]) -> None:
+    def __init__(
+        self,
+        game_slug: str | None,
+        pg: bool,
+        problems: list[str],
+        dropped: list[Dropped] | None = None,
+    ) -> None:
         self.pg = pg
         self.problems = problems
+        #: The terms left out, with where they start (each also said in `problems`).
+        self.dropped: list[Dropped] = [] if dropped is None else dropped
         self.game = None
         if game_slug:
             try:
@@ -141,14 +151,28 @@ class _Compiler:
         self.kinds: set[str] = set()
         self.factions: set[str] = set()
         self.attrs: dict[str, list[Any]] = {}
+        #: The labels people see, read as keys (validation.schema.label_key): an attribute's
+        #: label -> the keys of the attributes shown with it ("class" -> the kinds' *_class),
+        #: a kind's label -> the kind ("command_card" -> command).
+        self.labels: dict[str, list[str]] = {}
+        self.kind_labels: dict[str, str] = {}
         for g in games:
             self.kinds.update(g.kinds)
             self.factions.update(g.factions)
-            for schema in g.kinds.values():
+            for kind, schema in g.kinds.items():
+                self.kind_labels.setdefault(label_key(schema.label), kind)
                 for a in schema.attrs:
                     group = self.attrs.setdefault(a.key, [])
                     if a not in group:
                         group.append(a)
+                    keys = self.labels.setdefault(label_key(a.label), [])
+                    if a.key not in keys:
+                        keys.append(a.key)
+        # A label that is a key itself, or a common key, stays that key.
+        for taken in (*self.attrs, *COMMON_KEYS):
+            self.labels.pop(taken, None)
+        for kind in self.kinds:
+            self.kind_labels.pop(kind, None)
         # Keys of other games, to say where an unknown key belongs.
         self.elsewhere: dict[str, list[str]] = {}
         if self.game:
@@ -206,11 +230,20 @@ class _Compiler:
             return compiled
         except _Drop as exc:
             self.problems.append(str(exc))
+            self._dropped(node, str(exc))
             return None
         except Exception as exc:  # noqa: BLE001 - a search never fails on a term
             raw = node.raw if isinstance(node, Term) else node.text
-            self.problems.append(f"{raw}: could not be read ({exc.__class__.__name__})")
+            why = f"could not be read ({exc.__class__.__name__})"
+            self.problems.append(f"{raw}: {why}")
+            self._dropped(node, why)
             return None
+
+    def _dropped(self, node: Term | Word, why: str) -> None:
+        raw = (
+            node.raw if isinstance(node, Term) else (f'"{node.text}"' if node.phrase else node.text)
+        )
+        self.dropped.append(Dropped(node.start + 1, raw, why))
 
     def _narrow_by(self, t: Term) -> None:
         """Note the kind every result has, when a term of the top-level AND says it: a
@@ -220,8 +253,11 @@ class _Compiler:
         key = t.key.lower()
         if key == "kind":
             if t.op in (":", "="):
-                self.narrow.setdefault("kind", _norm_choice(self._value(t)))
+                value = _norm_choice(self._value(t))
+                self.narrow.setdefault("kind", self.kind_labels.get(value, value))
             return
+        if key not in self.attrs and len(self.labels.get(key, ())) == 1:
+            key = self.labels[key][0]  # a label shown with one attribute only
         if self.game is None or key in COMMON_KEYS or key not in self.attrs:
             return
         kinds = [kind for kind, schema in self.game.kinds.items() if key in schema.keys()]
@@ -279,13 +315,34 @@ class _Compiler:
             return self.common(COMMON_KEYS[key], t)
         if key in self.attrs:
             return self.attribute(key, self.attrs[key], t)
+        if key in self.labels:
+            return self.labelled(self.labels[key], t)
         where = self.elsewhere.get(key)
         if where and self.game:
             raise _Drop(
                 f"'{key}' is not a key of {self.game.name} (it is a key of {', '.join(where)})"
             )
-        known = list(COMMON_KEYS) + list(self.attrs)
+        known = list(COMMON_KEYS) + list(self.attrs) + list(self.labels)
         raise _Drop(f"unknown key '{t.key}'{_suggest(key, known)}")
+
+    def labelled(self, keys: list[str], t: Term) -> tuple[Q, str]:
+        """A term whose key is a label people see (`class:submarine` where cards show
+        "Class submarine"): the attributes shown with that label, the ones whose values it
+        fits (a label several kinds use for different attributes, any of them)."""
+        results: list[tuple[Q, str]] = []
+        errors: list[str] = []
+        for key in keys:
+            try:
+                results.append(self.attribute(key, self.attrs[key], t))
+            except _Drop as exc:
+                errors.append(str(exc))
+        if not results:
+            raise _Drop(errors[0])
+        q = results[0][0]
+        for other, _ in results[1:]:
+            q |= other
+        shown = [text for _, text in results]
+        return q, shown[0] if len(shown) == 1 else "(" + " OR ".join(shown) + ")"
 
     def _value(self, t: Term) -> str:
         value = " ".join(t.value.split())
@@ -324,6 +381,7 @@ class _Compiler:
             shown_op = op
         elif key == "kind":
             value = _norm_choice(value)
+            value = self.kind_labels.get(value, value)
             if value not in self.kinds:
                 where = f" of {self.game.name}" if self.game else ""
                 raise _Drop(

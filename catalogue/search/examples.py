@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass
 
 from validation.registry import GameDef
-from validation.schema import Attr
+from validation.schema import Attr, label_key
 
 
 def _first(game: GameDef, *types: str) -> Attr | None:
@@ -80,3 +80,30 @@ def examples(game: GameDef, card_name: str = "") -> Examples:
 def vars_of(ex: Examples) -> tuple[str, ...]:
     """The example terms as a tuple (to count how many keys a game can show)."""
     return astuple(ex)
+
+
+def keys_of(game: GameDef) -> list[dict[str, object]]:
+    """The game's kinds and their keys as the search help lists them: each kind's `label`,
+    `kind` and the `kind_alias` its label is read as (when it is not the kind itself), and
+    its attributes' `key`, `alias` (the label as a key, when it differs from every key)
+    and `choices`."""
+    keys = {a.key for schema in game.kinds.values() for a in schema.attrs}
+    out: list[dict[str, object]] = []
+    for kind, schema in game.kinds.items():
+        kind_alias = label_key(schema.label)
+        out.append(
+            {
+                "label": schema.label,
+                "kind": kind,
+                "kind_alias": kind_alias if kind_alias not in game.kinds else "",
+                "attrs": [
+                    {
+                        "key": a.key,
+                        "alias": label_key(a.label) if label_key(a.label) not in keys else "",
+                        "choices": a.choices,
+                    }
+                    for a in schema.attrs
+                ],
+            }
+        )
+    return out

@@ -60,6 +60,19 @@ COMMON_KEYS = {
 }
 
 
+@dataclass(frozen=True)
+class Dropped:
+    """A term of a query that was not used: where it starts (the character's position in
+    the query, from 1), the term as written, and why."""
+
+    position: int
+    text: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.text!r} (at character {self.position}): {self.why}"
+
+
 @dataclass
 class SearchResult:
     """The filtered queryset, how the query was read, and the terms that were dropped."""
@@ -78,6 +91,9 @@ class SearchResult:
     # Why the query was refused (`query_error`): then `queryset` is empty and callers answer
     # the message (the API a 400 on `q`).
     error: str = ""
+    # The terms left out (each also said in `problems`), with where they start: a caller that
+    # must use every term (the tuner) refuses a query with any.
+    dropped: list[Dropped] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -92,12 +108,14 @@ class Token:
     op: str = ""
     value: str = ""
     quoted: bool = False
+    start: int = 0  # where it starts in the query (0-based)
 
 
 @dataclass
 class Word:
     text: str
     phrase: bool = False
+    start: int = field(default=0, compare=False)
 
 
 @dataclass
@@ -107,6 +125,7 @@ class Term:
     value: str
     quoted: bool
     raw: str
+    start: int = field(default=0, compare=False)
 
 
 @dataclass
@@ -182,10 +201,14 @@ def query_error(query: Any) -> str | None:
     return None
 
 
-def tokenize(query: str, *, max_terms: int = MAX_TERMS) -> tuple[list[Token], list[str]]:
-    """Split a query into tokens; problems for what cannot be a token (never raises)."""
+def tokenize(
+    query: str, *, max_terms: int = MAX_TERMS, dropped: list[Dropped] | None = None
+) -> tuple[list[Token], list[str]]:
+    """Split a query into tokens; problems for what cannot be a token (never raises). A term
+    left out is also added to `dropped`, with its position."""
     text = _clean_text(query)
     problems: list[str] = []
+    dropped = [] if dropped is None else dropped
     if len(text) > MAX_QUERY_CHARS:
         problems.append(f"query too long: only the first {MAX_QUERY_CHARS} characters are read")
         text = text[:MAX_QUERY_CHARS]
@@ -205,11 +228,14 @@ def tokenize(query: str, *, max_terms: int = MAX_TERMS) -> tuple[list[Token], li
             i += 1
             continue
         if c == '"':
+            start = i
             value, i, closed = _read_quoted(text, i)
             if not closed:
                 problems.append(f'unbalanced quote: "{value.strip()}" read as if closed at the end')
             if value.strip():
-                tokens.append(Token("phrase", f'"{value}"', value=" ".join(value.split())))
+                tokens.append(
+                    Token("phrase", f'"{value}"', value=" ".join(value.split()), start=start)
+                )
                 leaves += 1
             else:
                 problems.append('empty quotes "" ignored')
@@ -236,18 +262,23 @@ def tokenize(query: str, *, max_terms: int = MAX_TERMS) -> tuple[list[Token], li
                 j = _read_bare(text, i)
                 value, i = text[i:j], j
             raw = text[m.start() : i]
-            tokens.append(Token("term", raw, key=key, op=op, value=value, quoted=quoted))
+            tokens.append(
+                Token("term", raw, key=key, op=op, value=value, quoted=quoted, start=m.start())
+            )
             leaves += 1
             continue
+        start = i
         j = _read_bare(text, i)
         word, i = text[i:j], j
         low = word.lower()
         if low in ("or", "and", "not"):
             tokens.append(Token(low, word))
         elif word[0] in ":=<>!":
-            problems.append(f"'{word}': an operator needs a key before it (e.g. cost{word})")
+            why = f"an operator needs a key before it (e.g. cost{word})"
+            problems.append(f"'{word}': {why}")
+            dropped.append(Dropped(start + 1, word, why))
         else:
-            tokens.append(Token("word", word, value=word))
+            tokens.append(Token("word", word, value=word, start=start))
             leaves += 1
     return tokens, problems
 
@@ -331,10 +362,10 @@ class _Parser:
                 self.problems.append("empty parentheses () ignored")
             return inner
         if tok.type == "term":
-            return Term(tok.key, tok.op, tok.value, tok.quoted, tok.text)
+            return Term(tok.key, tok.op, tok.value, tok.quoted, tok.text, start=tok.start)
         if tok.type == "phrase":
-            return Word(tok.value, phrase=True)
-        return Word(tok.value)
+            return Word(tok.value, phrase=True, start=tok.start)
+        return Word(tok.value, start=tok.start)
 
 
 def _join(cls: type[And] | type[Or], parts: Iterable[Node | None]) -> Node | None:
@@ -348,7 +379,8 @@ def _join(cls: type[And] | type[Or], parts: Iterable[Node | None]) -> Node | Non
     return kept[0] if len(kept) == 1 else cls(kept)
 
 
-def parse(query: str) -> tuple[Node | None, list[str]]:
-    """The AST of a query (None when it holds nothing usable) and the problems met."""
-    tokens, problems = tokenize(query)
+def parse(query: str, dropped: list[Dropped] | None = None) -> tuple[Node | None, list[str]]:
+    """The AST of a query (None when it holds nothing usable) and the problems met (a term
+    left out is also added to `dropped`)."""
+    tokens, problems = tokenize(query, dropped=dropped)
     return _Parser(tokens, problems).parse(), problems

@@ -40,6 +40,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cardsite.account_needed import account_needed
+from catalogue import rulesets
 from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
@@ -297,8 +298,11 @@ def builder_state(
     conflict: str = "",
     error: str = "",
     notice: str = "",
+    rule_sets: verdicts.DeckRuleSets | None = None,
 ) -> BuilderState:
-    """Everything the deck and live panels show for `version` of `deck`."""
+    """Everything the deck and live panels show for `version` of `deck`. `rule_sets`, the
+    deck's rule sets when the caller has read them: a violation's "Why?" quotes the rule set
+    the report was checked under from them instead of reading it again."""
     game = deck.game.definition
     fmt = game.format(deck.format)
     entries = list(version.entries) if version else []
@@ -324,7 +328,16 @@ def builder_state(
         version=version,
         base=version.number if version else "",
         report=report,
-        violations=explained(report, game, deck.format),
+        violations=explained(
+            report,
+            game,
+            deck.format,
+            # Read only when a violation is the rule set's or names its costs.
+            rule_set=lambda: (
+                _checked_under(rule_sets, report.get("rule_set"))
+                or rulesets.by_code(game.slug, deck.format, report.get("rule_set"))
+            ),
+        ),
         totals=totals_rows(raw_totals, game, sections=False),
         totals_map={
             k: game.factions.get(v, v) if isinstance(v, str) else v
@@ -366,6 +379,13 @@ def builder_state(
     )
 
 
+def _checked_under(rule_sets: verdicts.DeckRuleSets | None, code: str | None):
+    """The rule set of `code` among the deck's rule sets already read, or None."""
+    if rule_sets is None or not code:
+        return None
+    return next((rs for rs in rule_sets.choices if rs.code == code), None)
+
+
 def state_context(request, deck: Deck, version: DeckVersion | None, **kw: Any) -> dict[str, Any]:
     """The template context of `builder_state` (its fields by name, and `state` itself)."""
     return builder_state(request, deck, version, **kw).context()
@@ -378,17 +398,20 @@ def _urls(deck: Deck) -> dict[str, str]:
     }
 
 
-def _with_rule_sets(context: dict[str, Any], deck: Deck) -> dict[str, Any]:
-    """An answer to a change also carries the deck's rule sets line, out of band: what the
-    upcoming rule set will do to the list changes with it (the builder page's heading
-    showed the effect of the list it was opened with until a reload)."""
-    context["rule_sets"] = verdicts.deck_rule_sets(deck=deck)
+def _with_rule_sets(request, deck: Deck, version: DeckVersion | None, **kw: Any) -> dict[str, Any]:
+    """The state's context, and the deck's rule sets line that an answer to a change also
+    carries, out of band: what the upcoming rule set will do to the list changes with it
+    (the builder page's heading showed the effect of the list it was opened with until a
+    reload)."""
+    rule_sets = verdicts.deck_rule_sets(deck=deck)
+    context = state_context(request, deck, version, rule_sets=rule_sets, **kw)
+    context["rule_sets"] = rule_sets
     context["rule_sets_oob"] = True
     return context
 
 
 def _render_state(request, deck, version, **kw):
-    context = _with_rule_sets(state_context(request, deck, version, **kw), deck)
+    context = _with_rule_sets(request, deck, version, **kw)
     return render(request, "decks/builder/_state.html", context)
 
 
@@ -446,7 +469,7 @@ def _render_changes(
     Queries: those of `state_context`, plus one for the facts of the cards that left the
     list when some did."""
     old_entries, old_report = before
-    context = _with_rule_sets(state_context(request, deck, version, notice=notice), deck)
+    context = _with_rule_sets(request, deck, version, notice=notice)
     game, fmt, sections = context["game"], context["fmt"], context["sections"]
     if [s["name"] for s in sections] != _section_order(fmt, old_entries):
         return render(request, "decks/builder/_state.html", context)
@@ -718,7 +741,8 @@ def builder_new(request, game: str, format: str):
 def builder_deck(request, pk: int):
     """The builder page of one of the user's decks."""
     deck = _owned_deck(request, pk)
-    context = state_context(request, deck, deck.current_version)
+    rule_sets = verdicts.deck_rule_sets(deck=deck)
+    context = state_context(request, deck, deck.current_version, rule_sets=rule_sets)
     # A deck restricted to the collection opens with the box ticked.
     version = deck.current_version
     owned = request.GET.get("owned") == "1" or bool(version and _restricted(version.options))
@@ -726,7 +750,7 @@ def builder_deck(request, pk: int):
     context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
-    context["rule_sets"] = verdicts.deck_rule_sets(deck=deck)
+    context["rule_sets"] = rule_sets
     return render(request, "decks/builder/builder.html", context)
 
 

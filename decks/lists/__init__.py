@@ -20,6 +20,7 @@ from .check import (
     deck_from_list,
     deck_rule_set,
     list_check,
+    list_recognise,
     version_check,
 )
 from .checked import CheckedList
@@ -40,6 +41,7 @@ __all__ = [
     "deck_from_list",
     "deck_rule_set",
     "list_check",
+    "list_recognise",
     "rules_options",
     "version_check",
 ]

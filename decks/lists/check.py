@@ -15,6 +15,7 @@ from catalogue.services import (
     card_facts_by_names,
     cards_near_names,
     expansion_card_names,
+    games_holding_names,
 )
 from validation import decklist
 from validation.registry import registry
@@ -121,6 +122,18 @@ def deck_from_list(
     return deck, lines
 
 
+def list_recognise(*, text: str, game_slug: str = "") -> decklist.Recognised:
+    """Which game and formats a list is of, read from its section headers and card names
+    (validation.decklist.recognise): the card names are looked up in every game's catalogue
+    in one query (none when the list names no card). With `game_slug` (the list's # Game:
+    line) only the formats are read from its sections."""
+    listed = decklist.outline(text)
+    if game_slug:
+        game = registry.get(game_slug)
+        return decklist.Recognised(game=game, formats=decklist.fitting_formats(listed, game))
+    return decklist.recognise(listed, registry.all(), games_holding_names(listed.names))
+
+
 #: `list_check(rule_set=IN_FORCE)`: check under the format's rule set in effect today.
 IN_FORCE: Any = object()
 
@@ -190,7 +203,7 @@ def list_check(
     read = _read(game_slug, parsed)
     if parsed.errors:
         errors = sorted([*parsed.errors, *read.unread], key=lambda e: e.line)
-        raise ListInvalid(_line_errors(errors))
+        raise ListInvalid(_line_errors(errors), unread=read.unread)
     deck = read.deck
     stored = dict(options or {})
     deck.options = rules_options(stored, owner=owner, game_slug=game_slug, deck=deck)
@@ -207,7 +220,7 @@ def list_check(
         deck=deck, report=report, lines=parsed.lines, unread=read.unread, where=read.where
     )
     if read.unread and not report_unknown:
-        raise ListInvalid(_line_errors(read.unread), checked)
+        raise ListInvalid(_line_errors(read.unread), checked, read.unread)
     return checked
 
 

@@ -3,7 +3,11 @@ metadata that cannot be saved."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from validation.decklist import LineError
 
 from .checked import CheckedList
 
@@ -13,12 +17,20 @@ class ListInvalid(Exception):
     (syntax, unknown cards), by line. When only cards were unknown, the rest was checked:
     `checked` holds that check, and `errors` (what the API answers) lists after the line
     errors every rule problem of the lines that were read, each with its `code` and
-    `severity` (and `line`, 0 when it names no line)."""
+    `severity` (and `line`, 0 when it names no line). `unread` are the card lines whose
+    card was not identified, as the rules core reports them (with the name as written), for
+    the pages' one-click fixes."""
 
-    def __init__(self, errors: list[dict[str, Any]], checked: CheckedList | None = None):
+    def __init__(
+        self,
+        errors: list[dict[str, Any]],
+        checked: CheckedList | None = None,
+        unread: Sequence[LineError] = (),
+    ):
         super().__init__(f"{len(errors)} line error(s)")
         self.line_errors = errors
         self.checked = checked
+        self.unread = tuple(unread)
         self.errors = errors + (checked.problem_items() if checked is not None else [])
 
 

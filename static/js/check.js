@@ -1,5 +1,6 @@
-// "Check a list": a suggestion under an unknown card replaces the name on its line of the
-// list and checks the list again (one click). Event delegation: the result is swapped in.
+// "Check a list" and "Import a deck": a suggestion under an unknown card replaces the name
+// on its line of the list and sends the form again (one click): the check page's form, or
+// the form the button names (`data-form`). Event delegation: the result is swapped in.
 (function () {
   "use strict";
 
@@ -30,7 +31,7 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("button.fix");
     if (!button) return;
-    var form = document.getElementById("check-form");
+    var form = document.getElementById(button.dataset.form || "check-form");
     var area = form && form.querySelector("textarea[name=list]");
     if (!area) return;
     var result = replaceOnLine(

@@ -56,7 +56,7 @@ def test_an_exported_list_imports_back_to_the_same_deck(
     assert copy.legal == source.legal
 
 
-def test_the_form_wins_over_the_header_and_a_list_without_one_must_say(
+def test_the_form_wins_over_the_header_and_a_list_of_no_game_must_say(
     client, sample_catalogue, demo, user
 ):
     source = Deck.objects.get(owner=demo, game__slug="redline", format="standard")
@@ -74,12 +74,16 @@ def test_the_form_wins_over_the_header_and_a_list_without_one_must_say(
     assert response.status_code == 302
     copy = Deck.objects.get(owner=user)
     assert (copy.name, copy.format) == ("Renamed", "scramble")
-    bare = source.current_version.list_text
-    response = client.post("/decks/import/", {"list": bare, "visibility": "private"})
+    # A list without # Game: and # Format: lines is read from its sections and cards
+    # (tests/decks/test_import_defaults.py); one whose sections and cards are no game's
+    # must say which game it is.
+    response = client.post(
+        "/decks/import/", {"list": "Sideboard:\n4 Nothing Known\n", "visibility": "private"}
+    )
     assert response.status_code == 200
     page = response.content.decode()
     assert "the list has no # Game: and # Format: lines" in page
-    assert "the list has no # Deck: line" in page
+    assert Deck.objects.filter(owner=user).count() == 1
 
 
 def test_the_import_form_puts_the_paste_box_first_and_points_where_they_apply(

@@ -66,8 +66,9 @@ def test_goldfish_run_through_the_simulations_app(user, sample_catalogue):
         "rm-cards-played",
         "rm-dice",
     ]
-    figures = dict(GOLDFISH.key_figures(summary))
-    assert figures["Mean turn the opponent reaches 0 LP"] == "1.00"
+    dead_turn = next(m for m in GOLDFISH.metrics if m.key == "dead_turn")
+    assert dead_turn.format(dead_turn.value(summary)) == "1.00"
+    assert dict(GOLDFISH.key_figures(summary))["Median turn the opponent reaches 0 LP"] == "1"
 
 
 def test_a_deck_without_units_cannot_be_played():
@@ -96,7 +97,7 @@ def test_goldfish_page(client, user, sample_catalogue):
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Mean turn the opponent reaches 0 LP" in html and "1.00" in html
+    assert '<th scope="row">Turn the opponent reaches 0 LP</th><td>1.00</td>' in html
     assert "<svg" in html
     # Other users do not see a private deck.
     from django.contrib.auth import get_user_model

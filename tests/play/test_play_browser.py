@@ -150,7 +150,7 @@ def test_goldfish(page, live_server, user):
     page.fill("#id_games", "200")
     page.get_by_role("button", name="Goldfish").click()
     figures = page.locator("#goldfish-figures")
-    expect(figures).to_contain_text("Mean turn the opponent reaches 0 LP")
+    expect(figures).to_contain_text("Turn the opponent reaches 0 LP")
     expect(figures).to_contain_text("1.00")
     expect(page.locator("#goldfish-result svg").first).to_be_visible()
 

@@ -40,6 +40,14 @@ def hex_deck(sample_catalogue, user, make_deck):
     return make_deck(user, game="hex-skirmish")
 
 
+def copy_of(deck):
+    """Another deck of the same owner with the same list (a version is never compared with
+    itself: equal decks are a deck and its copy)."""
+    from decks.services import deck_clone
+
+    return deck_clone(deck=deck, owner=deck.owner)
+
+
 def play_inline(run) -> None:
     """Play every chunk of a run in this process (what the workers do), in reverse order so
     that finalising does not depend on chunk 0 being last."""

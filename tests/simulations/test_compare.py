@@ -4,6 +4,8 @@ planted difference, intervals against the exact hypergeometric odds)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from django.core.cache import cache
@@ -11,7 +13,7 @@ from django.core.cache import cache
 from simulations import compare, kinds
 from simulations.models import SimulationRun
 from tests.problems import field_errors
-from tests.simulations.conftest import play_inline, sample_list
+from tests.simulations.conftest import copy_of, play_inline, sample_list
 from validation.games.redline.samples import redline_arsenal
 from validation.sim import odds, paired
 from validation.sim.inputs import entries_json
@@ -99,10 +101,13 @@ def test_api_compares_two_versions_and_finds_the_starved_one_worse(
 
 
 @pytest.mark.django_db
-def test_a_deck_against_itself_is_not_distinguishable_and_plays_every_round(user, redline_deck):
+def test_a_deck_against_its_copy_is_not_distinguishable_and_plays_every_round(user, redline_deck):
     v = redline_deck.current_version
     v.deck = redline_deck
-    run = compare.compare_start(owner=user, a=v, b=v, params={"games": 30_000, "turns": 8}, seed=3)
+    twin = copy_of(redline_deck)
+    w = twin.current_version
+    w.deck = twin
+    run = compare.compare_start(owner=user, a=v, b=w, params={"games": 30_000, "turns": 8}, seed=3)
     assert run.inputs["looks"] == [10_000, 20_000, 30_000]
     run = play_all(run)
     assert run.results["games"] == 30_000 and len(run.results["rounds"]) == 3
@@ -125,26 +130,31 @@ def test_bad_input_is_a_clear_400(client, user, other_user, redline_deck, hex_de
         r = client.post("/api/simulations/compare/", body, content_type="application/json")
         assert r.status_code == 400, r.content
         body = r.json()
-        return {"errors": field_errors(body), "detail": body["detail"]}
+        return {"errors": field_errors(body), "detail": body["detail"], "type": body["type"]}
 
     a = {"deck": redline_deck.pk}
+    b = {"deck": copy_of(redline_deck).pk}
+    same = post({"a": a, "b": {"deck": redline_deck.pk, "version": 1}})
+    assert "A and B are the same version" in same["errors"]["b.version"]
+    assert "A and B are the same version" in same["detail"]
+    assert same["type"] == "urn:cardsite:problem:invalid"
     assert "different games" in post({"a": a, "b": {"deck": hex_deck.pk}})["errors"]["b.deck"]
     assert "you can read" in post({"a": a, "b": {"deck": theirs.pk}})["errors"]["b.deck"]
-    assert "you can read" in post({"a": {"deck": 99_999_999}, "b": a})["errors"]["a.deck"]
-    err = post({"a": a, "b": a, "metric": "nope"})["errors"]["metric"]
+    assert "you can read" in post({"a": {"deck": 99_999_999}, "b": b})["errors"]["a.deck"]
+    err = post({"a": a, "b": b, "metric": "nope"})["errors"]["metric"]
     assert "no metric 'nope'" in err and "won_by_8" in err
-    assert "at least 8 turns" in post({"a": a, "b": a, "params": {"turns": 5}})["errors"]["metric"]
-    assert "version" in str(post({"a": {"deck": redline_deck.pk, "version": 9}, "b": a}))
-    assert "games" in post({"a": a, "b": a, "params": {"games": 0}})["errors"]
+    assert "at least 8 turns" in post({"a": a, "b": b, "params": {"turns": 5}})["errors"]["metric"]
+    assert "version" in str(post({"a": {"deck": redline_deck.pk, "version": 9}, "b": b}))
+    assert "games" in post({"a": a, "b": b, "params": {"games": 0}})["errors"]
     assert "b" in post({"a": a})["errors"]
-    assert "a" in post({"a": "x", "b": a})["errors"]
+    assert "a" in post({"a": "x", "b": b})["errors"]
     assert (
         "cannot compare"
-        in post({"a": a, "b": a, "kind": "tactical-assault-close-combat"})["errors"]["kind"]
+        in post({"a": a, "b": b, "kind": "tactical-assault-close-combat"})["errors"]["kind"]
     )
     assert (
         "plays hex-skirmish decks"
-        in post({"a": a, "b": a, "kind": "hex-skirmish-goldfish"})["errors"]["kind"]
+        in post({"a": a, "b": b, "kind": "hex-skirmish-goldfish"})["errors"]["kind"]
     )
     assert SimulationRun.objects.count() == 0
 
@@ -293,6 +303,48 @@ def test_from_the_history_each_version_compares_with_the_previous_one(
     run = play_all(run)
     page = client.get(f"/simulations/{run.pk}/").content.decode()
     assert "is worse at won by turn 8" in page and 'id="differences"' in page
+
+
+def _selected(page: str, name: str) -> str:
+    """The value a select of the compare form is sent with as drawn (selected, else first)."""
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
+    options = re.findall(r'<option value="([^"]*)"([^>]*)>', select)
+    chosen = [value for value, attrs in options if "selected" in attrs]
+    return chosen[0] if chosen else options[0][0]
+
+
+@pytest.mark.django_db
+def test_the_compare_form_opens_on_the_version_before_against_the_latest(
+    client, user, starved_and_restored, make_deck
+):
+    deck = starved_and_restored
+    client.force_login(user)
+    page = client.get(f"/simulations/decks/{deck.pk}/compare/").content.decode()
+    assert (_selected(page, "a"), _selected(page, "b_ref")) == ("1", "v:2")
+    # The deck panel's "Compare with…" names the version shown as B: A is the one before.
+    panel = client.get(f"/simulations/decks/{deck.pk}/", HTTP_HX_REQUEST="true").content.decode()
+    link = re.search(r'id="compare-with" href="([^"]+)"', panel).group(1).replace("&amp;", "&")
+    page = client.get(link).content.decode()
+    assert (_selected(page, "a"), _selected(page, "b_ref")) == ("1", "v:2")
+    # A deck of one version: against another deck of the game; with none, the page says so.
+    single = make_deck(user, name="Single")
+    page = client.get(f"/simulations/decks/{single.pk}/compare/").content.decode()
+    assert _selected(page, "a") == "1" and _selected(page, "b_ref").startswith("d:")
+    assert 'id="compare-alone"' not in page
+
+
+@pytest.mark.django_db
+def test_a_version_compared_with_itself_is_refused_with_a_message(client, user, redline_deck):
+    client.force_login(user)
+    page = client.get(f"/simulations/decks/{redline_deck.pk}/compare/").content.decode()
+    assert 'id="compare-alone"' in page  # one version, no other deck of the game
+    r = client.post(
+        f"/simulations/decks/{redline_deck.pk}/compare/",
+        {"a": _selected(page, "a"), "b_ref": _selected(page, "b_ref"), "games": "200000"},
+    )
+    assert r.status_code == 400
+    assert "A and B are the same version" in r.content.decode()
+    assert not SimulationRun.objects.exists()
 
 
 @pytest.mark.django_db

@@ -7,6 +7,7 @@ import pytest
 
 from simulations.models import SimulationRun
 from tests.conftest import wait_for
+from tests.simulations.conftest import copy_of
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +29,7 @@ def test_a_comparison_plays_its_rounds_on_a_worker(
         "/api/simulations/compare/",
         {
             "a": {"deck": redline_deck.pk},
-            "b": {"deck": redline_deck.pk},
+            "b": {"deck": copy_of(redline_deck).pk},
             "params": {"games": 40_000, "turns": 8},
             "seed": 5,
         },
@@ -56,7 +57,7 @@ def test_a_worker_killed_mid_round_does_not_lose_the_comparison(
         "/api/simulations/compare/",
         {
             "a": {"deck": redline_deck.pk},
-            "b": {"deck": redline_deck.pk},
+            "b": {"deck": copy_of(redline_deck).pk},
             "params": {"games": 160_000, "turns": 12},
             "seed": 9,
         },

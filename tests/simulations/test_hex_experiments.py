@@ -6,16 +6,18 @@ from __future__ import annotations
 import pytest
 
 from simulations.models import SimulationRun
+from tests.simulations.conftest import copy_of
 from tests.simulations.test_compare import play_all
 
 pytestmark = pytest.mark.django_db
 
 
-def test_an_army_compared_with_itself_is_not_distinguishable(client, user, hex_deck):
+def test_an_army_compared_with_its_copy_is_not_distinguishable(client, user, hex_deck):
     client.force_login(user)
+    twin = copy_of(hex_deck)
     r = client.post(
         "/api/simulations/compare/",
-        {"a": {"deck": hex_deck.pk}, "b": {"deck": hex_deck.pk}, "params": {"games": 20_000}},
+        {"a": {"deck": hex_deck.pk}, "b": {"deck": twin.pk}, "params": {"games": 20_000}},
         content_type="application/json",
     )
     assert r.status_code == 202, r.content
@@ -51,12 +53,13 @@ def test_the_tune_form_of_an_army_shows_no_other_games_card_kind(client, user, h
     assert "kind:resource" not in form  # a REDLINE kind: an army has no resources
 
 
-def test_a_red_mittens_deck_compared_with_itself(client, user, sample_catalogue, make_deck):
+def test_a_red_mittens_deck_compared_with_its_copy(client, user, sample_catalogue, make_deck):
     deck = make_deck(user, game="red-mittens", fmt="core", name="Mittens")
+    twin = copy_of(deck)
     client.force_login(user)
     r = client.post(
         "/api/simulations/compare/",
-        {"a": {"deck": deck.pk}, "b": {"deck": deck.pk}, "params": {"games": 400}},
+        {"a": {"deck": deck.pk}, "b": {"deck": twin.pk}, "params": {"games": 400}},
         content_type="application/json",
     )
     assert r.status_code == 202, r.content
@@ -66,7 +69,7 @@ def test_a_red_mittens_deck_compared_with_itself(client, user, sample_catalogue,
     assert all(d["difference"] == 0 and not d["distinguishable"] for d in diffs.values())
     bad = client.post(
         "/api/simulations/compare/",
-        {"a": {"deck": deck.pk}, "b": {"deck": deck.pk}, "metric": "cards_per_turn"},
+        {"a": {"deck": deck.pk}, "b": {"deck": twin.pk}, "metric": "cards_per_turn"},
         content_type="application/json",
     )
     assert bad.status_code == 400 and "game by game" in bad.content.decode()

@@ -3,6 +3,8 @@ intervals, or none; stop; apply a swap as a new version."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from simulations.models import SimulationRun
@@ -125,7 +127,9 @@ def test_tuner_bad_input(client, user, other_user, starved, make_deck):
     assert (
         "finds no card" in err(tune(client, starved, candidates={"query": "zzzqqq"}))["candidates"]
     )
-    assert "say which cards" in err(tune(client, starved, candidates={}))["candidates"]
+    unread = err(tune(client, starved, candidates={"query": "kind:resource colour:blue"}))
+    assert "'colour:blue' (at character 15)" in unread["candidates"]
+    assert "unknown key 'colour'" in unread["candidates"]
     assert (
         "no metric"
         in err(tune(client, starved, candidates={"query": "kind:resource"}, metric="x"))["metric"]
@@ -171,17 +175,19 @@ def test_tuner_bad_input(client, user, other_user, starved, make_deck):
 def test_stop_finishes_with_the_rounds_complete(
     client, user, starved, django_capture_on_commit_callbacks
 ):
-    """A deck against itself never stops early: stopped after its first round, it finishes
+    """A deck against its copy never stops early: stopped after its first round, it finishes
     with that round's games."""
     from simulations.services import simulation_run_chunk
+    from tests.simulations.conftest import copy_of
 
+    twin = copy_of(starved)
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=False):
         r = client.post(
             "/api/simulations/compare/",
             {
                 "a": {"deck": starved.pk},
-                "b": {"deck": starved.pk},
+                "b": {"deck": twin.pk},
                 "params": {"games": 80_000, "turns": 8},
             },
             content_type="application/json",
@@ -266,3 +272,63 @@ def test_starting_a_tuning_run_reads_the_database_a_bounded_number_of_times(
     assert r.status_code in (202, 400), r.content
     if r.status_code == 400:  # more swaps than are tried or raced: said so
         assert "narrow the query" in field_errors(r.json())["candidates"]
+
+
+def test_with_no_query_the_tuner_proposes_the_cards_that_fit_and_races_the_most_promising(
+    client, user, starved, django_capture_on_commit_callbacks
+):
+    from catalogue.models import Card
+    from simulations import tuner
+
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=False):
+        r = tune(client, starved, candidates={}, max_games=2_000, seed=2)
+        again = tune(client, starved, candidates={"query": ""}, max_games=2_000, seed=2)
+    assert r.status_code == 202 and again.status_code == 202, r.content
+    run, second = (SimulationRun.objects.get(pk=x.json()["id"]) for x in (r, again))
+    swaps, chosen = run.inputs["swaps"], run.inputs["chosen"]
+    # Far more swaps fit than the caps allow: the most promising are raced, not refused.
+    assert chosen["proposed"] and chosen["possible"] > len(swaps) == tuner.MAX_SWAPS
+    assert chosen["tried"] <= tuner.MAX_TRIALS
+    # Only cards of the kinds the goldfish's sections take come in (the format's section
+    # specs: a general goes in no arsenal, a critical hit in no deck the goldfish plays),
+    # each into a section taking its kind; the deck's own cards first (one more copy
+    # before a new card).
+    kinds = dict(Card.objects.filter(game__slug="redline").values_list("name", "kind"))
+    assert {kinds[name] for name in chosen["incoming"]}.isdisjoint({"general", "critical_hit"})
+    assert all((kinds[s["add"]] == "mission") == (s["section"] == "missions") for s in swaps)
+    plays = {e["card"] for e in starved.current_version.entries}
+    firsts = [name in plays for name in chosen["incoming"]]
+    assert firsts == sorted(firsts, reverse=True) and firsts[0]
+    # The choice is deterministic: the same deck proposes the same swaps.
+    assert second.inputs["swaps"] == swaps
+    page = client.get(f"/simulations/{run.pk}/").content.decode()
+    assert "No search was given: the cards that fit the deck" in page
+    assert f"{chosen['tried']} of {chosen['possible']} possible swaps tried" in page
+
+
+def test_a_broad_query_races_the_most_promising_swaps_instead_of_refusing(
+    client, user, starved, django_capture_on_commit_callbacks
+):
+    from simulations import tuner
+
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=False):
+        r = tune(client, starved, candidates={"query": "cost>=0"}, max_games=2_000, seed=2)
+    assert r.status_code == 202, r.content
+    run = SimulationRun.objects.get(pk=r.json()["id"])
+    chosen = run.inputs["chosen"]
+    assert len(run.inputs["swaps"]) == tuner.MAX_SWAPS < chosen["possible"]
+    assert not chosen["proposed"]
+
+
+def test_a_query_term_the_tune_page_cannot_read_is_reported_with_where_it_is(client, user, starved):
+    client.force_login(user)
+    r = client.post(
+        f"/simulations/decks/{starved.pk}/tune/",
+        {"query": "kind:resource colour:blue", "max_games": "2000"},
+    )
+    assert r.status_code == 400
+    page = html.unescape(r.content.decode())
+    assert "the query cannot be read whole ('colour:blue' (at character 15): unknown key" in page
+    assert not SimulationRun.objects.exists()

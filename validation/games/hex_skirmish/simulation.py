@@ -157,12 +157,13 @@ def run_charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The run's figures besides its metrics (METRICS), which are shown as they are: none
+    restates a metric (cards played on turn 1 is the metric's)."""
     f = summary["figures"]
     out = f["deck_out_turn_hist"]
     return [
         ("Games", f"{summary['games']:,}"),
         ("Cards played per game", charts.num(sum(x or 0 for x in f["played_mean_by_turn"]))),
-        ("Cards played on turn 1 (mean)", charts.num(f["played_mean_by_turn"][0])),
         (f"Deck runs out within {summary['turns']} turns", charts.pct(1 - out["p_never"])),
         ("Mean turn the deck runs out", charts.num(out["mean_turn"])),
     ]

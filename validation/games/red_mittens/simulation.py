@@ -223,13 +223,16 @@ METRICS = (
 
 
 def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
-    mean = summary.get("mean_dead_turn")
+    """The run's figures besides its metrics (METRICS), which are shown as they are: none
+    restates a metric (the turn the opponent reaches 0 LP and the cards played per turn
+    are the metrics')."""
     return [
         ("Games", str(summary.get("games", 0))),
-        ("Mean turn the opponent reaches 0 LP", f"{mean:.2f}" if mean is not None else "—"),
-        ("Median turn", str(summary.get("median_dead_turn") or "—")),
+        (
+            "Median turn the opponent reaches 0 LP",
+            str(summary.get("median_dead_turn") or "—"),
+        ),
         ("Opponent still alive after the last turn", f"{summary.get('p_not_dead', 0):.1%}"),
-        ("Cards played per turn", f"{summary.get('mean_cards_played_per_turn', 0):.2f}"),
         ("Core dice rolls per game", f"{summary.get('dice_rolls_per_game', 0):.2f}"),
         ("Games with a dice roll", f"{summary.get('p_game_with_dice', 0):.1%}"),
     ]
