@@ -49,11 +49,11 @@ run: install ## set up everything and start the site and a Celery worker (Ctrl-C
 worker: install ## start one more Celery worker against the configured broker (the default queue and the control queue)
 	$(VENV)/bin/celery -A cardsite worker --loglevel=INFO -Q "$${CELERY_QUEUE:-cardsite},$${CELERY_QUEUE:-cardsite}.control"
 
-lint: install-dev ## ruff lint and format check, the import layers (import-linter), types of the rules core (mypy)
+lint: install-dev ## ruff lint and format check, the import layers (import-linter), types of every app (mypy; the rules core strictly)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy validation
+	$(PY) scripts/typecheck.py
 
 format: install-dev ## apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff check --fix .

@@ -259,7 +259,7 @@ def main() -> int:
         rate = job.checked / seconds
         scaled = seconds * TARGET_DECKS / max(job.checked, 1)
         met = scaled <= TARGET_S
-        per_chunk = [c["seconds"] for c in job.chunks_done.values()]
+        per_chunk = [c["seconds"] for c in job.timings.get("chunks", {}).values()]
         print(
             f"  rule set imported: {job.checked:,} checked, {job.changed:,} verdicts written, "
             f"{notices:,} notices in {seconds:.1f} s -> {rate:,.0f} decks/s "

@@ -11,6 +11,7 @@ import os
 import pickle
 import time
 import zlib
+from collections.abc import Callable
 from contextlib import contextmanager
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
@@ -19,6 +20,11 @@ from django.core.files import locks
 
 
 class LockedFileBasedCache(FileBasedCache):
+    # FileBasedCache's own helpers, which its stubs leave out.
+    _dir: str
+    _createdir: Callable[[], None]
+    _key_to_file: Callable[..., str]
+
     lock_name = "counters.lock"  # not a cache file: neither culled nor cleared
 
     @contextmanager

@@ -23,12 +23,12 @@ def ensure_broker_folders() -> None:
     options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
     for key in ("data_folder_in", "data_folder_out", "control_folder"):
         if key in options:
-            os.makedirs(options[key], exist_ok=True)
+            os.makedirs(str(options[key]), exist_ok=True)
 
 
-#: Tasks of the control queue besides those beat sends: the reaper (also sent by hand) and
+#: Tasks of the control queue besides those beat sends: the jobs' reaper (also sent by hand) and
 #: the health page's worker ping.
-CONTROL_TASKS = frozenset({"simulations.reap", "cardsite.answer_ping"})
+CONTROL_TASKS = frozenset({"jobs.reap", "cardsite.answer_ping"})
 
 
 def control_queue() -> str:

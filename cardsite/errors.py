@@ -23,7 +23,7 @@ from rest_framework.response import Response
 try:
     from psycopg.errors import QueryCanceled
 except ImportError:  # pragma: no cover - SQLite-only installs
-    QueryCanceled = None
+    QueryCanceled = None  # type: ignore[assignment,misc]
 
 TOO_SLOW = "This search took too long; narrow it (fewer or more specific terms) and try again."
 NUL_MESSAGE = "contains a NUL character (\\x00), which is not allowed"

@@ -15,6 +15,7 @@ same, since a history restore counts as no htmx request (`request.htmx` is false
 
 from __future__ import annotations
 
+from django.http import HttpResponseBase
 from django.utils.cache import patch_vary_headers
 from django_htmx.middleware import HtmxDetails
 from django_htmx.middleware import HtmxMiddleware as BaseHtmxMiddleware
@@ -39,6 +40,7 @@ class HtmxMiddleware(BaseHtmxMiddleware):
     def __call__(self, request):
         request.htmx = PageHtmxDetails(request)
         response = self.get_response(request)
+        assert isinstance(response, HttpResponseBase)  # synchronous only (above)
         if response.get("Content-Type", "").startswith("text/html"):
             patch_vary_headers(response, VARY)
         return response

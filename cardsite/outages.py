@@ -60,6 +60,7 @@ def drop_broken_connections() -> None:
 
 
 def database_unavailable_response(request) -> HttpResponse:
+    response: HttpResponse
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": DATABASE_DOWN}, status=503)
     else:

@@ -368,7 +368,10 @@ def list_or_sections_hook(result, generator, request, public):
         if schema is None or "oneOf" in schema:
             continue
         stem = name.removesuffix("Request")
-        forms = {f"{stem}WithList": "list", f"{stem}WithSections": "sections"}
+        forms: dict[str, str | None] = {
+            f"{stem}WithList": "list",
+            f"{stem}WithSections": "sections",
+        }
         if not required:
             forms[f"{stem}WithoutList"] = None
         for form, keep in forms.items():

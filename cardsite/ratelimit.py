@@ -36,7 +36,7 @@ class RateLimitHeadersMixin:
     middleware; the tightest of a view's throttles wins."""
 
     def allow_request(self, request, view):
-        allowed = super().allow_request(request, view)
+        allowed = super().allow_request(request, view)  # type: ignore[misc]  # a mixin
         if getattr(self, "rate", None) is None:
             return allowed
         state = throttle_state(self)

@@ -6,6 +6,8 @@ answering an empty page, so the enum the schema states is the server's."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django import forms
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
@@ -95,11 +97,15 @@ class GivenChoiceField(forms.ChoiceField):
     """A filter's choice: left out it filters nothing, but given empty (`?kind=`) it is a
     value outside the enum like any other."""
 
+    def _pairs(self) -> list[tuple[Any, Any]]:
+        """The (value, label) pairs of the field's choices (its groups left whole)."""
+        return [(v, label) for v, label in self.choices]  # type: ignore[union-attr,misc]
+
     def clean(self, value):
         if value == "":
             raise forms.ValidationError(
                 "Give one of: %(choices)s (or leave the filter out).",
-                params={"choices": ", ".join(str(v) for v, _ in self.choices if v)},
+                params={"choices": ", ".join(str(v) for v, _ in self._pairs() if v)},
                 code="invalid_choice",
             )
         return super().clean(value)
@@ -108,7 +114,7 @@ class GivenChoiceField(forms.ChoiceField):
         if value and not self.valid_value(value):
             raise forms.ValidationError(
                 "%(value)s is not one of: %(choices)s.",
-                params={"value": value, "choices": ", ".join(str(v) for v, _ in self.choices)},
+                params={"value": value, "choices": ", ".join(str(v) for v, _ in self._pairs())},
                 code="invalid_choice",
             )
         super().validate(value)

@@ -369,23 +369,38 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Lost simulation work is found by a reaper that Celery beat runs every few seconds (a
-# running chunk renews a short lease; see simulations/services.py).
-SIMULATIONS_REAP_SECONDS = float(os.environ.get("SIMULATIONS_REAP_SECONDS", "10"))
+# Every chunked background job (cardsite/jobs.py: simulation runs, re-checks, large imports)
+# is watched by one reaper that Celery beat runs every JOBS_REAP_SECONDS: a running chunk
+# renews a short lease every JOBS_HEARTBEAT_SECONDS, and one whose lease is older than
+# JOBS_LEASE_SECONDS lost its worker and is sent again; a job without progress for its kind's
+# stall time has its chunks that never started sent again. (SIMULATIONS_REAP_SECONDS, the
+# name of the first of these, is still read.)
+JOBS_REAP_SECONDS = float(
+    os.environ.get("JOBS_REAP_SECONDS") or os.environ.get("SIMULATIONS_REAP_SECONDS") or "10"
+)
+JOBS_HEARTBEAT_SECONDS = float(os.environ.get("JOBS_HEARTBEAT_SECONDS", "5"))
+JOBS_LEASE_SECONDS = float(os.environ.get("JOBS_LEASE_SECONDS", "20"))
+JOBS_STALL_SECONDS = float(os.environ.get("JOBS_STALL_SECONDS", "40"))
+JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS", "3"))
+if not 0 < JOBS_HEARTBEAT_SECONDS < JOBS_LEASE_SECONDS:
+    raise ImproperlyConfigured(
+        "JOBS_HEARTBEAT_SECONDS must be positive and shorter than JOBS_LEASE_SECONDS."
+    )
+# Simulation runs' chunks: their own lease, heartbeat, stall time and attempts.
 SIMULATIONS_LEASE_SECONDS = float(os.environ.get("SIMULATIONS_LEASE_SECONDS", "20"))
 SIMULATIONS_HEARTBEAT_SECONDS = float(os.environ.get("SIMULATIONS_HEARTBEAT_SECONDS", "5"))
 SIMULATIONS_STALL_SECONDS = float(os.environ.get("SIMULATIONS_STALL_SECONDS", "40"))
+SIMULATIONS_MAX_REAPS = int(os.environ.get("SIMULATIONS_MAX_REAPS", "3"))
 if not 0 < SIMULATIONS_HEARTBEAT_SECONDS < SIMULATIONS_LEASE_SECONDS:
     raise ImproperlyConfigured(
         "SIMULATIONS_HEARTBEAT_SECONDS must be positive and shorter than SIMULATIONS_LEASE_SECONDS."
     )
 # Re-checks of a format's saved decks (decks.verdicts.recheck_jobs): decks per chunk (one
 # Celery task each); a job without progress for RECHECK_STALL_SECONDS has its chunks sent
-# again by beat's sweep (every RECHECK_SWEEP_SECONDS), at most RECHECK_MAX_SWEEPS times.
+# again by the reaper, at most RECHECK_MAX_SWEEPS times, then fails.
 RECHECK_CHUNK_DECKS = int(os.environ.get("RECHECK_CHUNK_DECKS", "2000"))
 RECHECK_STALL_SECONDS = float(os.environ.get("RECHECK_STALL_SECONDS", "300"))
 RECHECK_MAX_SWEEPS = int(os.environ.get("RECHECK_MAX_SWEEPS", "3"))
-RECHECK_SWEEP_SECONDS = float(os.environ.get("RECHECK_SWEEP_SECONDS", "60"))
 # Published decklists' verdicts today: re-checked in chunks of this many decklists; beat's
 # sweep (every DECKLIST_SWEEP_SECONDS) re-checks the stale ones, a format at most once per
 # DECKLIST_SWEEP_LOCK_SECONDS.
@@ -395,10 +410,10 @@ DECKLIST_SWEEP_LOCK_SECONDS = int(os.environ.get("DECKLIST_SWEEP_LOCK_SECONDS", 
 # Beat's times are the site's (a rule set takes effect at 00:00 in TIME_ZONE).
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
-    "simulations-reap": {
-        "task": "simulations.reap",
-        "schedule": SIMULATIONS_REAP_SECONDS,
-        "options": {"expires": 5 * SIMULATIONS_REAP_SECONDS},
+    "jobs-reap": {
+        "task": "jobs.reap",
+        "schedule": JOBS_REAP_SECONDS,
+        "options": {"expires": 5 * JOBS_REAP_SECONDS},
     },
     # The day a rule set takes effect (00:00 site time), its format's saved decks are
     # re-checked: the first run after midnight starts it, once per rule set.
@@ -406,11 +421,6 @@ CELERY_BEAT_SCHEDULE = {
         "task": "decks.recheck_rule_sets_taking_effect",
         "schedule": crontab(minute="1,31"),
         "options": {"expires": 1200},
-    },
-    "rechecks-sweep": {
-        "task": "decks.recheck_sweep",
-        "schedule": RECHECK_SWEEP_SECONDS,
-        "options": {"expires": 5 * RECHECK_SWEEP_SECONDS},
     },
     # Decklists whose verdict today is stale (a rule set took effect, a lost chunk):
     # re-checked on the workers.

@@ -1,46 +1,98 @@
-"""Site-wide tasks. Thin: load by primary key, act, save. And how the apps send the chunks
-of a saved job to the workers."""
+"""Site-wide tasks. Thin: load by primary key, act, save. The one chunk task and the one
+reaper of every chunked job (cardsite/jobs.py).
+
+The chunk task is idempotent (a chunk whose slot is filled, or whose lease a live worker
+holds, is a no-op), so that a message delivered again under ``acks_late`` does no harm; its
+time limits stay below the broker's visibility timeout (settings: CELERY_TASK_TIME_LIMIT <
+CELERY_VISIBILITY_TIMEOUT)."""
+
+from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Iterable
+from typing import Any
 
-from celery import shared_task
-from django.db import transaction
+from celery import Task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
+from . import jobs
 from .models import WorkerPing
 
 logger = logging.getLogger(__name__)
 
+# Errors worth another try: the database was unreachable or locked for a moment.
+RETRYABLE = (OperationalError, InterfaceError, ConnectionError)
 
-def send_chunks_on_commit(
-    task: str, job_id: int, indexes: Iterable[int], *, what: str, later: str
-) -> None:
-    """Once the transaction commits, send the Celery task at dotted path `task` (imported
-    then: an app's services do not import its tasks) for each chunk index of job `job_id`.
-    A broker that is down sends nothing more and is logged: the job is saved, and `later`
-    (its sweep or reaper) sends the chunks again; the request that saved it still answers."""
-    indexes = list(indexes)
 
-    def send() -> None:
-        chunk_task = import_string(task)
-        for i in indexes:
-            try:
-                chunk_task.delay(job_id, i)
-            except Exception as exc:  # noqa: BLE001 - the job is saved; `later` sends it
-                logger.warning(
-                    f"{what} not sent: the broker is unavailable; {later} sends them later",
-                    extra={
-                        "job": job_id,
-                        "chunks": indexes[indexes.index(i) :],
-                        "error": repr(exc),
-                    },
-                )
-                return
+def _chunk_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, int, int]:
+    named = ("kind", "job_id", "index")
+    values = {**dict(zip(named, args, strict=False)), **kwargs}
+    return values.get("kind", ""), values.get("job_id", 0), values.get("index", 0)
 
-    transaction.on_commit(send)
+
+class JobChunkTask(Task):
+    """Marks the job failed, with the reason, when a chunk fails for good (an error that is
+    not worth retrying, the retries used up, or the soft time limit reached)."""
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        kind, job_id, index = _chunk_args(args, kwargs)
+        if isinstance(exc, SoftTimeLimitExceeded):
+            reason = f"chunk {index} took longer than the time limit"
+        else:
+            reason = f"chunk {index} failed: {type(exc).__name__}: {exc}"
+        logger.error(
+            "job chunk failed",
+            extra={"kind": kind, "job": job_id, "chunk": index, "reason": reason},
+        )
+        try:
+            jobs.job_fail(kind=kind, job_id=job_id, reason=reason)
+        except RETRYABLE:  # the database is gone; the reaper will deal with the job
+            pass
+
+    def on_retry(self, exc, task_id, args, kwargs, einfo) -> None:
+        kind, job_id, index = _chunk_args(args, kwargs)
+        logger.warning(
+            "job chunk retried",
+            extra={"kind": kind, "job": job_id, "chunk": index, "error": repr(exc)},
+        )
+
+
+@shared_task(
+    bind=True,
+    base=JobChunkTask,
+    name="jobs.run_chunk",
+    autoretry_for=RETRYABLE,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=3,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=getattr(settings, "CELERY_TASK_TIME_LIMIT", 900),
+    soft_time_limit=getattr(settings, "CELERY_TASK_SOFT_TIME_LIMIT", 840),
+)
+def run_job_chunk(self, kind: str, job_id: int, index: int) -> str:
+    """Play chunk `index` of job `job_id` of `kind` (and finish the job with its last)."""
+    where = {"kind": kind, "job": job_id, "chunk": index}
+    logger.info("job chunk started", extra=where)
+    outcome = jobs.job_run_chunk(
+        kind=kind,
+        job_id=job_id,
+        index=index,
+        worker=self.request.hostname or socket.gethostname(),
+    )
+    logger.info("job chunk finished", extra={**where, "outcome": outcome})
+    return outcome
+
+
+@shared_task(name="jobs.reap")
+def reap_jobs() -> dict[str, list[str]]:
+    """Send again the lost chunks of every active job (cardsite.jobs.reap): scheduled by
+    Celery beat every JOBS_REAP_SECONDS (settings.CELERY_BEAT_SCHEDULE)."""
+    return jobs.reap().as_dict()
 
 
 @shared_task(name="cardsite.answer_ping")

@@ -70,7 +70,9 @@ class WindowCounter:
     window_start: float | None = None
     key: str | None = None
 
-    timer = time.time
+    @staticmethod
+    def timer() -> float:
+        return time.time()
 
     @property
     def limit(self) -> int | None:
@@ -84,10 +86,10 @@ class WindowCounter:
 
     def count(self, request) -> bool:
         """Count this request; True when it is within the limit (or the cache is down)."""
-        key = self.key = throttle_key(self.scope, request)
+        key = self.key = throttle_key(self.scope or "", request)
         now = self.timer()
         try:
-            self.used, start = _increment(key, self.duration, now)
+            self.used, start = _increment(key, self.duration or 0, now)
             self.window_start = start
         except Exception as exc:  # noqa: BLE001 - any cache failure: let the request through
             self.used = None
@@ -100,14 +102,14 @@ class WindowCounter:
                 },
             )
             return True
-        if self.used <= self.num_requests:
+        if self.num_requests is None or self.used <= self.num_requests:
             return True
         if start is None:
             try:
                 start = cache.get(f"{key}:start")
             except Exception:  # noqa: BLE001 - only the Retry-After hint is lost
                 start = None
-        self.window_end = (start if isinstance(start, float) else now) + self.duration
+        self.window_end = (start if isinstance(start, float) else now) + (self.duration or 0)
         return False
 
     def wait(self) -> float | None:
@@ -186,7 +188,7 @@ class ScopedRateThrottle(WindowCounter, drf_throttling.ScopedRateThrottle):
         return self.count(request)
 
     def get_cache_key(self, request, view):
-        return throttle_key(self.scope, request)
+        return throttle_key(self.scope or "", request)
 
 
 class PageThrottle(WindowCounter):
@@ -197,7 +199,8 @@ class PageThrottle(WindowCounter):
         self.scope = scope
         self.rate = drf_throttling.ScopedRateThrottle.THROTTLE_RATES.get(scope)
         self.num_requests, self.duration = drf_throttling.SimpleRateThrottle.parse_rate(
-            self, self.rate
+            self,  # type: ignore[arg-type]  # parse_rate reads nothing of its instance
+            self.rate,
         )
 
     def allow_request(self, request, view=None) -> bool:

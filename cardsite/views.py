@@ -162,7 +162,7 @@ def health(request):
         else:
             results[name] = "ok"
     down = [name for name, result in results.items() if result != "ok"]
-    body = {"status": "unhealthy" if down else "ok", **results}
+    body: dict[str, str | list[str]] = {"status": "unhealthy" if down else "ok", **results}
     if down:
         body["down"] = down
         body["message"] = ", ".join(f"{name} down" for name in down)

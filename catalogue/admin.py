@@ -4,6 +4,7 @@ with a preview, and export."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import admin, messages
 from django.db import transaction
@@ -12,6 +13,8 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html, format_html_join
+
+from cardsite import jobs
 
 from . import rulesets
 from .file_imports import FileImportFailed
@@ -25,9 +28,18 @@ from .forms import (
     RuleSetCardFormSet,
     RuleSetImportForm,
 )
-from .import_jobs import ADMIN_INLINE_ROWS, import_job_start, import_job_status
+from .import_jobs import ADMIN_INLINE_ROWS, import_job_start
 from .importer import expansion_export, expansion_import
-from .models import Card, Expansion, Game, Printing, RuleSet, RuleSetCard, collector_order
+from .models import (
+    Card,
+    Expansion,
+    Game,
+    ImportJob,
+    Printing,
+    RuleSet,
+    RuleSetCard,
+    collector_order,
+)
 from .rule_set_file import rule_set_export, rule_set_import
 from .services import catalogue_changed
 
@@ -40,7 +52,7 @@ class SavesOnlyChanges:
     def save_model(self, request, obj, form, change):
         if change and not form.changes_anything():
             return
-        super().save_model(request, obj, form, change)
+        super().save_model(request, obj, form, change)  # type: ignore[misc]  # a model admin's
 
     @staticmethod
     def anything_changed(form, formsets) -> bool:
@@ -110,7 +122,7 @@ class FileImportAdmin(admin.ModelAdmin):
             ),
         )
 
-    def import_elsewhere(self, data):
+    def import_elsewhere(self, request, data):
         """A response that takes the confirmed import elsewhere, or None to import it now."""
         return None
 
@@ -140,7 +152,7 @@ class FileImportAdmin(admin.ModelAdmin):
             if data is None:
                 messages.error(request, "The preview expired; upload the file again.")
                 return redirect(here)
-            elsewhere = self.import_elsewhere(data)
+            elsewhere = self.import_elsewhere(request, data)
             if elsewhere is not None:
                 return elsewhere
             try:
@@ -247,29 +259,27 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
         return [
             *super().import_urls(),
             path(
-                "import/<str:job>/",
+                "import/<int:job>/",
                 self.admin_site.admin_view(self.import_progress_view),
                 name="catalogue_expansion_import_progress",
             ),
         ]
 
-    def import_progress_view(self, request, job: str):
-        """A large import's progress, read from the cache; the page reloads itself every
-        second until the import is done or failed."""
+    def import_progress_view(self, request, job: int):
+        """A large import's progress (the job's, cardsite.jobs.Progress); the page follows it
+        every second until the import is done or failed."""
         if not request.user.has_perm("catalogue.add_expansion"):
             return redirect("admin:index")
-        status = import_job_status(job)
-        if status is None:
-            messages.error(request, "No such import (or it finished more than an hour ago).")
+        found = ImportJob.objects.defer("document").filter(pk=job).first()
+        if found is None:
+            messages.error(request, "No such import.")
             return redirect("admin:catalogue_expansion_import")
-        total = max(int(status.get("total") or 0), 1)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": "Importing an expansion",
-            "status": status,
-            "percent": min(100, int(100 * int(status.get("done") or 0) / total)),
-            "running": status["state"] in ("queued", "running"),
+            "job": found,
+            "progress": jobs.progress(found),
         }
         return render(request, "admin/catalogue/expansion/import_progress.html", context)
 
@@ -298,11 +308,12 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
             ),
         )
 
-    def import_elsewhere(self, data):
+    def import_elsewhere(self, request, data):
         """A large file is imported by a worker; its progress page follows it."""
         if len(data.get("cards") or []) > ADMIN_INLINE_ROWS:
             return redirect(
-                "admin:catalogue_expansion_import_progress", import_job_start(data=data)
+                "admin:catalogue_expansion_import_progress",
+                import_job_start(data=data, user=request.user),
             )
         return None
 
@@ -326,7 +337,9 @@ class CardAdmin(SavesOnlyChanges, admin.ModelAdmin):
         form = self.get_form(request, obj)(
             initial=self.get_changeform_initial_data(request), instance=obj
         )
-        base = [(None, {"fields": ["game", "name", "kind", "faction", "cost", "text"]})]
+        base: list[tuple[str | None, dict[str, Any]]] = [
+            (None, {"fields": ["game", "name", "kind", "faction", "cost", "text"]})
+        ]
         attr_fields = form.attribute_field_names()
         if attr_fields:
             base.append(("Attributes of this kind", {"fields": attr_fields}))

@@ -88,6 +88,7 @@ class GameViewSet(viewsets.ViewSet):
             raise Http404(f"no game {slug!r}")
         found = bulk.bulk_file(slug)
         last_modified = http_date(found.updated_at.timestamp())
+        response: HttpResponse
         if _not_modified(request, found):
             response = HttpResponseNotModified()
         else:
@@ -216,7 +217,7 @@ class CardPagination(Pagination):
                 ordering=queryset.query.order_by,
                 prefetch=CARD_PREFETCH,
             )
-            self.django_paginator_class = partial(WalkPaginator, walk=walk)
+            self.django_paginator_class = partial(WalkPaginator, walk=walk)  # type: ignore[assignment]
         return super().paginate_queryset(queryset, request, view)
 
 

@@ -29,7 +29,8 @@ class CatalogueConfig(AppConfig):
                 raise ImproperlyConfigured(f"CARDSITE_GAMES: {name}: {exc}") from exc
         post_migrate.connect(_ensure_search_indexes, sender=self)
         # Imported here: they import the models, which Django loads after the app configs.
-        from . import bulk, services
+        # (import_jobs registers the large expansion import with the site's job system.)
+        from . import bulk, import_jobs, services  # noqa: F401
 
         bulk.connect()
         hooks.register("card_counts", services.game_card_counts)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 import io
 import json
-from typing import Any
+from collections.abc import MutableMapping
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -89,6 +90,11 @@ class KeepsWhatItShows:
     (columns and many-to-many choices), so that an untouched save writes nothing."""
 
     untouched: set[str]
+    # What the form it is mixed into has (a ModelForm's).
+    cleaned_data: dict[str, Any]
+    initial: MutableMapping[str, Any]
+    instance: Any
+    _bound_items: Any
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -98,7 +104,7 @@ class KeepsWhatItShows:
         )
 
     def _clean_fields(self):
-        super()._clean_fields()
+        super()._clean_fields()  # type: ignore[misc]  # a mixin of a form
         self.untouched = set()
         for name, bf in self._bound_items():
             field, widget = bf.field, bf.field.widget
@@ -277,11 +283,15 @@ class CardAdminForm(KeepsWhatItShows, forms.ModelForm):
             or getattr(self.instance, "game_id", None)
         )
         kind = self.data.get("kind") or self.initial.get("kind") or self.instance.kind
-        game = Game.objects.filter(pk=game_id).first() if str(game_id or "").isdigit() else None
+        game = (
+            Game.objects.filter(pk=int(str(game_id))).first()
+            if str(game_id or "").isdigit()
+            else None
+        )
         if game is not None and game.slug in registry:
             self.game_def = registry.get(game.slug)
             self.schema = self.game_def.kinds.get(kind)
-            self.fields["kind"].choices = [
+            cast(forms.ChoiceField, self.fields["kind"]).choices = [
                 (k, f"{s.label} ({k})") for k, s in self.game_def.kinds.items()
             ]
             if self.game_def.factions:
@@ -322,13 +332,14 @@ class CardAdminForm(KeepsWhatItShows, forms.ModelForm):
             if not mapped:
                 return
             errors = ValidationError(mapped)
-        super()._update_errors(errors)
+        super()._update_errors(errors)  # type: ignore[misc]  # a ModelForm's
 
     def attribute_field_names(self) -> list[str]:
         return [ATTR_PREFIX + a.key for a in self.schema.attrs] if self.schema else []
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.game_def is None:
             return data
         if self.schema is None:
@@ -353,7 +364,7 @@ class CardAdminForm(KeepsWhatItShows, forms.ModelForm):
         )
         self._schema_checked = True
         for field_name, messages in errors.items():
-            target = (
+            target: str | None = (
                 ATTR_PREFIX + field_name.split(".", 1)[1]
                 if field_name.startswith("attributes.")
                 else field_name
@@ -380,10 +391,12 @@ class PrintingAdminForm(KeepsWhatItShows, forms.ModelForm):
         upload = self.cleaned_data.get("image")
         if not isinstance(upload, UploadedFile):
             return upload  # no new file: the stored image (or none) stays
-        if upload.size > MAX_IMAGE_BYTES:
+        size = upload.size or 0
+        if size > MAX_IMAGE_BYTES:
             raise forms.ValidationError(
-                f"the image is {upload.size // 1024} KB; at most {MAX_IMAGE_BYTES // 1024} KB"
+                f"the image is {size // 1024} KB; at most {MAX_IMAGE_BYTES // 1024} KB"
             )
+        image: Image.Image
         try:
             image = Image.open(upload)
             image_format = image.format
@@ -540,7 +553,8 @@ class RuleSetAdminForm(KeepsWhatItShows, forms.ModelForm):
         return value.split("/", 1)[1]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         game = data.get("game")
         fmt = data.get("format")
         if game is not None and fmt and self.format_game != game.slug:
@@ -576,7 +590,8 @@ class RuleSetCardForm(KeepsWhatItShows, forms.ModelForm):
         fields = ["card", "banned", "limit", "cost", "text"]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         card = data.get("card")
         parent = getattr(self, "parent_rule_set", None)  # RuleSetCardFormSet sets it
         game_id = parent.game_id if parent is not None else None
@@ -597,12 +612,12 @@ class RuleSetCardFormSet(forms.BaseInlineFormSet):
     a card of another game is refused."""
 
     def _construct_form(self, i, **kwargs):
-        form = super()._construct_form(i, **kwargs)
+        form = super()._construct_form(i, **kwargs)  # type: ignore[misc]  # Django's own
         form.parent_rule_set = self.instance
         return form
 
     @property
     def empty_form(self):
-        form = super().empty_form
+        form: Any = super().empty_form
         form.parent_rule_set = self.instance
         return form

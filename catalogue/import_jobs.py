@@ -1,98 +1,105 @@
-"""The admin's import of a large expansion file as background work: the confirmed document
-is kept in the shared cache, a Celery task (`catalogue.import_expansion`) imports it (the
-same all-or-nothing `expansion_import`, in batches) and writes its progress to the cache
-after every batch; the admin's progress page reads it and reloads itself until the import
-is done. A file of at most ADMIN_INLINE_ROWS cards is imported within the request."""
+"""The admin's import of a large expansion file, as a kind of the site's chunked jobs
+(cardsite/jobs.py): the confirmed document is saved in an `ImportJob`, one chunk imports it
+(the same all-or-nothing `expansion_import`, in batches) on a worker while its heartbeat
+writes how far it has got, and the admin's progress page reads the job's progress. A file of
+at most ADMIN_INLINE_ROWS cards is imported within the request.
+
+A lost worker's import is sent again by the reaper like any chunk: the import is all or
+nothing, and a second import of the same file updates in place."""
 
 from __future__ import annotations
 
-import logging
-import uuid
+from datetime import datetime
 from typing import Any
 
-from django.core.cache import cache
-from django.db import transaction
-from django.utils.module_loading import import_string
+from cardsite import jobs
+from cardsite.jobs import ChunkContext, JobKind, Progress, Send
+from cardsite.models import JobStatus
 
 from .importer import ImportFailed, expansion_import
-
-logger = logging.getLogger(__name__)
+from .models import ImportJob
 
 #: Cards a confirmed import writes within the request; more go to a worker.
 ADMIN_INLINE_ROWS = 2_000
-#: How long a job's document and status are kept (seconds).
-JOB_TTL = 3600
-#: The Celery task that runs a job (catalogue.tasks).
-IMPORT_TASK = "catalogue.tasks.import_expansion"
+#: At most this many of a failed file's problems are kept.
+MAX_PROBLEMS = 100
 
 
-def _doc_key(job: str) -> str:
-    return f"catalogue-import:{job}:doc"
-
-
-def _status_key(job: str) -> str:
-    return f"catalogue-import:{job}:status"
-
-
-def import_job_start(*, data: dict[str, Any]) -> str:
-    """Queue the import of a checked document; returns the job's id. The task is named by its
-    dotted path, imported when sent: the tasks import this module, not the other way."""
-    job = uuid.uuid4().hex
-    total = len(data.get("cards") or [])
-    cache.set(_doc_key(job), data, JOB_TTL)
-    cache.set(
-        _status_key(job), {"state": "queued", "stage": "", "done": 0, "total": total}, JOB_TTL
+def import_job_start(*, data: dict[str, Any], user: Any = None) -> int:
+    """Save the import of a checked document and, once the transaction commits, send it to
+    a worker; returns the job's id."""
+    job = ImportJob(
+        document=data,
+        game=str(data.get("game") or "")[:60],
+        code=str(data.get("code") or "")[:40],
+        name=str(data.get("name") or "")[:200],
+        created_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    transaction.on_commit(lambda: import_string(IMPORT_TASK).delay(job))
-    return job
+    jobs.job_start(job)
+    return job.pk
 
 
-def import_job_status(job: str) -> dict[str, Any] | None:
-    """The job's state (queued, running, done, failed), stage, done and total rows, and at
-    the end its summary or errors; None for an unknown or expired job."""
-    return cache.get(_status_key(job))
+def plan(job: ImportJob) -> None:
+    """One chunk: the import is one transaction."""
+    job.rows = len(job.document.get("cards") or [])
+    job.n_chunks = 1
 
 
-def import_job_run(job: str) -> str:
-    """Import the job's document (the task's work); returns the final state."""
-    data = cache.get(_doc_key(job))
-    status = import_job_status(job) or {"total": 0}
-    if data is None:
-        cache.set(_status_key(job), {**status, "state": "failed", "errors": ["expired"]}, JOB_TTL)
-        return "failed"
-
-    def progress(stage: str, done: int, total: int) -> None:
-        cache.set(
-            _status_key(job),
-            {"state": "running", "stage": stage, "done": done, "total": total},
-            JOB_TTL,
-        )
-
-    progress("checking", 0, status.get("total", 0))
+def import_chunk(job: ImportJob, index: int, context: ChunkContext) -> dict[str, Any]:
+    """Import the job's document, telling the heartbeat every batch written. A file with
+    problems writes nothing and says them."""
+    context.report("checking", 0, job.rows)
     try:
-        report = expansion_import(data=data, progress=progress)
+        report = expansion_import(data=job.document, progress=context.report)
     except ImportFailed as exc:
-        errors = [str(e) for e in exc.report.errors[:100]]
-        cache.set(_status_key(job), {**status, "state": "failed", "errors": errors}, JOB_TTL)
+        return {"problems": [str(e) for e in exc.report.errors[:MAX_PROBLEMS]]}
+    return {
+        "summary": report.summary(),
+        "left_out": [[e.rule_set_id, e.text(report.code)] for e in report.left_out],
+    }
+
+
+def finish(job: ImportJob, now: datetime, send: Send) -> str:
+    found = job.chunk_results["0"]
+    job.document = {}
+    if "problems" in found:
+        job.problems = found["problems"]
+        job.mark_failed(now, "The file has problems; nothing was written.")
         return "failed"
-    except Exception as exc:
-        logger.exception("import job failed", extra={"job": job})
-        cache.set(
-            _status_key(job),
-            {**status, "state": "failed", "errors": [f"{type(exc).__name__}: {exc}"]},
-            JOB_TTL,
-        )
-        raise
-    cache.set(
-        _status_key(job),
-        {
-            **status,
-            "state": "done",
-            "summary": report.summary(),
-            "done": status.get("total", 0),
-            "left_out": [(e.rule_set_id, e.text(report.code)) for e in report.left_out],
-        },
-        JOB_TTL,
+    job.summary = found["summary"]
+    job.left_out = found["left_out"]
+    job.mark_done(now)
+    return "finished"
+
+
+def progress(job: ImportJob) -> Progress:
+    """Rows written of the document's (the stage: checking, cards, printings), as the
+    running chunk last said; every row once done."""
+    said = jobs.chunk_progress(job) if job.is_active else None
+    stage, done, total = said if said else ("", 0, job.rows)
+    if job.status == JobStatus.DONE:
+        done = total = job.rows
+    return Progress(
+        status=job.status,
+        done=done,
+        total=total,
+        unit="rows",
+        stage=stage,
+        error=job.error,
+        seconds=job.duration,
     )
-    cache.delete(_doc_key(job))
-    return "done"
+
+
+#: The import's kind of job, registered with the site's job system when this module loads.
+EXPANSION_IMPORT = jobs.register(
+    JobKind(
+        name=ImportJob.JOB_KIND,
+        label="expansion import",
+        model=ImportJob,
+        plan=plan,
+        run_chunk=import_chunk,
+        finish=finish,
+        progress=progress,
+        heavy=("document", "chunk_results"),
+    )
+)

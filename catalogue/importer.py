@@ -348,7 +348,7 @@ class _CardRowChecker:
         if problems:
             return [RowError(index, name, message, label) for name, message in problems], None
         return [], {
-            "name": row_name.strip(),
+            "name": label.strip(),
             "kind": kind,
             "faction": faction,
             "cost": cost,

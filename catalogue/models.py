@@ -10,18 +10,20 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import reverse
 
+from cardsite.models import ChunkedJob
 from validation.registry import registry
 from validation.types import CardFacts
 
 
 def check_card_fields(
-    game_def, kind: str, faction: str, attributes: Any
+    game_def, kind: Any, faction: str, attributes: Any
 ) -> tuple[dict[str, list[str]], dict[str, Any] | None]:
     """Check a card's kind, faction and attributes against its game's definition.
 
@@ -293,3 +295,33 @@ class RuleSetCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rule_set.code}: {self.card.name}"
+
+
+class ImportJob(ChunkedJob):
+    """An expansion file imported on a worker, a chunked job of the site's one job system
+    (cardsite/jobs.py; its kind in catalogue/import_jobs.py): the admin's confirmed
+    `document` (dropped once the import is done or failed), imported by one chunk with the
+    same all-or-nothing `expansion_import`, whose progress (stage, rows written) its
+    heartbeat writes; at the end the import's `summary` and the formats whose pool leaves
+    the expansion out (`left_out`: [rule set id, sentence]), or the file's `problems`."""
+
+    JOB_KIND = "catalogue.expansion_import"
+
+    game = models.CharField(max_length=60, blank=True)
+    code = models.CharField(max_length=40, blank=True)
+    name = models.CharField(max_length=200, blank=True)
+    rows = models.PositiveIntegerField(default=0)
+    document = models.JSONField(default=dict, blank=True)
+    summary = models.TextField(blank=True)
+    left_out = models.JSONField(default=list, blank=True)
+    problems = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="importjob_status")]
+
+    def __str__(self) -> str:
+        return f"import #{self.pk} of {self.code or 'an expansion'} ({self.status})"

@@ -29,10 +29,10 @@ class WalkPaginator(Paginator):
         top = bottom + self.per_page
         if top + self.orphans >= self.count:
             top = self.count
-        objects = self.walk(bottom, top - bottom, self.count)
+        objects: Any = self.walk(bottom, top - bottom, self.count)
         if objects is None:
             objects = self.object_list[bottom:top]
-        return self._get_page(objects, number, self)
+        return self._get_page(objects, number, self)  # type: ignore[attr-defined]  # Django's
 
 
 def search_walk(

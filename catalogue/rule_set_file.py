@@ -285,7 +285,7 @@ class _Checker:
             add("rule_set", f"the file format's version is {FILE_VERSION}; got {version!r}")
         slug = data.get("game")
         game_def = registry.get(slug) if isinstance(slug, str) and slug in registry else None
-        game = self.game(slug) if game_def is not None else None
+        game = self.game(slug) if game_def is not None and isinstance(slug, str) else None
         if game_def is None or game is None:
             add("game", f"{slug!r} is not a game; use one of {', '.join(registry.slugs())}")
         fmt = data.get("format")
@@ -351,6 +351,8 @@ class _Checker:
             entries = self._rows(index, shown, game, rows)
         if len(err) > before or game is None:
             return None
+        # each was checked above: a missing or bad one is an error, and there was none
+        assert fmt is not None and announced is not None and effective is not None
         return Plan(
             game=game.slug,
             format=fmt,

@@ -379,7 +379,7 @@ def as_document_in(
 ) -> dict[str, Any]:
     """A rule set of `history_with_changes` as the API answers it; `current` is the one in
     effect on `on`."""
-    snap: Snapshot = rule_set.snapshot
+    snap: Snapshot = rule_set.snapshot  # type: ignore[attr-defined]  # set by history_with_changes
     if rule_set.effective > on:
         status = "upcoming"
     else:

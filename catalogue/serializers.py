@@ -1,3 +1,5 @@
+from typing import Any
+
 from rest_framework import serializers
 
 from .models import Card, Expansion, Printing
@@ -38,7 +40,9 @@ class GameSerializer(serializers.Serializer):
 
 
 class ExpansionSerializer(serializers.ModelSerializer):
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
 
     class Meta:
         model = Expansion
@@ -46,7 +50,9 @@ class ExpansionSerializer(serializers.ModelSerializer):
 
 
 class PrintingSerializer(serializers.ModelSerializer):
-    expansion = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    expansion: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="code", read_only=True
+    )
     card_name = serializers.CharField(source="card.name", read_only=True)
 
     class Meta:
@@ -65,7 +71,9 @@ class PrintingSerializer(serializers.ModelSerializer):
 
 
 class CardPrintingSerializer(serializers.ModelSerializer):
-    expansion = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    expansion: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="code", read_only=True
+    )
 
     class Meta:
         model = Printing
@@ -78,7 +86,9 @@ class CardSerializer(serializers.ModelSerializer):
     field-by-field walk cost more than the search itself on a page of 50 cards. A test holds
     the two equal."""
 
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     printings = CardPrintingSerializer(many=True, read_only=True)
     url = serializers.CharField(source="get_absolute_url", read_only=True)
 
@@ -165,7 +175,7 @@ class BulkIndexItemSerializer(serializers.Serializer):
 
 
 class BulkIndexSerializer(serializers.Serializer):
-    data = BulkIndexItemSerializer(many=True)
+    data = BulkIndexItemSerializer(many=True)  # type: ignore[assignment]  # a field named data
 
 
 class RuleSetChangeSerializer(serializers.Serializer):

@@ -148,8 +148,10 @@ def expansion_card_names(
         .filter(game__slug=game_slug, lname__in=lowered)
         .values("id")
     )
-    rows = Printing.objects.filter(card_id__in=cards).values_list("expansion__code", "card__name")
-    for code, name in rows:
+    printed = Printing.objects.filter(card_id__in=cards).values_list(
+        "expansion__code", "card__name"
+    )
+    for code, name in printed:
         out.setdefault(code, set()).add(name)
     return {code: frozenset(found) for code, found in out.items()}
 
@@ -203,7 +205,7 @@ def cards_near_names(*, game_slug: str, names: Sequence[str]) -> dict[str, list[
             found.sort(key=lambda c: (not c.name.lower().startswith(key), len(c.name), c.name))
             out[name] = found[: SUGGESTION_CANDIDATES * 2]
         return out
-    columns = ", ".join(f"card.{Card._meta.get_field(f).column}" for f in Card.FACT_FIELDS)
+    columns = ", ".join(f"card.{Card._meta.get_field(f).column}" for f in Card.FACT_FIELDS)  # type: ignore[union-attr]
     sql = f"""
         SELECT c.*, q.name AS wanted
         FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS q(name, prefix, i)
@@ -231,7 +233,7 @@ def cards_near_names(*, game_slug: str, names: Sequence[str]) -> dict[str, list[
     prefixes = [_like_escape(name) + "%" for name in names]
     params = [names, prefixes, game_slug, SUGGESTION_CANDIDATES, game_slug, SUGGESTION_CANDIDATES]
     for card in Card.objects.raw(sql, params):
-        found = out[card.wanted]
+        found = out[card.wanted]  # type: ignore[attr-defined]  # the raw query's column
         if all(f.name != card.name for f in found):
             found.append(card.facts())
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.http import Http404
@@ -49,10 +50,11 @@ def index(request):
 
 def _example_card(game_slug: str) -> str:
     """A card name of the game for the examples, one of two words or more if any."""
-    names = (
-        Card.objects.filter(game__slug=game_slug).order_by("name").values_list("name", flat=True)
+    names = list(
+        Card.objects.filter(game__slug=game_slug)
+        .order_by("name")
+        .values_list("name", flat=True)[:50]
     )
-    names = list(names[:50])
     return next((n for n in names if " " in n), names[0] if names else "")
 
 
@@ -66,7 +68,7 @@ def search_help(request):
     kinds of keys, and every game's keys."""
     games = registry.all()
     shown = max(games, key=lambda g: sum(bool(v) for v in vars_of(examples(g))), default=None)
-    context = {
+    context: dict[str, Any] = {
         "games": [{"game": g, "kinds": keys_of(g)} for g in games],
         "example_game": shown,
     }
@@ -150,7 +152,7 @@ def card_detail(request, game: str, pk: int):
     card = get_object_or_404(Card.objects.select_related("game"), game__slug=game, pk=pk)
     printings = list(card.printings.select_related("expansion").order_by("expansion__released"))
     game_def = registry.get(game)
-    card.stats = stat_line(card, game)
+    card.stats = stat_line(card, game)  # type: ignore[attr-defined]  # for the page
     standings = rulesets.card_standings(card, printed_in={p.expansion_id for p in printings})
     return render(
         request,
@@ -212,9 +214,10 @@ def expansion_detail(request, game: str, code: str):
     game_def = registry.get(game)
     for p in printings:
         kind = p.card.kind
-        p.kind_label = game_def.kinds[kind].label if kind in game_def.kinds else kind
-        p.faction_label = game_def.factions.get(p.card.faction, p.card.faction)
-        p.has_cost = game_def.has_cost(kind)
+        shown: Any = p  # a printing with what the page says of its card
+        shown.kind_label = game_def.kinds[kind].label if kind in game_def.kinds else kind
+        shown.faction_label = game_def.factions.get(p.card.faction, p.card.faction)
+        shown.has_cost = game_def.has_cost(kind)
     return render(
         request,
         "catalogue/expansion.html",
@@ -278,11 +281,11 @@ def rules(request, game: str):
     book = game_def.trace
     if book is None:
         raise Http404(f"{game_def.name} has no rulebook table")
-    described = {}
+    described: dict[str, str] = {}
     for fmt in game_def.formats.values():
         for rule in fmt.rules:
             described.setdefault(rule.code, rule.describe())
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, (row, row_id, own) in enumerate(book.anchors(), 1):
         rows.append(
             {

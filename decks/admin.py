@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from cardsite import jobs
 from catalogue.models import Game
 
 from . import verdicts
@@ -118,7 +119,8 @@ class RecheckStartForm(forms.Form):
     format = forms.SlugField(max_length=40, help_text="the format's slug, e.g. standard")
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         game = data.get("game")
         if game is not None and data.get("format"):
             try:
@@ -162,7 +164,7 @@ class RecheckJobAdmin(admin.ModelAdmin):
         return format_html(
             '<a href="{}">{} %</a>',
             reverse("admin:decks_recheckjob_progress", args=[obj.pk]),
-            obj.progress_percent,
+            jobs.progress(obj).percent,
         )
 
     def get_urls(self):
@@ -207,7 +209,6 @@ class RecheckJobAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
             "title": f"Re-check #{job.pk}",
             "job": job,
-            "percent": min(100, job.progress_percent),
-            "running": job.is_active,
+            "progress": jobs.progress(job),
         }
         return render(request, "admin/decks/recheckjob/progress.html", context)

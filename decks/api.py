@@ -8,6 +8,7 @@ writes among the user's own decks. A deck that is not in scope is a 404 whatever
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from django.db.models import F
 from django.shortcuts import get_object_or_404
@@ -75,7 +76,7 @@ class ValidateRequestSerializer(serializers.Serializer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = registry.slugs()
+        cast(serializers.ChoiceField, self.fields["game"]).choices = registry.slugs()
 
     def validate(self, attrs):
         if ("list" in attrs) == ("sections" in attrs):
@@ -502,8 +503,7 @@ class DeckViewSet(
                 .order_by("-number")
             )
             page = self.paginate_queryset(versions)
-            data = VersionSummarySerializer(page, many=True).data
-            return self.get_paginated_response(data)
+            return self.get_paginated_response(VersionSummarySerializer(page, many=True).data)
         data = validated(VersionCreateSerializer, request)
         try:
             version = services.deck_save_version(
@@ -722,7 +722,7 @@ class CollectionViewSet(viewsets.ModelViewSet):
         if getattr(self, "swagger_fake_view", False):
             return CollectionEntry.objects.none()
         return (
-            CollectionEntry.objects.filter(owner=self.request.user)
+            CollectionEntry.objects.filter(owner_id=self.request.user.pk)
             .select_related("card__game")
             .order_by("card__game__position", "card__name", "id")
         )

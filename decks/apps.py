@@ -9,7 +9,8 @@ class DecksConfig(AppConfig):
 
     def ready(self):
         # Imported here: the listeners import the models, which Django loads after the app
-        # configs.
+        # configs. (They import the re-check's kind of job too, which registers itself with
+        # the site's job system: decks.verdicts.recheck_jobs.)
         from . import listeners
 
         hooks.register("catalogue_changed", listeners.revalidate_after_catalogue_change)

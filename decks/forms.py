@@ -1,6 +1,8 @@
 from dataclasses import replace
+from typing import cast
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils import dateformat, timezone
 
 from cardsite.hostile import nul_line
@@ -28,7 +30,7 @@ def list_too_large(form: forms.Form) -> bool:
     answers 400, as the API does), or because its file holds a NUL character."""
     return any(
         form.has_error(field, code)
-        for field in ("list", forms.forms.NON_FIELD_ERRORS)
+        for field in ("list", NON_FIELD_ERRORS)
         for code in (TOO_LARGE, HAS_NUL)
     )
 
@@ -156,7 +158,8 @@ class CheckListForm(forms.Form):
     )
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         clean_variant(self, data)
         code = (data.get("rule_set") or "").strip()
         data["rule_set"] = code
@@ -204,7 +207,8 @@ class _ListInput(forms.Form):
     list_required = False
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload:
             if upload.size > MAX_LIST:
@@ -288,7 +292,7 @@ class DeckNewForm(_ListInput):
             "Without them the game is read from the list's section names and card names."
         )
         self.fields["game_format"].required = False
-        self.fields["game_format"].choices = [
+        cast(forms.ChoiceField, self.fields["game_format"]).choices = [
             ("", AS_THE_LIST_SAYS),
             *format_choices(),
         ]
@@ -296,7 +300,8 @@ class DeckNewForm(_ListInput):
         self.fields["name"].help_text = "Empty: the list's # Deck: line, else its game and date."
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.list_required:
             self._fill_from_header(data)
         clean_variant(self, data)

@@ -13,11 +13,20 @@ A collection is the cards a user owns: one row per card with a count.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+
+from cardsite.models import ChunkedJob, JobStatus
+from validation.runner import Report
+
+
+def stored_verdict(stored: Any) -> Report | None:
+    """A verdict stored as JSON, read back (`Report.from_dict`); None when none is stored."""
+    return Report.from_dict(stored) if stored else None
 
 
 def new_share_token() -> str:
@@ -135,6 +144,12 @@ class Deck(models.Model):
     def definition(self):
         return self.game.definition
 
+    @property
+    def verdict(self) -> Report | None:
+        """The stored verdict (`report` read back by `Report.from_dict`: the one reading of
+        the JSON); None for a deck never validated."""
+        return stored_verdict(self.report)
+
 
 class RetiredShareToken(models.Model):
     """A share token a deck no longer answers to, kept so that its link says why it stopped
@@ -213,8 +228,14 @@ class DeckVersion(models.Model):
         super().save(*args, **kwargs)
 
     @property
+    def verdict(self) -> Report | None:
+        """The verdict stored with the version (`Report.from_dict`); None when none was."""
+        return stored_verdict(self.report)
+
+    @property
     def legal(self) -> bool:
-        return bool(self.report.get("legal"))
+        verdict = self.verdict
+        return verdict is not None and verdict.legal
 
     def sections(self) -> dict[str, list[dict]]:
         """Entries grouped by section, in stored order."""
@@ -246,19 +267,18 @@ class CollectionEntry(models.Model):
         return f"{self.count} {self.card}"
 
 
-class RecheckJob(models.Model):
+class RecheckJob(ChunkedJob):
     """The re-check of a format's saved decks after its rule sets changed (a rule set
-    imported, edited or deleted, or taking effect today), played in chunks by the
-    workers: `chunks` holds each chunk's first and last deck id, `chunks_done` each finished
-    chunk's counts, and `checked`, `changed` and `notices` their sums (the admin's progress
-    page reads them). `key`, when set, makes a job unique (the day a rule set takes effect
-    starts one job for it, however often beat asks)."""
+    imported, edited or deleted, or taking effect today), a chunked job of the site's one
+    job system (cardsite/jobs.py; its kind in decks/verdicts/recheck_jobs.py): `chunks` holds
+    each chunk's first and last deck id, `chunk_results` each finished chunk's counts, and
+    `checked`, `changed` and `notices` their sums (the progress page reads them). `key`,
+    when set, makes a job unique (the day a rule set takes effect starts one job for it,
+    however often beat asks)."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+    JOB_KIND = "decks.recheck"
+    #: A job's status (cardsite.models.JobStatus), as `RecheckJob.Status.DONE`.
+    Status = JobStatus
 
     game = models.ForeignKey("catalogue.Game", on_delete=models.CASCADE, related_name="+")
     format = models.SlugField(max_length=40)
@@ -267,23 +287,15 @@ class RecheckJob(models.Model):
     rule_set_code = models.CharField(max_length=40, blank=True, default="")
     reason = models.CharField(max_length=200)
     key = models.CharField(max_length=120, blank=True, default="")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
     checked = models.PositiveIntegerField(default=0)
     changed = models.PositiveIntegerField(default=0)
     notices = models.PositiveIntegerField(default=0)
     chunks = models.JSONField(default=list, blank=True)
-    chunks_done = models.JSONField(default=dict, blank=True)
     #: A deleted rule set's pins: {"ids": the decks that were pinned to it, "rule_set": its
     #: id, "code", "name"}; each of those decks' owners gets one notice from the job, which
     #: says what the deck now follows and its verdict there ({} for any other job).
     released = models.JSONField(default=dict, blank=True)
-    sweeps = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -298,21 +310,6 @@ class RecheckJob(models.Model):
         return f"re-check #{self.pk} of {self.format} ({self.status})"
 
     @property
-    def is_active(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
-
-    @property
-    def n_chunks(self) -> int:
-        return len(self.chunks)
-
-    @property
-    def progress_percent(self) -> int:
-        if self.status == self.Status.DONE:
-            return 100
-        return int(100 * self.checked / self.total) if self.total else 0
-
-    @property
-    def duration(self) -> float | None:
-        if self.started_at and self.finished_at:
-            return (self.finished_at - self.started_at).total_seconds()
-        return None
+    def sweeps(self) -> int:
+        """How many times the reaper sent the job's chunks again (its `attempts`)."""
+        return self.attempts

@@ -245,7 +245,7 @@ def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in:
     if query:
         qs = qs.filter(name__icontains=query)
     if legal_in:
-        games = [registry.get(game_slug)] if game_slug in registry else registry.all()
+        games = [registry.get(game_slug)] if game_slug and game_slug in registry else registry.all()
         today_q = Q(pk__in=[])
         for game in games:
             if legal_in not in game.formats:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -98,7 +100,9 @@ class StoredEntrySerializer(EntrySerializer):
 class DeckSerializer(serializers.ModelSerializer):
     """A deck as listed: its verdict is the latest validation of its current version."""
 
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     owner = serializers.CharField(source="owner.username", read_only=True)
     current_version = serializers.SerializerMethodField()
     share_url = serializers.SerializerMethodField()
@@ -141,6 +145,7 @@ class DeckSerializer(serializers.ModelSerializer):
         user = getattr(request, "user", None)
         if deck.visibility != Visibility.UNLISTED or user is None or user.pk != deck.owner_id:
             return None
+        assert request is not None  # a user came with it
         return request.build_absolute_uri(f"/api/decks/shared/{deck.share_token}/")
 
     @extend_schema_field(OpenApiTypes.URI)
@@ -193,7 +198,7 @@ class DeckDetailSerializer(DeckSerializer):
 
     report = serializers.JSONField(read_only=True)
     version = serializers.SerializerMethodField()
-    rule_set_pin = serializers.SlugRelatedField(
+    rule_set_pin: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
         slug_field="code",
         read_only=True,
         allow_null=True,
@@ -246,7 +251,7 @@ class DeckCreateSerializer(_ListInputMixin):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = registry.slugs()
+        cast(serializers.ChoiceField, self.fields["game"]).choices = registry.slugs()
 
     def validate(self, attrs):
         self._one_list(attrs, required=False)
@@ -315,4 +320,4 @@ class CollectionImportSerializer(serializers.Serializer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = registry.slugs()
+        cast(serializers.ChoiceField, self.fields["game"]).choices = registry.slugs()

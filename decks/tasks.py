@@ -1,5 +1,6 @@
 """Background work for decks. Tasks are thin: they take plain JSON arguments, call one
-service and are idempotent, so that a redelivered message (acks_late) does no harm."""
+service and are idempotent, so that a redelivered message (acks_late) does no harm. A
+re-check's chunks are played by the site's one chunk task (cardsite/jobs.py)."""
 
 from __future__ import annotations
 
@@ -13,31 +14,6 @@ from .verdicts import recheck_jobs, rechecks
 def revalidate_game_decks(game_slug: str) -> int:
     """Re-validate every saved deck of a game after its catalogue changed."""
     return rechecks.revalidate_game_decks(game_slug=game_slug)
-
-
-@shared_task(
-    bind=True,
-    name="decks.recheck_chunk",
-    autoretry_for=(OperationalError, InterfaceError, ConnectionError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=3,
-    acks_late=True,
-    reject_on_worker_lost=True,
-)
-def recheck_chunk(self, job_id: int, index: int) -> str:
-    """Re-check one chunk of a format's saved decks (decks.verdicts.recheck_jobs)."""
-    try:
-        return recheck_jobs.recheck_run_chunk(
-            job_id=job_id, index=index, worker=self.request.hostname or ""
-        )
-    except (OperationalError, InterfaceError, ConnectionError):
-        raise
-    except Exception as exc:
-        recheck_jobs.recheck_fail(
-            job_id=job_id, reason=f"chunk {index} failed: {type(exc).__name__}: {exc}"
-        )
-        raise
 
 
 @shared_task(
@@ -61,9 +37,3 @@ def recheck_rule_sets_taking_effect() -> list[int]:
     """Start, once per rule set, the re-check of the decks of each format whose rule set
     takes effect today (Celery beat, twice an hour: the first run after 00:00 site time)."""
     return recheck_jobs.recheck_rule_sets_taking_effect()
-
-
-@shared_task(name="decks.recheck_sweep")
-def recheck_sweep() -> dict:
-    """Send again the chunks of re-check jobs that stalled (Celery beat, every minute)."""
-    return recheck_jobs.recheck_sweep()

@@ -345,8 +345,8 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     version = _version(deck, number)
     game = deck.game.definition
     is_current = version is not None and version.pk == deck.current_version_id
-    report = deck.report if is_current else (version.report if version else {})
-    listing = list_view(deck, version, report or {}) if version else None
+    report = deck.verdict if is_current else (version.verdict if version else None)
+    listing = list_view(deck, version, report) if version else None
     history = Paginator(
         DeckVersion.objects.filter(deck=deck)
         .select_related("author")
@@ -374,7 +374,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "listing": listing,
             "report": report,
             "violations": explained(report, game, deck.format, rule_set=checked_under),
-            "totals": totals_rows((report or {}).get("totals"), game),
+            "totals": totals_rows(report.totals if report else None, game),
             "versions": versions,
             "is_owner": user.is_authenticated and deck.owner_id == user.pk,
             "token": token,
@@ -462,7 +462,7 @@ def _export(request, deck: Deck, kind: str):
         response["Content-Disposition"] = f'inline; filename="{filename}.json"'
         return response
     if kind == "print":
-        report = deck.report if version.pk == deck.current_version_id else version.report
+        report = deck.verdict if version.pk == deck.current_version_id else version.verdict
         return render(
             request,
             "decks/print.html",
@@ -731,7 +731,9 @@ def card_to_deck(request, game: str, pk: int):
                     owner=request.user, card=card, deck=deck, format=new_format
                 )
             except services.VersionConflict:
-                error = f"“{deck.name}” was saved elsewhere just now; try again."
+                error = (
+                    f"“{deck.name if deck else card.name}” was saved elsewhere just now; try again."
+                )
             except ListInvalid as exc:
                 error = "Not added: " + "; ".join(e["message"] for e in exc.errors)
             except ValueError as exc:

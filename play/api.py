@@ -84,7 +84,7 @@ def _raise_with_the_rest(game_slug: str, tool, raw: dict, errors: dict) -> None:
 def run_payload(run, request) -> dict:
     return {
         "id": run.pk,
-        "kind": run.kind,
+        "kind": run.simulation,
         "status": str(run.status),
         "url": request.build_absolute_uri(run.get_absolute_url()),
     }
@@ -176,6 +176,7 @@ class ToolView(APIView):
             answer = services.tool_answer(game_slug=game_def.slug, tool=tool_def, raw=raw)
         except PlayInputError as exc:
             return _bad(exc)
+        assert answer.result is not None  # computed now, when no run was started
         return Response(answer.result.data)
 
     @extend_schema(
@@ -219,4 +220,5 @@ class ToolView(APIView):
             return Response(
                 {"run": run_payload(answer.run, request)}, status=status.HTTP_202_ACCEPTED
             )
+        assert answer.result is not None  # computed now, when no run was started
         return Response(answer.result.data)

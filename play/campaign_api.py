@@ -8,6 +8,8 @@ else's campaign is a 404 whatever its id.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -107,7 +109,7 @@ def _campaign_payload(campaign) -> dict:
 
 
 class OwnedCampaignMixin:
-    permission_classes = [IsAuthenticated]
+    permission_classes: Sequence[Any] = [IsAuthenticated]
 
     def campaign(self, request, pk: int) -> Campaign:
         return get_object_or_404(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any, cast
 
 from django import forms
 from django.template.defaultfilters import capfirst, pluralize
@@ -30,11 +31,11 @@ class CampaignForm(forms.ModelForm):
 
 class PlayerForm(forms.Form):
     name = forms.CharField(max_length=100)
-    deck = forms.ModelChoiceField(queryset=None)
+    deck: forms.ModelChoiceField[Any] = forms.ModelChoiceField(queryset=None)
 
     def __init__(self, *args, owner=None, game=None, rules: CampaignRules, **kwargs):
         super().__init__(*args, **kwargs)
-        field = self.fields["deck"]
+        field = cast(forms.ModelChoiceField, self.fields["deck"])
         field.label = capfirst(rules.list_label)
         field.help_text = f"one of your {game.name} decks"
         field.queryset = (
@@ -95,11 +96,11 @@ class SpendForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.players = {str(p.pk): p for p in players}
-        self.fields["player"].choices = [
+        cast(forms.ChoiceField, self.fields["player"]).choices = [
             (str(p.pk), f"{p.name} ({p.campaign_points} campaign points)") for p in players
         ]
         award, card = capfirst(rules.award_label), capfirst(rules.card_label)
-        self.fields["kind"].choices = [
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [
             ("award", f"{award}s ({rules.award_cost} point{pluralize(rules.award_cost)} each)"),
             (
                 "swap",
@@ -116,7 +117,8 @@ class SpendForm(forms.Form):
         self.fields["add"].help_text = f'e.g. "1 {into}"'
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         card = self.rules.card_label
         if data.get("kind") == "swap":
             data["remove_cards"] = parse_card_list(data.get("remove", ""))

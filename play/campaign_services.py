@@ -399,7 +399,7 @@ def campaign_standings(*, campaign: Campaign) -> list[dict[str, Any]]:
         draws=Count("results", filter=Q(results__result="draw")),
         played=Count("results"),
     ).select_related("deck")
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "player": p,
             "id": p.pk,

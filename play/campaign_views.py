@@ -105,7 +105,7 @@ def campaign_player_new(request, game: str, pk: int):
             messages.success(request, f"{player.name} joins with {player.deck.name}.")
     else:
         for field, errors in form.errors.items():
-            messages.error(request, f"Player not added: {field}: {' '.join(errors)}")
+            messages.error(request, f"Player not added: {field}: {' '.join(map(str, errors))}")
     return redirect(campaign)
 
 

@@ -261,6 +261,7 @@ def _on_worker(*, owner, inline_max: int, **start) -> Any:
 
 def _start_run(*, game_slug: str, tool: Tool, clean: Mapping[str, Any], cards, owner) -> Any:
     background = tool.background
+    assert background is not None  # a tool that runs in the background (tool_answer)
     _require_sign_in(owner, tool.inline_max)
     try:
         inputs = (
@@ -541,6 +542,7 @@ def goldfish_play(
         raise PlayInputError(errors)
     seed = clean.pop("seed")
     seed = random_seed() if seed == "" else int(seed)
+    assert deck is not None  # a deck was found, or errors were raised above
     version = deck.current_version
     version.deck = deck
     if int(clean.get("games") or 0) > goldfish.inline_max:

@@ -9,6 +9,7 @@ class SimulationRunAdmin(admin.ModelAdmin):
     list_display = (
         "id",
         "kind",
+        "simulation",
         "label",
         "owner",
         "status",
@@ -16,13 +17,14 @@ class SimulationRunAdmin(admin.ModelAdmin):
         "n_chunks",
         "created_at",
     )
-    list_filter = ("status", "kind")
-    search_fields = ("label", "owner__username", "kind")
+    list_filter = ("status", "kind", "simulation")
+    search_fields = ("label", "owner__username", "simulation")
     list_select_related = ("owner",)
     date_hierarchy = "created_at"
     readonly_fields = (
         "owner",
         "kind",
+        "simulation",
         "deck_version",
         "label",
         "params",
@@ -32,7 +34,7 @@ class SimulationRunAdmin(admin.ModelAdmin):
         "chunks_done",
         "chunk_started",
         "timings",
-        "reaps",
+        "attempts",
         "error",
         "created_at",
         "started_at",
@@ -40,7 +42,7 @@ class SimulationRunAdmin(admin.ModelAdmin):
         "finished_at",
         "results",
     )
-    exclude = ("chunk_results", "inputs")
+    exclude = ("chunk_results", "chunk_progress", "inputs")
     actions = ("reap",)
 
     def has_add_permission(self, request) -> bool:

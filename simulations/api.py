@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -23,6 +25,7 @@ from .schema import SimulationKindField
 
 
 class SimulationRunSerializer(serializers.ModelSerializer):
+    kind = serializers.SlugField(source="simulation", read_only=True)
     progress = serializers.FloatField(read_only=True)
     deck = serializers.SerializerMethodField()
     version = serializers.SerializerMethodField()
@@ -67,8 +70,14 @@ class SimulationRunDetailSerializer(SimulationRunSerializer):
     results = serializers.SerializerMethodField()
 
     class Meta(SimulationRunSerializer.Meta):
-        fields = (*SimulationRunSerializer.Meta.fields, "timings", "summary", "stats", "results")
-        read_only_fields = fields
+        fields = (  # type: ignore[assignment]  # the list's, and more
+            *SimulationRunSerializer.Meta.fields,
+            "timings",
+            "summary",
+            "stats",
+            "results",
+        )
+        read_only_fields = fields  # type: ignore[assignment]
 
     def get_results(self, run) -> dict | None:
         """A comparison's results (its `differences`, verdict, rounds); None for a run."""
@@ -176,7 +185,7 @@ class StartRunView(APIView):
     throttle_scope = "simulate"
     body: type[serializers.Serializer]
 
-    def start(self, request, data: dict, **kwargs) -> SimulationRun:
+    def start(self, request, data: dict, **kwargs: Any) -> SimulationRun:
         raise NotImplementedError
 
     def post(self, request, **kwargs):
@@ -206,7 +215,8 @@ class DeckSimulationStartView(StartRunView):
 
     body = StartSerializer
 
-    def start(self, request, data: dict, deck_pk: int) -> SimulationRun:
+    def start(self, request, data: dict, **kwargs: Any) -> SimulationRun:
+        deck_pk = int(kwargs["deck_pk"])
         deck = services.deck_to_simulate(
             user=request.user, deck_pk=deck_pk, share_token=data.get("token")
         )

@@ -19,11 +19,12 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
+from cardsite import jobs
 from decks.models import DeckVersion
 from validation.sim.metrics import Metric, find
 
 from . import experiments, kinds, services
-from .models import SimulationRun
+from .models import RunKind, SimulationRun
 
 
 def version_of(*, user, side: str, ref: Mapping[str, Any]) -> DeckVersion:
@@ -61,13 +62,14 @@ def pairing_kind(game_slug: str, slug: str | None) -> kinds.SimulationKind:
                 {"kind": f"there is no simulation kind {slug!r}"}
             ) from None
     else:
-        kind = next(
+        paired = next(
             (k for k in kinds.for_game(game_slug) if k.goldfish.play_pair is not None), None
         )
-        if kind is None:
+        if paired is None:
             raise services.SimulationError(
                 {"kind": "no goldfish of this game can compare two decks"}
             )
+        kind = paired
     if kind.goldfish.play_pair is None or not kind.needs_deck:
         raise services.SimulationError({"kind": f"{kind.label} cannot compare two decks"})
     return kind
@@ -136,8 +138,10 @@ def compare_start(
             inputs[side] = services.build_inputs(kind, params=clean, deck_version=version)
         except (ValueError, LookupError) as exc:
             raise services.SimulationError({f"{side}.deck": str(exc)}) from exc
+    play_pair = goldfish.play_pair
+    assert play_pair is not None  # a kind that pairs games (pairing_kind)
     try:
-        measured, _ = goldfish.play_pair(inputs["a"], inputs["b"], clean, seed_value, 0, 0)
+        measured, _ = play_pair(inputs["a"], inputs["b"], clean, seed_value, 0, 0)
     except (ValueError, LookupError, TypeError) as exc:
         raise services.SimulationError(
             {"__all__": f"these decks cannot be compared: {exc}"}
@@ -163,13 +167,13 @@ def compare_start(
     )
     return services.create_run(
         owner=owner,
-        kind=kind.slug,
+        kind=RunKind.COMPARISON,
+        simulation=kind.slug,
         deck_version=b,
         label=f"{label_a} vs {label_b}",
         params=clean,
         inputs=plan,
         seed=seed_value,
-        n_chunks=plan["look_chunks"][0],
     )
 
 
@@ -177,13 +181,13 @@ def experiment_stop(*, run_id: int, user) -> str:
     """The owner stops an active comparison or tuning run: it finishes with the rounds
     complete so far (simulations/experiments.py `stop`). Returns what happened."""
     with transaction.atomic():
-        run = services._locked(run_id)
+        run = jobs.lock(SimulationRun, run_id)
         if run is None or run.owner_id != getattr(user, "pk", None):
             raise services.SimulationError("no such run of yours")
         if not experiments.is_experiment(run):
             raise services.SimulationError("only a comparison or a tuning run can be stopped")
         if not run.is_active:
             return "already finished"
-        outcome = experiments.stop(run, kinds.get(run.kind), timezone.now())
+        outcome = experiments.stop(run, kinds.get(run.simulation), timezone.now())
         run.save()
     return outcome

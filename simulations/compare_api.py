@@ -4,6 +4,8 @@ of two decks of one game), `POST /api/decks/<id>/tune/` (race single swaps) and
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -53,7 +55,7 @@ class CompareStartView(StartRunView):
 
     body = CompareSerializer
 
-    def start(self, request, data: dict) -> SimulationRun:
+    def start(self, request, data: dict, **kwargs: Any) -> SimulationRun:
         a = compare.version_of(user=request.user, side="a", ref=data["a"])
         b = compare.version_of(user=request.user, side="b", ref=data["b"])
         return compare.compare_start(
@@ -107,8 +109,12 @@ class DeckTuneView(StartRunView):
 
     body = TuneSerializer
 
-    def start(self, request, data: dict, deck_pk: int) -> SimulationRun:
-        ref = {"deck": deck_pk, "version": data.get("version"), "token": data.get("token")}
+    def start(self, request, data: dict, **kwargs: Any) -> SimulationRun:
+        ref = {
+            "deck": int(kwargs["deck_pk"]),
+            "version": data.get("version"),
+            "token": data.get("token"),
+        }
         version = compare.version_of(user=request.user, side="deck", ref=ref)
         return tuner.tune_start(
             owner=request.user,

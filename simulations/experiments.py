@@ -1,10 +1,10 @@
 """Goldfish experiments on the run machinery: paired comparisons of two decks, in rounds.
 
-A comparison is a `SimulationRun` of the goldfish's kind whose `inputs` say so
-(``inputs["experiment"] == "compare"``): both decks' inputs, the chosen metric and the plan
-of looks (`validation.sim.paired`). Its chunks are the run's ordinary chunks, played by the
-ordinary task, leased, reaped and retried like any run's (simulations.services); only what a
-chunk plays and what happens when the last chunk of a round is stored differ:
+A comparison is a `SimulationRun` of kind ``comparison`` (its `inputs`: both decks' inputs,
+the chosen metric and the plan of looks, `validation.sim.paired`). Its chunks are ordinary
+chunks of the one job system (cardsite/jobs.py), played by the one chunk task, leased, reaped
+and retried like any run's; only what a chunk plays and what happens when the last chunk of
+a round is stored differ (its kind of job, simulations/jobs.py):
 
 - a chunk plays ``inputs["chunks"][i]`` games of both decks on common random numbers
   (`Goldfish.play_pair`, seeded by ``(seed, i)``) and stores the paired sums of every
@@ -26,10 +26,10 @@ from datetime import datetime
 from typing import Any
 
 from validation.sim import paired
-from validation.sim.metrics import Metric, find
+from validation.sim.metrics import Metric, find, named
 
 from . import tuning
-from .models import Status
+from .models import RunKind, Status
 
 COMPARE = "compare"
 METHOD = (
@@ -41,11 +41,11 @@ METHOD = (
 
 def is_experiment(run) -> bool:
     """A comparison or a tuning run (simulations/tuning.py), played in rounds."""
-    return isinstance(run.inputs, dict) and run.inputs.get("experiment") in (COMPARE, tuning.TUNE)
+    return bool(run.is_experiment)
 
 
 def _tuning(run) -> bool:
-    return run.inputs.get("experiment") == tuning.TUNE
+    return bool(run.kind == RunKind.TUNING)
 
 
 def chunk_plan(looks: list[int], per_chunk: int) -> tuple[list[int], list[int]]:
@@ -77,7 +77,6 @@ def new_inputs(
     looks = paired.plan(max_games, first_round)
     chunks, by_look = chunk_plan(looks, per_chunk)
     return {
-        "experiment": COMPARE,
         "a": dict(inputs_a),
         "b": dict(inputs_b),
         "a_label": label_a,
@@ -118,7 +117,7 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
     if _tuning(run):
         return tuning.after_round(run, kind, now, enqueue)
     inputs = run.inputs
-    metric = find(kind.goldfish.metrics, inputs["metric"])
+    metric = named(kind.goldfish.metrics, inputs["metric"])
     games, total = _total(run, run.n_chunks)
     z = _z(inputs)
     look = inputs["look_chunks"].index(run.n_chunks)
@@ -147,7 +146,7 @@ def _finish(run, kind, chunk_count: int, rounds: list, now: datetime, stopped: s
     """Done: every metric's row from the first `chunk_count` chunks, and the verdict."""
     inputs = run.inputs
     metrics = kind.goldfish.metrics
-    metric = find(metrics, inputs["metric"])
+    metric = named(metrics, inputs["metric"])
     games, total = _total(run, chunk_count)
     z = _z(inputs)
     rows = paired.differences(metrics, total, z)
@@ -182,13 +181,11 @@ def stop(run, kind, now: datetime) -> str:
         at = inputs["look_chunks"].index(run.n_chunks)
         complete = inputs["look_chunks"][at - 1] if at > 0 else 0
     if complete == 0:
-        run.status = Status.FAILED
-        run.error = "stopped by its owner before the first round was complete"
-        run.finished_at = now
+        run.mark_failed(now, "stopped by its owner before the first round was complete")
         return "failed"
     stopped = "stopped by its owner"
     if _tuning(run):
-        metric = find(kind.goldfish.metrics, inputs["metric"])
+        metric = named(kind.goldfish.metrics, inputs["metric"])
         games, rows = tuning.standings(run, metric, complete)
         tuning.finish(run, metric, games, rows, now, stopped)
     else:

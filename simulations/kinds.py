@@ -31,6 +31,8 @@ class SimulationKind:
 
     game_slug: str
     goldfish: Goldfish
+    #: A tool's background run (not the game's goldfish of a deck).
+    tool: bool = False
 
     @property
     def slug(self) -> str:
@@ -85,7 +87,7 @@ def _of(game: GameDef) -> Iterator[SimulationKind]:
         yield SimulationKind(game.slug, game.goldfish)
     for tool in game.tools:
         if tool.background is not None:
-            yield SimulationKind(game.slug, tool.background)
+            yield SimulationKind(game.slug, tool.background, tool=True)
 
 
 def for_game(game_slug: str) -> list[SimulationKind]:

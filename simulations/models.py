@@ -1,12 +1,14 @@
 """Simulation runs.
 
-A `SimulationRun` owns the truth about one background simulation: who asked for it, which
-kind (a slug of `simulations.kinds`), on which deck version, with which parameters and
-seed, how far it has got and what it found. A run of many games is split into
-`n_chunks` chunks played by separate Celery tasks; each chunk writes its sufficient
-statistics into its own slot of `chunk_results` (so a re-delivered chunk overwrites its own
-slot with the same numbers), and the chunk that fills the last slot merges them into
-`results` and marks the run done. Per-game rows are never stored.
+A `SimulationRun` owns the truth about one background simulation: who asked for it, what
+kind of run it is (`kind`: a goldfish run, a tool's background run, a comparison, a tuning
+run), which simulation it plays (`simulation`, a slug of `simulations.kinds`), on which deck
+version, with which parameters and seed, how far it has got and what it found. It is a
+chunked job (`cardsite.models.ChunkedJob`, run by the one job system of cardsite/jobs.py):
+each chunk writes its sufficient statistics into its own slot of `chunk_results` (so a
+re-delivered chunk overwrites its own slot with the same numbers), and the chunk that fills
+the last slot merges them into `results` and marks the run done (or, for a comparison or a
+tuning run, starts the next round). Per-game rows are never stored.
 """
 
 from __future__ import annotations
@@ -15,15 +17,25 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from cardsite.models import ACTIVE, ChunkedJob, JobStatus
 
-class Status(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+#: A run's status is a job's (cardsite.models.JobStatus).
+Status = JobStatus
+
+__all__ = ["ACTIVE", "RunKind", "SimulationRun", "SimulationRunQuerySet", "Status"]
 
 
-ACTIVE = (Status.QUEUED, Status.RUNNING)
+class RunKind(models.TextChoices):
+    """What kind of run a run is: each is a kind of job of its own (simulations/jobs.py)."""
+
+    GOLDFISH = "goldfish", "Goldfish run"
+    TOOL = "tool", "Tool's background run"
+    COMPARISON = "comparison", "Comparison"
+    TUNING = "tuning", "Tuning run"
+
+
+#: The kinds of run played in rounds (simulations/experiments.py).
+EXPERIMENTS = (RunKind.COMPARISON, RunKind.TUNING)
 
 
 class SimulationRunQuerySet(models.QuerySet):
@@ -42,19 +54,19 @@ class SimulationRunQuerySet(models.QuerySet):
         return self.filter(status__in=ACTIVE)
 
 
-class SimulationRun(models.Model):
+class SimulationRun(ChunkedJob):
     """One background simulation (see the module docstring).
 
     `inputs` are the plain facts handed to the kernel (read from the catalogue when the run
-    started); `chunk_started` maps a chunk index to when a worker last started it (the reaper
-    uses it to find chunks whose worker was lost); `timings` holds per-chunk seconds and
-    workers.
+    started); the job's columns (status, chunks, leases, attempts, timings) are those of
+    every chunked job.
     """
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="simulation_runs"
     )
-    kind = models.SlugField(max_length=60)
+    kind = models.CharField(max_length=12, choices=RunKind.choices, default=RunKind.GOLDFISH)
+    simulation = models.SlugField(max_length=60)
     deck_version = models.ForeignKey(
         "decks.DeckVersion",
         on_delete=models.SET_NULL,
@@ -66,19 +78,7 @@ class SimulationRun(models.Model):
     params = models.JSONField(default=dict)
     inputs = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    n_chunks = models.PositiveIntegerField(default=1)
-    chunks_done = models.PositiveIntegerField(default=0)
-    chunk_results = models.JSONField(default=dict, blank=True)
-    chunk_started = models.JSONField(default=dict, blank=True)
     results = models.JSONField(default=dict, blank=True)
-    timings = models.JSONField(default=dict, blank=True)
-    reaps = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = SimulationRunQuerySet.as_manager()
 
@@ -90,14 +90,23 @@ class SimulationRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} #{self.pk} ({self.status})"
+        return f"{self.simulation} #{self.pk} ({self.status})"
+
+    def job_kind(self) -> str:
+        return f"simulations.{self.kind}"
 
     def get_absolute_url(self) -> str:
         return reverse("simulations:detail", args=[self.pk])
 
     @property
-    def is_active(self) -> bool:
-        return self.status in ACTIVE
+    def is_experiment(self) -> bool:
+        """A comparison or a tuning run, played in rounds."""
+        return self.kind in EXPERIMENTS
+
+    @property
+    def reaps(self) -> int:
+        """How many times the reaper sent lost chunks of the run again (its `attempts`)."""
+        return self.attempts
 
     @property
     def progress(self) -> float:
@@ -130,21 +139,4 @@ class SimulationRun(models.Model):
         rounds = results.get("rounds")
         if rounds:
             return int(rounds[-1]["games"])
-        return None
-
-    def mark_done(self, now) -> None:
-        """Finish the run at `now` (the caller saves it): done, with the seconds of work its
-        chunks took, the workers that played them and the wall time since it started."""
-        self.status = Status.DONE
-        self.finished_at = now
-        chunks = list(self.timings.get("chunks", {}).values())
-        self.timings["chunk_seconds_total"] = round(sum(c["seconds"] for c in chunks), 4)
-        self.timings["workers"] = sorted({c.get("worker", "") for c in chunks} - {""})
-        if self.started_at:
-            self.timings["wall_seconds"] = round((now - self.started_at).total_seconds(), 4)
-
-    @property
-    def duration(self) -> float | None:
-        if self.started_at and self.finished_at:
-            return (self.finished_at - self.started_at).total_seconds()
         return None

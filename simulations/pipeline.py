@@ -60,6 +60,8 @@ def deck_inputs(goldfish: Goldfish, deck_version) -> dict[str, Any]:
     """A deck goldfish's inputs: the sections it reads of `deck_version` as rules-core
     entries (one query) handed to its `prepare`. InputsError (a ValueError) or LookupError
     when the deck cannot be played."""
+    if goldfish.prepare is None:
+        raise InputsMissing(f"{goldfish.label} plays no deck")
     return goldfish.prepare(version_entries(version=deck_version, sections=goldfish.sections))
 
 

@@ -1,49 +1,44 @@
 """Simulation services: start a run, play one chunk of it, reap runs whose worker was lost,
 and the exact odds calculator.
 
-How a run moves (see docs/architecture.md, "Simulations app"):
+A run is a chunked job of the site's one job system (cardsite/jobs.py; its kinds in
+simulations/jobs.py). How it moves (see docs/architecture.md, "Background jobs"):
 
 1. ``simulation_start`` validates the parameters against the kind's specs, reads the deck's
    plain facts once (``build_inputs``), checks them with a dry run of zero games, refuses
    a fourth active run of the same user, creates the run (status ``queued``) and, once the
    transaction commits, sends one Celery task per chunk.
-2. ``simulation_run_chunk`` (the task's body) plays chunk ``i``; it stamps
-   ``chunk_started[i]`` first and writes its statistics into ``chunk_results[i]`` under a row
-   lock. The call that fills the last slot merges the chunks, summarises them and marks the
-   run ``done``. A chunk whose slot is filled, or of a run that is no longer active, is a
-   no-op, so a redelivered message (``acks_late``) does no harm.
-3. A running chunk holds a lease, ``chunk_started[i]``, that a heartbeat thread renews every
-   ``SIMULATIONS_HEARTBEAT_SECONDS`` (5). ``simulation_reap``, run by Celery beat every
-   ``SIMULATIONS_REAP_SECONDS`` (10), sends again the chunks whose lease was not renewed for
-   ``SIMULATIONS_LEASE_SECONDS`` (20: their worker died) — at most ``SIMULATIONS_MAX_REAPS``
-   times, then the run fails with the reason "worker lost…" — and, when the run made no
-   progress for ``SIMULATIONS_STALL_SECONDS`` (40), the chunks that never started (their
-   message may be held by a dead worker). A chunk whose slot is filled, or whose lease is
-   held by a live worker, is a no-op, so a repeat costs nothing and every game is counted
-   once. Reading a run (pages, API) never changes it; ``manage.py simulations_reap`` sweeps
-   by hand.
+2. ``simulation_run_chunk`` (the one chunk task's body for a run) plays chunk ``i`` under a
+   lease, ``chunk_started[i]``, that a heartbeat thread renews every
+   ``SIMULATIONS_HEARTBEAT_SECONDS`` (5), and writes its statistics into
+   ``chunk_results[i]`` under a row lock. The call that fills the last slot merges the
+   chunks, summarises them and marks the run ``done``. A chunk whose slot is filled, or of a
+   run that is no longer active, or whose lease a live worker holds, is a no-op, so a
+   redelivered message (``acks_late``) does no harm.
+3. The one reaper (Celery beat's ``jobs.reap``, every ``JOBS_REAP_SECONDS``, 10) sends again
+   the chunks whose lease was not renewed for ``SIMULATIONS_LEASE_SECONDS`` (20: their worker
+   died) — at most ``SIMULATIONS_MAX_REAPS`` times, then the run fails with the reason
+   "worker lost…" — and, when the run made no progress for ``SIMULATIONS_STALL_SECONDS``
+   (40), the chunks that never started (their message may be held by a dead worker). Every
+   game is counted once. Reading a run (pages, API) never changes it; ``manage.py
+   simulations_reap`` sweeps by hand.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import secrets
-import threading
-import time
-from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
-from django.db.models import F
+from django.db import transaction
 from django.http import Http404
-from django.utils import timezone
 
-from cardsite.tasks import send_chunks_on_commit
+from cardsite import jobs as job_system
 from catalogue.services import card_facts_by_names, card_names_by_kind
 from decks.models import Deck, Visibility
 from validation import params as validation_params
@@ -52,8 +47,8 @@ from validation.registry import registry
 from validation.sim import odds
 from validation.sim.metrics import rows as metric_rows
 
-from . import experiments, kinds, pipeline
-from .models import SimulationRun, Status
+from . import experiments, jobs, kinds, pipeline
+from .models import RunKind, SimulationRun
 
 logger = logging.getLogger(__name__)
 
@@ -66,31 +61,11 @@ def _setting(name: str, default: Any) -> Any:
 
 def chunk_games() -> int:
     """Games per chunk (one Celery task each)."""
-    return int(_setting("SIMULATIONS_CHUNK_GAMES", 50_000))
+    return jobs.chunk_games()
 
 
 def max_active_runs() -> int:
     return int(_setting("SIMULATIONS_MAX_ACTIVE", 3))
-
-
-def max_reaps() -> int:
-    return int(_setting("SIMULATIONS_MAX_REAPS", 3))
-
-
-def heartbeat_every() -> float:
-    """Seconds between the heartbeats of a running chunk (it renews its lease)."""
-    return float(_setting("SIMULATIONS_HEARTBEAT_SECONDS", 5))
-
-
-def lease_seconds() -> float:
-    """A started chunk whose lease was not renewed for this long lost its worker."""
-    return float(_setting("SIMULATIONS_LEASE_SECONDS", 20))
-
-
-def stall_seconds() -> float:
-    """A run that made no progress for this long has its chunks that never started sent
-    again (their message may sit with a worker that died; a repeat is a no-op)."""
-    return float(_setting("SIMULATIONS_STALL_SECONDS", 40))
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -255,34 +230,33 @@ def simulation_start(
         k.goldfish.run_chunk(inputs, {**clean, "games": 0}, seed_value, 0, 1)
     except (ValueError, LookupError, TypeError) as exc:
         raise SimulationError({"deck": f"this deck cannot be simulated: {exc}"}) from exc
-    n_chunks = max(1, math.ceil(clean["games"] / chunk_games())) if "games" in clean else 1
     return create_run(
         owner=owner,
-        kind=k.slug,
+        kind=RunKind.TOOL if k.tool else RunKind.GOLDFISH,
+        simulation=k.slug,
         deck_version=deck_version,
         label=label,
         params=clean,
         inputs=inputs,
         seed=seed_value,
-        n_chunks=n_chunks,
     )
 
 
 def create_run(
     *,
     owner,
-    kind: str,
+    kind: RunKind,
+    simulation: str,
     deck_version,
     label: str,
     params: dict[str, Any],
     inputs: dict[str, Any],
     seed: int,
-    n_chunks: int,
 ) -> SimulationRun:
     """Save a run whose parameters and inputs are already checked, within the owner's limit
-    of active runs (TooManyActiveRuns), and enqueue its first ``n_chunks`` chunks once the
-    transaction commits. Every way of starting a run (a goldfish, a comparison, a tuning
-    run) ends here."""
+    of active runs (TooManyActiveRuns): its kind of job plans its chunks (simulations/jobs.py)
+    and its first chunks are sent once the transaction commits. Every way of starting a run
+    (a goldfish, a tool's background run, a comparison, a tuning run) ends here."""
     with transaction.atomic():
         # One start at a time per user, so that two requests cannot both pass the limit.
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
@@ -292,241 +266,46 @@ def create_run(
                 f"you have {active} simulations queued or running; at most "
                 f"{max_active_runs()} at a time — wait for one to finish"
             )
-        run = SimulationRun.objects.create(
+        run = SimulationRun(
             owner=owner,
             kind=kind,
+            simulation=simulation,
             deck_version=deck_version,
             label=label[:250],
             params=params,
             inputs=inputs,
             seed=seed,
-            n_chunks=n_chunks,
         )
-        _enqueue_on_commit(run.pk, range(n_chunks))
+        job_system.job_start(run)
     return run
 
 
-def _enqueue_on_commit(run_id: int, chunk_indexes: Iterable[int]) -> None:
-    send_chunks_on_commit(
-        "simulations.tasks.run_chunk", run_id, chunk_indexes, what="chunks", later="the reaper"
-    )
-
-
-# --- playing a chunk ---------------------------------------------------------------------------
-
-
-def _locked(run_id: int) -> SimulationRun | None:
-    """The run, row-locked for the rest of the transaction. A no-op UPDATE comes first so
-    that SQLite (no row locks) takes its write lock before reading: two chunks finishing
-    together are serialised instead of overwriting each other's slot."""
-    SimulationRun.objects.filter(pk=run_id).update(reaps=F("reaps"))
-    return SimulationRun.objects.select_for_update().filter(pk=run_id).first()
+# --- playing a chunk, failing, reaping: the one job system -------------------------------------
 
 
 def simulation_run_chunk(*, run_id: int, chunk_index: int, worker: str = "") -> str:
     """Play chunk ``chunk_index`` of a run and store it; finalise the run when it is the
-    last one. Idempotent. Returns what happened ("stored", "finished", "skipped")."""
-    run = SimulationRun.objects.filter(pk=run_id).first()
-    key = str(chunk_index)
-    if run is None or not run.is_active or key in run.chunk_results:
-        return "skipped"
-    if not 0 <= chunk_index < run.n_chunks:
-        raise ValueError(f"run {run_id} has no chunk {chunk_index}")
-    kind = kinds.get(run.kind)
-    now = timezone.now()
-    with transaction.atomic():
-        locked = _locked(run_id)
-        if locked is None or not locked.is_active or key in locked.chunk_results:
-            return "skipped"
-        held = locked.chunk_started.get(key)
-        if held and now - datetime.fromisoformat(held) <= timedelta(seconds=lease_seconds()):
-            return "busy"  # a live worker holds this chunk's lease: a repeated message
-        locked.chunk_started[key] = now.isoformat()
-        fields = ["chunk_started", "heartbeat_at"]
-        if locked.status == Status.QUEUED:
-            locked.status = Status.RUNNING
-            locked.started_at = now
-            fields += ["status", "started_at"]
-        locked.heartbeat_at = now
-        locked.save(update_fields=fields)
-
-    t0 = time.perf_counter()
-    with _Heartbeat(run_id, key):
-        if experiments.is_experiment(run):  # a paired comparison's round (experiments.py)
-            stats = experiments.play_chunk(run, kind, chunk_index)
-        else:
-            stats = kind.goldfish.run_chunk(
-                run.inputs, run.params, run.seed, chunk_index, run.n_chunks
-            )
-    seconds = time.perf_counter() - t0
-
-    now = timezone.now()
-    with transaction.atomic():
-        locked = _locked(run_id)
-        if locked is None or not locked.is_active:
-            return "skipped"
-        locked.chunk_results[key] = stats
-        locked.chunks_done = len(locked.chunk_results)
-        locked.timings.setdefault("chunks", {})[key] = {
-            "seconds": round(seconds, 4),
-            "worker": worker,
-        }
-        locked.heartbeat_at = now
-        outcome = "stored"
-        if locked.chunks_done >= locked.n_chunks and experiments.is_experiment(locked):
-            outcome = experiments.after_round(locked, kind, now, _enqueue_on_commit)
-        elif locked.chunks_done >= locked.n_chunks:
-            _finalise(locked, kind, now)
-            outcome = "finished"
-        locked.save()
-    return outcome
-
-
-def _renew_lease(run_id: int, key: str) -> None:
-    now = timezone.now()
-    with transaction.atomic():
-        locked = _locked(run_id)
-        if locked is None or not locked.is_active or key in locked.chunk_results:
-            return
-        locked.chunk_started[key] = now.isoformat()
-        locked.heartbeat_at = now
-        locked.save(update_fields=["chunk_started", "heartbeat_at"])
-
-
-class _Heartbeat:
-    """Renews a running chunk's lease every heartbeat_every() seconds from a thread (with
-    its own database connection), for as long as the chunk is being played."""
-
-    def __init__(self, run_id: int, key: str) -> None:
-        self.run_id, self.key = run_id, key
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._beat, daemon=True, name=f"lease-{key}")
-
-    def _beat(self) -> None:
-        try:
-            while not self.stop.wait(heartbeat_every()):
-                try:
-                    _renew_lease(self.run_id, self.key)
-                except Exception:  # noqa: BLE001 - a missed beat only shortens the lease
-                    logger.warning(
-                        "heartbeat failed", extra={"run": self.run_id, "chunk": self.key}
-                    )
-        finally:
-            connection.close()
-
-    def __enter__(self) -> _Heartbeat:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop.set()
-        self.thread.join(timeout=30)
-
-
-def _finalise(run: SimulationRun, kind: kinds.SimulationKind, now: datetime) -> None:
-    parts = [run.chunk_results[str(i)] for i in range(run.n_chunks)]
-    run.results = pipeline.results(kind.goldfish, parts, run.inputs)
-    run.mark_done(now)
+    last one (cardsite.jobs.job_run_chunk). Idempotent. Returns what happened ("stored",
+    "finished", "round", "busy", "skipped")."""
+    return job_system.job_run_chunk(
+        kind=jobs.GOLDFISH.name, job_id=run_id, index=chunk_index, worker=worker
+    )
 
 
 def simulation_fail(*, run_id: int, reason: str) -> bool:
     """Mark an active run failed with ``reason``; a finished run is left alone."""
-    now = timezone.now()
-    with transaction.atomic():
-        run = _locked(run_id)
-        if run is None or not run.is_active:
-            return False
-        run.status = Status.FAILED
-        run.error = reason[:5000]
-        run.finished_at = now
-        run.heartbeat_at = now
-        run.save(update_fields=["status", "error", "finished_at", "heartbeat_at"])
-    return True
-
-
-# --- reaping ----------------------------------------------------------------------------
-
-
-def _lost_chunks(run: SimulationRun, now: datetime) -> tuple[list[int], list[int]]:
-    """(started chunks whose lease ran out, chunks never started of a stalled run)."""
-    last = max(d for d in (run.heartbeat_at, run.created_at, run.started_at) if d)
-    lease = timedelta(seconds=lease_seconds())
-    stall = timedelta(seconds=stall_seconds())
-    expired, unstarted = [], []
-    for i in range(run.n_chunks):
-        key = str(i)
-        if key in run.chunk_results:
-            continue
-        started = run.chunk_started.get(key)
-        if started:
-            if now - datetime.fromisoformat(started) > lease:
-                expired.append(i)
-        elif now - last > stall:
-            unstarted.append(i)
-    return expired, unstarted
+    return job_system.job_fail(kind=jobs.GOLDFISH.name, job_id=run_id, reason=reason)
 
 
 def simulation_check(run: SimulationRun, *, now: datetime | None = None) -> str | None:
     """The reaper's check of one active run: send again the chunks whose worker was lost
-    (or fail the run after too many lost workers). Touches the database only when something
-    is to be done. Returns "requeued", "failed" or None."""
-    if not run.is_active:
-        return None
-    now = now or timezone.now()
-    if not any(_lost_chunks(run, now)):
-        return None
-    with transaction.atomic():
-        locked = _locked(run.pk)
-        if locked is None or not locked.is_active:
-            return None
-        expired, unstarted = _lost_chunks(locked, now)
-        if not expired and not unstarted:
-            return None
-        if expired and locked.reaps >= max_reaps():
-            listed = ", ".join(str(i) for i in expired)
-            locked.status = Status.FAILED
-            locked.finished_at = now
-            locked.heartbeat_at = now
-            locked.error = (
-                f"worker lost: chunk(s) {listed} of {locked.n_chunks} did not finish after "
-                f"{locked.reaps} re-deliveries"
-            )
-            locked.save()
-            logger.error(
-                "simulation failed: worker lost",
-                extra={"run": locked.pk, "chunks": listed, "reaps": locked.reaps},
-            )
-            outcome = "failed"
-        else:
-            if expired:  # only lost workers count towards failing the run
-                locked.reaps += 1
-            for i in expired:
-                locked.chunk_started.pop(str(i), None)
-            locked.heartbeat_at = now
-            lost = sorted(expired + unstarted)
-            events = locked.timings.setdefault("reaped", [])
-            events.append({"at": now.isoformat(), "chunks": lost, "expired": expired})
-            locked.save()
-            _enqueue_on_commit(locked.pk, lost)
-            logger.warning(
-                "simulation chunks sent again",
-                extra={"run": locked.pk, "expired": expired, "unstarted": unstarted},
-            )
-            outcome = "requeued"
-    for attr in ("status", "error", "reaps", "chunk_started", "heartbeat_at", "finished_at"):
-        setattr(run, attr, getattr(locked, attr))
-    return outcome
+    (or fail the run after too many lost workers). Returns "requeued", "failed" or None."""
+    return job_system.job_check(run, now=now)
 
 
 def simulation_reap(*, now: datetime | None = None) -> dict[str, list[int]]:
     """Check every active run; returns the ids of runs re-queued and failed."""
-    now = now or timezone.now()
-    out: dict[str, list[int]] = {"requeued": [], "failed": []}
-    for run in SimulationRun.objects.active().defer("results", "chunk_results"):
-        outcome = simulation_check(run, now=now)
-        if outcome:
-            out[outcome].append(run.pk)
-    return out
+    return job_system.reap(now=now, models=[SimulationRun]).ids()
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -561,7 +340,7 @@ def param_rows(kind, params: dict[str, Any]) -> list[tuple[str, str]]:
 def run_view(run: SimulationRun) -> dict[str, Any]:
     """What the pages show of a run: its kind, key figures and rendered charts."""
     try:
-        kind = kinds.get(run.kind)
+        kind = kinds.get(run.simulation)
     except kinds.UnknownKind:
         kind = None
     summary = (run.results or {}).get("summary")
@@ -571,6 +350,7 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
         else {"figures": [], "charts": []}
     )
     return {
+        "progress": job_system.progress(run),
         "experiment": experiments.view(run, kind),
         "metrics": metric_rows(kind.goldfish.metrics, summary) if kind and summary else [],
         "run": run,
@@ -647,6 +427,7 @@ def odds_at_least(
             errors["opening"] = f"the opening hand ({o}) cannot be larger than the deck ({n})"
     if errors:
         raise OddsInvalid(errors)
+    assert n is not None and g is not None and o is not None  # every argument has a default
     kk, t, d = args["k"], args["turns"], args["draws_per_turn"]
     play, fpd = args["on_the_play"], args["first_player_draws"]
     rows = []

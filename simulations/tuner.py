@@ -43,7 +43,7 @@ from validation.sim.inputs import card_json, entries_json
 from validation.types import Deck, Entry
 
 from . import compare, services, tuning
-from .models import SimulationRun, Status
+from .models import RunKind, SimulationRun, Status
 
 MAX_INCOMING = 20
 MAX_SWAPS = 60
@@ -378,9 +378,11 @@ def tune_start(
         "proposed": not query.strip() and not collection,
     }
     sections = {s: base.sections.get(s, []) for s in goldfish.sections}
+    prepare, play_many = goldfish.prepare, goldfish.play_many
+    assert prepare is not None and play_many is not None  # a deck goldfish that races swaps
     try:
-        base_inputs = goldfish.prepare(sections)
-        measured, _ = goldfish.play_many(base_inputs, [], clean, 0, 0, 0)
+        base_inputs = prepare(sections)
+        measured, _ = play_many(base_inputs, [], clean, 0, 0, 0)
     except (ValueError, LookupError, TypeError) as exc:
         raise services.SimulationError({"deck": f"this deck cannot be simulated: {exc}"}) from exc
     if chosen.key not in measured:
@@ -399,20 +401,20 @@ def tune_start(
     inputs["chosen"] = chosen_by
     return services.create_run(
         owner=owner,
-        kind=kind.slug,
+        kind=RunKind.TUNING,
+        simulation=kind.slug,
         deck_version=version,
         label=f"Tune {deck.name} v{version.number}",
         params=clean,
         inputs=inputs,
         seed=seed_value,
-        n_chunks=len(inputs["chunks"]),
     )
 
 
 def tune_apply(*, run: SimulationRun, user, index: int) -> DeckVersion:
     """Save suggestion `index` of a finished tuning run as a new version of its deck (the
     deck's owner only; the version the run tuned must still be the current one)."""
-    if run.status != Status.DONE or run.inputs.get("experiment") != tuning.TUNE:
+    if run.status != Status.DONE or run.kind != RunKind.TUNING:
         raise services.SimulationError("this run has no swap to apply")
     suggestions = (run.results or {}).get("suggestions", [])
     if not 0 <= index < len(suggestions):

@@ -1,6 +1,6 @@
 """The tuner's rounds: a race of single swaps against the deck as it is.
 
-A tuning run is a `SimulationRun` whose ``inputs["experiment"] == "tune"``: the base deck's
+A tuning run is a `SimulationRun` of kind ``tuning``, whose inputs hold the base deck's
 goldfish inputs and sections, the legal swaps (one copy out, one copy in, each checked by
 the validator when the run started: simulations/tuner.py), the metric, and the plan of
 looks. Every chunk plays its games of the base deck once and of every swap still in the
@@ -29,7 +29,7 @@ from typing import Any
 
 from validation.sim import paired
 from validation.sim.inputs import card_from_json, entries_from_json
-from validation.sim.metrics import Metric, find
+from validation.sim.metrics import Metric, find, named
 from validation.types import Entry
 
 from .models import Status
@@ -102,7 +102,6 @@ def new_inputs(
     looks = paired.plan(max_games, FIRST_ROUND)
     chunks = _round_chunks(looks[0], len(swaps), per_chunk)
     return {
-        "experiment": TUNE,
         "base": dict(base),
         "sections": dict(sections),
         "swaps": swaps,
@@ -215,7 +214,7 @@ def finish(run, metric: Metric, games: int, rows, now: datetime, stopped: str) -
 
 def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None]) -> str:
     inputs = run.inputs
-    metric = find(kind.goldfish.metrics, inputs["metric"])
+    metric = named(kind.goldfish.metrics, inputs["metric"])
     look = len(inputs["look_chunks"]) - 1
     games, rows = standings(run, metric, run.n_chunks)
     kept, decided = paired.race_step(rows)

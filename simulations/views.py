@@ -22,6 +22,7 @@ LIST_FIELDS = (
     "id",
     "owner_id",
     "kind",
+    "simulation",
     "label",
     "status",
     "n_chunks",
@@ -187,8 +188,8 @@ def start(request, deck_pk: int):
 @login_required
 @require_GET
 def run_list(request):
-    runs = SimulationRun.objects.owned_by(request.user).only(*LIST_FIELDS)
-    runs = list(runs.select_related("deck_version")[:200])
+    found = SimulationRun.objects.owned_by(request.user).only(*LIST_FIELDS)
+    runs = list(found.select_related("deck_version")[:200])
     _label_kinds(runs)
     return render(
         request,
@@ -201,8 +202,8 @@ def _label_kinds(runs: list) -> None:
     """Each run's kind by its name (`kind_label`), for the pages that list runs."""
     known = {k.slug: k for k in kinds.all_kinds()}
     for r in runs:
-        kind = known.get(r.kind)
-        r.kind_label = kind.label if kind else r.kind
+        kind = known.get(r.simulation)
+        r.kind_label = kind.label if kind else r.simulation
 
 
 def _by_game(runs: list) -> list[dict]:
@@ -212,8 +213,8 @@ def _by_game(runs: list) -> list[dict]:
     names = {g.slug: g.name for g in registry.all()}
     groups: dict[str, list] = {}
     for r in runs:
-        kind = known.get(r.kind)
-        r.kind_label = kind.label if kind else r.kind
+        kind = known.get(r.simulation)
+        r.kind_label = kind.label if kind else r.simulation
         groups.setdefault(kind.game_slug if kind else "", []).append(r)
     return [
         {"game": names.get(slug, slug or "Other"), "runs": group}

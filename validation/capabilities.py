@@ -44,9 +44,13 @@ class DrawRules:
     opening: int
     draws_per_turn: int = 1
     first_player_draws: bool = True
-    mulligan: Callable[[list[CardFacts], list[CardFacts], Any], tuple[list, list, str]] | None = (
-        None
-    )
+    mulligan: (
+        Callable[
+            [list[CardFacts], list[CardFacts], Any],
+            tuple[list[CardFacts], list[CardFacts], str],
+        ]
+        | None
+    ) = None
     mulligan_rule: str = ""
 
     @property

@@ -44,7 +44,14 @@ class Report:
         """The codes of every error and warning."""
         return {v.code for v in self.errors} | {v.code for v in self.warnings}
 
+    @property
+    def points(self) -> int | None:
+        """The deck's total points, when the game counts them (`totals["points"]`)."""
+        value = self.totals.get("points")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def as_dict(self) -> dict[str, Any]:
+        """The verdict as JSON (what a saved deck stores; `from_dict` reads it back)."""
         return {
             "legal": self.legal,
             "errors": [v.as_dict() for v in self.errors],
@@ -52,6 +59,20 @@ class Report:
             "totals": dict(self.totals),
             "rule_set": self.rule_set,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Report:
+        """The verdict `as_dict` wrote, read back once (`from_dict(r.as_dict()) == r` for a
+        report whose totals are JSON). A key left out takes its default, as in a verdict
+        stored before the key existed."""
+        code = data.get("rule_set")
+        return cls(
+            legal=bool(data.get("legal")),
+            errors=[Violation.from_dict(v) for v in data.get("errors") or ()],
+            warnings=[Violation.from_dict(v) for v in data.get("warnings") or ()],
+            totals=dict(data.get("totals") or {}),
+            rule_set=None if code is None else str(code),
+        )
 
 
 def context_for(

@@ -87,6 +87,20 @@ class Violation:
     def as_dict(self) -> dict[str, Any]:
         return plain(self, "code", "severity", "message", "section", "cards", "lines")
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Violation:
+        """The violation `as_dict` wrote (a key left out takes its default, as in a verdict
+        stored before the key existed)."""
+        severity = data.get("severity", "error")
+        return cls(
+            code=str(data.get("code", "")),
+            message=str(data.get("message", "")),
+            severity="warning" if severity == "warning" else "error",
+            section=str(data.get("section") or ""),
+            cards=tuple(str(c) for c in data.get("cards") or ()),
+            lines=tuple(int(n) for n in data.get("lines") or ()),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSetFacts:

@@ -51,6 +51,8 @@ DB_STATEMENT_TIMEOUT_MS (cardsite.errors answers 503).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db import connections, router
 from django.db.models import F, QuerySet, Value
@@ -164,9 +166,9 @@ def picked_kind_and_faction(queryset: QuerySet, game, *, kind: str, faction: str
 
 def _order_by_rank(qs: QuerySet, words: list[str]) -> QuerySet:
     """Best name matches first, then the queryset's own ordering (callers may re-order)."""
-    rank = None
+    rank: Any = None
     for w in words[:8]:
-        part = TrigramWordSimilarity(Value(w), "name")
+        part = TrigramWordSimilarity(Value(w), "name")  # type: ignore[arg-type]  # an expression
         rank = part if rank is None else rank + part
     existing = list(qs.query.order_by) or list(qs.model._meta.ordering)
     if "pk" not in existing and "id" not in existing:

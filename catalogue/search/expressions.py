@@ -33,7 +33,7 @@ class _Op(Func):
         super().__init__(lhs, rhs)
         self.op = op
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         lhs, rhs = self.get_source_expressions()
         lhs_sql, lhs_params = compiler.compile(lhs)
         rhs_sql, rhs_params = compiler.compile(rhs)
@@ -49,7 +49,7 @@ class _Contains(Func):
         super().__init__(lhs)
         self.value = value
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
         return f"({lhs_sql} @> %s::jsonb)", (*lhs_params, json.dumps(self.value))
 
@@ -74,7 +74,7 @@ class _WordMatch(Func):
         self.game = game
         self.fuzzy = fuzzy
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
         selects = self.id_selects(connection)
         sql = " UNION ALL ".join(s for s, _ in selects)
@@ -161,7 +161,7 @@ class _TextContains(Func):
         super().__init__(F("text"))
         self.value = value
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         text_sql, params = compiler.compile(self.get_source_expressions()[0])
         lower_sql = _sibling(text_sql, "text", "text_lower")
         return f"({lower_sql} LIKE lower(%s))", (*params, _like_contains(self.value))
@@ -200,7 +200,7 @@ class _PhraseMatch(Func):
             f"AND {document} @@ plainto_tsquery('{FTS_CONFIG}'::regconfig, %s)"
         )
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         pk, name, text = self.get_source_expressions()
         qn = connection.ops.quote_name
         pattern = _like_contains(self.phrase)
@@ -248,7 +248,7 @@ class _NumberCompare(Func):
         super().__init__(F("attributes"))
         self.key, self.op, self.number = key, self.SQL_OPS[op], number
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         attrs_sql, params = compiler.compile(self.get_source_expressions()[0])
         value = number_sql(attrs_sql, self.key)
         sql = f"({attrs_sql} ? '{self.key}' AND {value} {self.op} %s::numeric)"
@@ -269,7 +269,7 @@ class _AnyOf(Func):
         self.parts = parts
         self.game = game
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         pk_sql, params = compiler.compile(self.get_source_expressions()[0])
         selects: list[str] = []
         params = list(params)
@@ -286,8 +286,8 @@ class _AnyOf(Func):
             if self.game:
                 game_id = Game.objects.filter(slug=self.game).values("id")[:1]
                 inner = inner.filter(game_id=Subquery(game_id))
-            inner = inner.order_by().values("id").query
-            sql, part_params = inner.get_compiler(connection=connection).as_sql()
+            query = inner.order_by().values("id").query
+            sql, part_params = query.get_compiler(connection=connection).as_sql()
             selects.append(sql)
             params.extend(part_params)
         return f"{pk_sql} IN ({' UNION ALL '.join(selects)})", tuple(params)
@@ -327,7 +327,7 @@ class _SqliteScalar(Func):
         self.op = op
         self.value = value
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
         path = f'$."{self.key}"'
         value = self.value
@@ -353,7 +353,7 @@ class _SqliteListHas(Func):
         self.key = key
         self.value = value
 
-    def as_sql(self, compiler, connection, **extra):  # noqa: ARG002
+    def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         lhs_sql, lhs_params = compiler.compile(self.get_source_expressions()[0])
         path = f'$."{self.key}"'
         if isinstance(self.value, str):

@@ -134,8 +134,10 @@ def points_meters(
     seen: set[tuple] = set()
     for rule in fmt.rules:
         # One meter per limit (a rule that warns under the limit reads the same one).
-        key = (rule.sections, rule.option, rule.kinds) if isinstance(rule, PointsLimit) else None
-        if key is None or key in seen:
+        if not isinstance(rule, PointsLimit):
+            continue
+        key = (rule.sections, rule.option, rule.kinds)
+        if key in seen:
             continue
         seen.add(key)
         limit = values.get(rule.option)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from decks.models import Deck, DeckVersion
     from validation.registry import FormatDef, GameDef
+    from validation.runner import Report
 
 
 @dataclass
@@ -25,7 +26,7 @@ class BuilderState:
 
     - `deck`, `game` (its GameDef), `fmt` (its FormatDef), `version` (None for a deck
       without one) and `base`, the version number the page edits from ("" for none).
-    - `report`, the verdict as stored; `violations`, its problems with their rulebook
+    - `report`, the verdict as stored (a `Report`); `violations`, its problems with their rulebook
       sentence; `totals`, the game's figures as rows; `totals_map`, the same by key (the
       game's panel reads them: `totals_map.points`).
     - `sections`, each section's panel (rows grouped by kind, count, target, placement),
@@ -48,7 +49,7 @@ class BuilderState:
     fmt: FormatDef
     version: DeckVersion | None
     base: int | str
-    report: Mapping[str, Any]
+    report: Report
     violations: dict[str, list[Any]]
     totals: list[Any]
     totals_map: dict[str, Any]

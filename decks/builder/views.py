@@ -51,7 +51,7 @@ from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
 from decks.presentation import explained, totals_rows
 from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
-from validation.runner import validate
+from validation.runner import Report, validate
 from validation.types import Deck as RulesDeck
 
 from .figures import _stats, curve_sections, layout_view, placement_map, points_meters
@@ -95,7 +95,7 @@ class CardsByKind(Mapping):
             raise KeyError(kind)
         if kind not in self._loaded:
             self._loaded[kind] = list(
-                Card.objects.filter(game_id=self.game_id, kind=kind)
+                Card.objects.filter(game_id=self.game_id, kind=kind)  # type: ignore[arg-type]
                 .order_by("faction", "name")
                 .values("name", "faction", "cost")
             )
@@ -180,25 +180,26 @@ def _vals(**kw: Any) -> str:
     return json.dumps(kw, ensure_ascii=False)
 
 
-def _report(deck: Deck, version: DeckVersion | None, game: GameDef, options: dict) -> dict:
+def _report(deck: Deck, version: DeckVersion | None, game: GameDef, options: dict) -> Report:
     """The verdict shown for `version`: the deck's stored report for its current version,
     the version's own otherwise, and an empty list's for a deck without versions."""
     if version is None:
-        return validate(game, deck.format, RulesDeck(options=options)).as_dict()
-    if version.pk == deck.current_version_id and deck.report:
-        return deck.report
-    return version.report
+        return validate(game, deck.format, RulesDeck(options=options))
+    stored = deck.verdict if version.pk == deck.current_version_id else None
+    return stored or version.verdict or Report(legal=False)
 
 
-def _marks(report: Mapping[str, Any]) -> tuple[dict[str, list[str]], set[str]]:
+def _marks(report: Report | None) -> tuple[dict[str, list[str]], set[str]]:
     """The cards an error names (with the codes), and the cards a warning names."""
     errors_by_card: dict[str, list[str]] = {}
     warned: set[str] = set()
-    for v in report.get("errors", []):
-        for name in v.get("cards", []):
-            errors_by_card.setdefault(name, []).append(v["code"])
-    for v in report.get("warnings", []):
-        warned.update(v.get("cards", []))
+    if report is None:
+        return errors_by_card, warned
+    for v in report.errors:
+        for name in v.cards:
+            errors_by_card.setdefault(name, []).append(v.code)
+    for v in report.warnings:
+        warned.update(v.cards)
     return errors_by_card, warned
 
 
@@ -252,14 +253,14 @@ def _section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -
         "total": total,
         "target": spec.target() if spec else "",
         "met": spec.met(total) if spec else False,
-        "required": bool(spec) and not spec.optional,
+        "required": spec is not None and not spec.optional,
         "kinds": ", ".join(game.kinds[k].label for k in kinds),
-        "placement": bool(spec) and spec.placement is not None,
+        "placement": spec is not None and spec.placement is not None,
     }
 
 
 def _rows_by_section(
-    deck: Deck, game: GameDef, fmt: FormatDef, entries: list, report: Mapping[str, Any]
+    deck: Deck, game: GameDef, fmt: FormatDef, entries: list, report: Report | None
 ) -> tuple[list[str], list[dict], dict[str, list[dict]]]:
     """A list's rows (one query: the card facts), with the rows a rule problem names marked:
     the section names in order (`_section_order`), every row, and the rows of each section."""
@@ -273,7 +274,7 @@ def _rows_by_section(
     return order, rows, by_section
 
 
-def list_view(deck: Deck, version: DeckVersion, report: Mapping[str, Any]) -> dict[str, Any]:
+def list_view(deck: Deck, version: DeckVersion, report: Report | None) -> dict[str, Any]:
     """The deck and share pages' list, drawn as the builder draws it: each section's cards
     grouped by kind with their counts, the rows a rule problem names marked, and the stats
     (cost curve, copies by kind and faction). One query (the card facts of the list)."""
@@ -320,7 +321,7 @@ def builder_state(
         or request.GET.get("owned") == "1"
         or bool(version and _restricted(version.options))
     )
-    raw_totals = report.get("totals", {})
+    raw_totals = report.totals
     return BuilderState(
         deck=deck,
         game=game,
@@ -450,7 +451,7 @@ def _render_changes(
     request,
     deck: Deck,
     version: DeckVersion | None,
-    before: tuple[list, Mapping[str, Any]],
+    before: tuple[list, Report],
     *,
     touched: set[str],
     notice: str = "",
@@ -577,7 +578,9 @@ def _save(
     def answer(version, notice=""):
         if before is None:
             return _render_state(request, deck, version, notice=notice)
-        return _render_changes(request, deck, version, before, touched=touched, notice=notice)
+        return _render_changes(
+            request, deck, version, before, touched=touched or set(), notice=notice
+        )
 
     options = _with_restriction(request, options)
     if base is not None and entries == list(base.entries) and options == dict(base.options):

@@ -19,8 +19,8 @@ from catalogue.services import (
 )
 from validation import decklist
 from validation.registry import registry
-from validation.runner import validate
-from validation.types import Deck, Entry, RuleSetFacts
+from validation.runner import Report, validate
+from validation.types import Deck, Entry, RuleSetFacts, Violation
 
 from .checked import CheckedList
 from .errors import DeckInvalid, ListInvalid
@@ -224,22 +224,9 @@ def list_check(
     return checked
 
 
-def _unreadable_report(errors: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "legal": False,
-        "errors": [
-            {
-                "code": "deck.card",
-                "severity": "error",
-                "message": e["message"],
-                "section": e.get("section", ""),
-                "cards": e.get("cards", []),
-            }
-            for e in errors
-        ],
-        "warnings": [],
-        "totals": {},
-    }
+def _unreadable_report(errors: list[Violation], rule_set: RuleSetFacts | None) -> Report:
+    """The verdict on a list the rules core cannot read: not legal, with why."""
+    return Report(legal=False, errors=errors, rule_set=rule_set.code if rule_set else None)
 
 
 def version_check(
@@ -248,8 +235,8 @@ def version_check(
     version,
     pool: Mapping[str, Any] | None = None,
     rule_set: RuleSetFacts | None = IN_FORCE,
-) -> dict[str, Any]:
-    """Validate a stored version against today's catalogue; the report as a dict. A card
+) -> Report:
+    """Validate a stored version against today's catalogue; its report. A card
     that has left the catalogue makes the deck illegal (code `deck.card`). `rule_set` is the
     rule set to check it under; by default the deck's own (its pin, or the one in effect
     today)."""
@@ -259,16 +246,17 @@ def version_check(
     if pool is None:
         pool = card_facts_by_names(game_slug=slug, names=[e["card"] for e in version.entries])
     sections: dict[str, list[Entry]] = {}
-    missing = []
+    missing: list[Violation] = []
     for e in version.entries:
         facts = pool.get(e["card"].lower())
         if facts is None:
             missing.append(
-                {
-                    "message": f"{e['card']} is no longer in the {deck.game.name} catalogue",
-                    "section": e["section"],
-                    "cards": [e["card"]],
-                }
+                Violation(
+                    "deck.card",
+                    f"{e['card']} is no longer in the {deck.game.name} catalogue",
+                    section=e["section"],
+                    cards=(e["card"],),
+                )
             )
             continue
         cell = e.get(decklist.PLACEMENT)
@@ -276,7 +264,7 @@ def version_check(
             Entry(facts, e["count"], (cell[0], cell[1]) if cell else None)
         )
     if missing:
-        return {**_unreadable_report(missing), "rule_set": rule_set.code if rule_set else None}
+        return _unreadable_report(missing, rule_set)
     rules_deck = Deck(sections=sections)
     options = dict(version.options)
     owner = deck.owner if options.get(COLLECTION_OPTION) is True else None
@@ -290,8 +278,5 @@ def version_check(
             rule_set=rule_set,
         )
     except (KeyError, ValueError) as exc:  # game or format gone from the rules core
-        return {
-            **_unreadable_report([{"message": str(exc)}]),
-            "rule_set": rule_set.code if rule_set else None,
-        }
-    return report.as_dict()
+        return _unreadable_report([Violation("deck.card", str(exc))], rule_set)
+    return report

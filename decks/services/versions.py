@@ -159,7 +159,7 @@ def _write_version(
     version it was based on is sealed: only the current version may be a working one)."""
 
     game = registry.get(deck.game.slug)
-    report = checked.report.as_dict()
+    report = checked.report
     if based_on is not None and not based_on.sealed:
         DeckVersion.objects.filter(pk=based_on.pk).update(sealed=True)
     version = DeckVersion.objects.create(
@@ -172,8 +172,8 @@ def _write_version(
         list_text=decklist.export(checked.deck, game),
         entries=_entries(checked.deck),
         options=dict(checked.deck.options),
-        report=report,
-        rule_set_code=report.get("rule_set") or "",
+        report=report.as_dict(),
+        rule_set_code=report.rule_set or "",
         note=" ".join(str(note or "").split())[:200],
     )
     deck.current_version = version
@@ -215,7 +215,7 @@ def deck_save_version(
         with transaction.atomic():
             locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
             current = (
-                DeckVersion.objects.filter(pk=locked.current_version_id)
+                DeckVersion.objects.filter(pk=locked.current_version_id or 0)
                 .only("id", "number", "sealed")
                 .first()
             )
@@ -260,33 +260,35 @@ def deck_autosave(
     now = timezone.now()
     with transaction.atomic():
         locked = DeckModel.objects.select_for_update().get(pk=deck.pk)
-        current = DeckVersion.objects.filter(pk=locked.current_version_id).first()
+        current = DeckVersion.objects.filter(pk=locked.current_version_id or 0).first()
         current_number = current.number if current else None
         if based_on != current_number:
             raise VersionConflict(current_number)
         working = current is not None and not current.sealed
-        if working and revision is not None and revision != current.revision:
-            raise VersionConflict(current_number)
+        if current is not None and working and revision is not None:
+            if revision != current.revision:
+                raise VersionConflict(current_number)
         fresh = (
-            working
+            current is not None
+            and working
             and revision is not None
             and current.author_id == getattr(author, "pk", None)
             and (current.updated_at or current.created_at)
             >= now - timedelta(seconds=WORKING_WINDOW_SECONDS)
         )
-        if not fresh:
+        if current is None or not fresh:
             version = _write_next(
                 deck, locked, author=author, checked=checked, current=current, sealed=False
             )
         else:
             game = registry.get(deck.game.slug)
-            report = checked.report.as_dict()
+            report = checked.report
             DeckVersion.objects.filter(pk=current.pk).update(
                 list_text=decklist.export(checked.deck, game),
                 entries=_entries(checked.deck),
                 options=dict(checked.deck.options),
-                report=report,
-                rule_set_code=report.get("rule_set") or "",
+                report=report.as_dict(),
+                rule_set_code=report.rule_set or "",
                 revision=current.revision + 1,
                 updated_at=now,
             )
@@ -307,7 +309,7 @@ def deck_seal_version(*, deck, note: str = ""):
     if version is None:
         return None
     note = " ".join(str(note or "").split())[:200]
-    fields = {"sealed": True}
+    fields: dict[str, Any] = {"sealed": True}
     if note:
         fields["note"] = note
     DeckVersion.objects.filter(pk=version.pk).update(**fields)

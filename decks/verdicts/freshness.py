@@ -80,7 +80,8 @@ def is_stale(deck, in_force_code: str | None) -> bool:
     effect today (`in_force_code`), while it follows its format."""
     if deck.rule_set_pin_id is not None or deck.current_version_id is None:
         return False
-    return ((deck.report or {}).get("rule_set") or None) != (in_force_code or None)
+    stored = deck.verdict
+    return ((stored.rule_set if stored else None) or None) != (in_force_code or None)
 
 
 def _in_force_sets(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RuleSet | None]:
@@ -139,7 +140,7 @@ def decks_refresh(decks: Iterable[Any]) -> int:
     slugs = {d.game_id: d.game.slug for d in stale}
     pools = {g: card_facts_by_names(game_slug=slugs[g], names=n) for g, n in names.items()}
     facts = {
-        pair: rulesets.facts(sets[pair], by_pair[pair]) if sets[pair] is not None else None
+        pair: rulesets.facts(found, by_pair[pair]) if (found := sets[pair]) is not None else None
         for pair in pairs
     }
     changed: list[dict[str, Any]] = []
@@ -160,17 +161,17 @@ def decks_refresh(decks: Iterable[Any]) -> int:
                 "version_id": d.current_version_id,
                 "report": report,
                 "was_legal": d.legal,
-                "was_points": _points(d.report),
-                "was_validated": bool(d.report),
+                "was_points": _points(d.verdict),
+                "was_validated": d.verdict is not None,
                 "was_validated_at": d.validated_at,
                 "fmt_name": fmt_name,
                 # the notice's key names the rule set the deck leaves: written once
-                "key_tail": f"since:{(d.report or {}).get('rule_set') or '-'}",
+                "key_tail": f"since:{(d.verdict.rule_set if d.verdict else None) or '-'}",
             }
         )
     with transaction.atomic():
         notices_write(write_verdicts(changed, key_tail="")[1])
     for d, c in zip(stale, changed, strict=True):
         apply_report(d, c["report"])
-        d.in_force_code = c["report"].get("rule_set")
+        d.in_force_code = c["report"].rule_set
     return len(stale)

@@ -1,55 +1,57 @@
 """Re-checking a format's saved decks on the workers, in chunks, and telling their owners.
 
-How a job moves (docs/architecture.md, "Re-checks and notices"):
+A re-check is a chunked job of the site's one job system (cardsite/jobs.py); this module is
+its kind, `RECHECK` (docs/architecture.md, "Background jobs" and "Re-checks and notices"):
 
-1. ``recheck_start`` lists the ids of the decks in scope (the decks that follow the format,
-   and those pinned to the rule set that changed) in one query, cuts them into chunks of
-   ``RECHECK_CHUNK_DECKS`` (first and last id of each) and, once the transaction commits,
-   sends one Celery task per chunk. A job with a ``key`` is made once (the day a rule set
-   takes effect).
-2. ``recheck_run_chunk`` (the task's body) loads the chunk's decks with their current
-   versions and stored verdicts in one query, and the game's card pool once; runs the rules
-   core on each in memory (and, for a deck that follows the format, the upcoming rule set's
-   effect on it, `Deck.upcoming`: checked once per distinct list of the chunk); then, in one
-   transaction, writes the verdicts (and effects) that changed (on
-   PostgreSQL one ``UPDATE … FROM unnest(…)`` per 1,000 decks; elsewhere ``bulk_update``),
-   each only while the deck is still at the version checked and the verdict read (a deck
-   saved or re-checked meanwhile keeps that verdict), writes one notice per written deck
-   whose verdict (legal ↔ not legal) or total points changed with
-   ``bulk_create(ignore_conflicts=True)`` (unique per deck and change), and adds the
-   chunk's counts to the job. A deck whose verdict did not change is not written: a rule
-   set imported twice re-checks every deck and tells nobody anything new.
-3. A chunk already counted is skipped, so a redelivered message does no harm.
-   ``recheck_sweep`` (Celery beat, every minute) sends again the chunks of a job that made no
-   progress for ``RECHECK_STALL_SECONDS`` (a lost worker or message), at most
-   ``RECHECK_MAX_SWEEPS`` times, then marks it failed.
+1. ``recheck_start`` plans a job: it lists the ids of the decks in scope (the decks that
+   follow the format, and those pinned to the rule set that changed) in one query and cuts
+   them into chunks of ``RECHECK_CHUNK_DECKS`` (first and last id of each); the job system
+   saves it and, once the transaction commits, sends one chunk task per chunk. A job with a
+   ``key`` is made once (the day a rule set takes effect).
+2. A chunk (`check_chunk`, run by the one chunk task under a lease) loads the chunk's decks
+   with their current versions and stored verdicts in one query, and the game's card pool
+   once; runs the rules core on each in memory (and, for a deck that follows the format, the
+   upcoming rule set's effect on it, `Deck.upcoming`: checked once per distinct list of the
+   chunk); then (`commit_chunk`), in the transaction that stores the chunk, writes the
+   verdicts (and effects) that changed (on PostgreSQL one ``UPDATE … FROM
+   jsonb_to_recordset(…)`` per 1,000 decks; elsewhere ``bulk_update``), each only while the
+   deck is still at the version checked and the verdict read (a deck saved or re-checked
+   meanwhile keeps that verdict), writes one notice per written deck whose verdict (legal ↔
+   not legal) or total points changed with ``bulk_create(ignore_conflicts=True)`` (unique
+   per deck and change), and adds the chunk's counts to the job. A deck whose verdict did
+   not change is not written: a rule set imported twice re-checks every deck and tells
+   nobody anything new.
+3. A chunk already counted is skipped (its writes rolled back), so a redelivered message
+   does no harm. The one reaper sends again a chunk whose worker died (its lease ran out)
+   and, of a job that made no progress for ``RECHECK_STALL_SECONDS``, the chunks never
+   started, at most ``RECHECK_MAX_SWEEPS`` times, then marks it failed.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import time
-from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection
 from django.db.models import Q
 from django.utils import timezone
 
-from cardsite.tasks import send_chunks_on_commit
+from cardsite import jobs
+from cardsite.jobs import ChunkContext, Figure, JobKind, Progress, Timing
 from catalogue import rulesets
 from catalogue.models import Game, RuleSet
 from catalogue.rule_set_file import DeckVerdicts
 from catalogue.services import GamePool
 from decks.lists import version_check
 from decks.models import Deck as DeckModel
-from decks.models import RecheckJob
+from decks.models import RecheckJob, stored_verdict
 from notices.models import Notice
 from notices.services import notices_write
+from validation.runner import Report
 
 from .rechecks import RuleSetCache
 from .rulesets import effect_parts, stored_effect
@@ -65,12 +67,17 @@ def chunk_decks() -> int:
     return int(getattr(settings, "RECHECK_CHUNK_DECKS", 2000))
 
 
-def stall_seconds() -> float:
-    return float(getattr(settings, "RECHECK_STALL_SECONDS", 300))
-
-
-def max_sweeps() -> int:
-    return int(getattr(settings, "RECHECK_MAX_SWEEPS", 3))
+def timing() -> Timing:
+    """The site's lease; a job without progress for RECHECK_STALL_SECONDS has its chunks that
+    never started sent again, which counts: past RECHECK_MAX_SWEEPS the job fails."""
+    site = jobs.default_timing()
+    return Timing(
+        heartbeat=site.heartbeat,
+        lease=site.lease,
+        stall=float(getattr(settings, "RECHECK_STALL_SECONDS", 300)),
+        max_attempts=int(getattr(settings, "RECHECK_MAX_SWEEPS", 3)),
+        stalls_count=True,
+    )
 
 
 # --- Scope ------------------------------------------------------------------------------------
@@ -138,7 +145,7 @@ def rule_set_preview(
             deck = _SavedDeck(pk, owner_id, game, format, name, pin)
             version = _SavedVersion(version_id, entries, options or {})
             report = version_check(deck=deck, version=version, pool=pool, rule_set=facts)
-            memo[key] = bool(report.get("legal"))
+            memo[key] = report.legal
         now = memo[key]
         if now == bool(legal):
             continue
@@ -180,59 +187,52 @@ def recheck_start(
             return existing
     game = Game.objects.get(slug=game_slug)
     game.definition.format(format)  # an unknown format raises ValueError
-    ids = list(
-        _scope(game_id=game.pk, format=format, rule_set_code=rule_set_code)
-        .order_by("pk")
-        .values_list("pk", flat=True)
+    job = RecheckJob(
+        game=game,
+        format=format,
+        rule_set_code=rule_set_code,
+        reason=reason[:200],
+        key=key,
+        released=released or {},
     )
-    size = chunk_decks()
-    chunks = [[ids[i], ids[min(i + size, len(ids)) - 1]] for i in range(0, len(ids), size)]
-    now = timezone.now()
     try:
-        with transaction.atomic():
-            job = RecheckJob.objects.create(
-                game=game,
-                format=format,
-                rule_set_code=rule_set_code,
-                reason=reason[:200],
-                key=key,
-                total=len(ids),
-                chunks=chunks,
-                released=released or {},
-                status=RecheckJob.Status.QUEUED if chunks else RecheckJob.Status.DONE,
-                heartbeat_at=now,
-                finished_at=None if chunks else now,
-            )
+        jobs.job_start(job)
     except IntegrityError:  # the same key, made meanwhile
         return RecheckJob.objects.get(key=key)
-    _enqueue_on_commit(job.pk, range(len(chunks)))
     logger.info(
         "re-check started",
-        extra={"job": job.pk, "game": game_slug, "format": format, "decks": len(ids)},
+        extra={"job": job.pk, "game": game_slug, "format": format, "decks": job.total},
     )
     return job
 
 
-def _enqueue_on_commit(job_id: int, indexes: Iterable[int]) -> None:
-    send_chunks_on_commit(
-        "decks.tasks.recheck_chunk", job_id, indexes, what="re-check chunks", later="the sweep"
+def plan(job: RecheckJob) -> None:
+    """The decks in scope, by id in one query, cut into chunks of RECHECK_CHUNK_DECKS (the
+    first and last id of each)."""
+    ids = list(
+        _scope(game_id=job.game_id, format=job.format, rule_set_code=job.rule_set_code)
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
+    size = chunk_decks()
+    job.chunks = [[ids[i], ids[min(i + size, len(ids)) - 1]] for i in range(0, len(ids), size)]
+    job.total = len(ids)
+    job.n_chunks = len(job.chunks)
 
 
 # --- One chunk --------------------------------------------------------------------------------
 
 
-def _points(report: dict[str, Any] | None) -> int | None:
-    value = ((report or {}).get("totals") or {}).get("points")
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def _points(report: Report | None) -> int | None:
+    return report.points if report is not None else None
 
 
 def _message(
-    *, name: str, fmt_name: str, code: str, report: dict, was_legal: bool, was_points, points
+    *, name: str, fmt_name: str, code: str, report: Report, was_legal: bool, was_points, points
 ) -> tuple[str, str]:
     """(kind, message) of a notice."""
     under = f" under {code}" if code else ""
-    legal = bool(report.get("legal"))
+    legal = report.legal
     moved = (
         f"; total points {was_points} → {points}"
         if points != was_points and points is not None and was_points is not None
@@ -241,8 +241,8 @@ def _message(
     if legal != was_legal:
         if legal:
             return "verdict", f"{name} is legal again in {fmt_name}{under}{moved}."
-        errors = report.get("errors") or []
-        first = f": {errors[0]['message']}" if errors else ""
+        errors = report.errors
+        first = f": {errors[0].message}" if errors else ""
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         message = f"{name} is no longer legal in {fmt_name}{under}{moved}{first}{more}"
         return "verdict", message[:499]
@@ -343,10 +343,11 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
             revision,
             pin,
             legal,
-            stored,
+            stored_json,
             stored_effect,
             validated_at,
         ) = row
+        stored = stored_verdict(stored_json)
         n += 1
         deck = _SavedDeck(pk, owner_id, game, job.format, name, pin)
         version = _SavedVersion(version_id, entries, options or {}, revision)
@@ -373,12 +374,8 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
     return n, changed
 
 
-def _verdict(report: dict[str, Any]) -> tuple[bool, int, int]:
-    return (
-        bool(report.get("legal")),
-        len(report.get("errors", [])),
-        len(report.get("warnings", [])),
-    )
+def _verdict(report: Report) -> tuple[bool, int, int]:
+    return report.legal, len(report.errors), len(report.warnings)
 
 
 #: One statement writes a batch of verdicts on PostgreSQL: the new values come in as one JSON
@@ -414,7 +411,7 @@ def _write_verdicts_postgresql(changed: list[dict[str, Any]], now) -> set[int]:
                         "legal": legal,
                         "errors": errors,
                         "warnings": warnings,
-                        "report": c["report"],
+                        "report": c["report"].as_dict(),
                         "upcoming": c.get("upcoming"),
                     }
                 )
@@ -444,7 +441,7 @@ def _write_verdicts_portable(changed: list[dict[str, Any]], now) -> set[int]:
                 legal=legal,
                 violations_count=errors,
                 warnings_count=warnings,
-                report=c["report"],
+                report=c["report"].as_dict(),
                 upcoming=c.get("upcoming") or {},
                 validated_at=now,
             )
@@ -492,9 +489,9 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
         points, was_points = _points(report), c["was_points"]
         # Total points are told when both are known (a list that could not be read has none).
         moved = points is not None and was_points is not None and points != was_points
-        if bool(report.get("legal")) == c["was_legal"] and not moved:
+        if report.legal == c["was_legal"] and not moved:
             continue
-        code = report.get("rule_set") or ""
+        code = report.rule_set or ""
         kind, message = _message(
             name=c["name"],
             fmt_name=c["fmt_name"],
@@ -504,7 +501,7 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
             was_points=was_points,
             points=points,
         )
-        verdict = "legal" if report.get("legal") else "illegal"
+        verdict = "legal" if report.legal else "illegal"
         notices.append(
             Notice(
                 owner_id=c["owner_id"],
@@ -512,7 +509,7 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
                 kind=kind,
                 key=f"{code or '-'}:{verdict}:{points}:{c.get('key_tail') or key_tail}"[:120],
                 rule_set_code=code,
-                legal=bool(report.get("legal")),
+                legal=report.legal,
                 was_legal=c["was_legal"],
                 points=points,
                 was_points=was_points,
@@ -529,13 +526,13 @@ def _released_notices(job: RecheckJob, released: list[dict[str, Any]], fmt_name:
     out = []
     for c in released:
         report = c["report"]
-        code = report.get("rule_set") or ""
+        code = report.rule_set or ""
         under = f", checked under {code}" if code else ", checked under its own rules"
-        if report.get("legal"):
+        if report.legal:
             verdict = "legal"
         else:
-            errors = report.get("errors") or []
-            verdict = "not legal" + (f": {errors[0]['message']}" if errors else "")
+            errors = report.errors
+            verdict = "not legal" + (f": {errors[0].message}" if errors else "")
             verdict += f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         message = (
             f"{c['name']} was pinned to the rule set {gone.get('code')} ({gone.get('name')}), "
@@ -548,7 +545,7 @@ def _released_notices(job: RecheckJob, released: list[dict[str, Any]], fmt_name:
                 kind=Notice.Kind.PIN,
                 key=f"pin:{gone.get('rule_set')}:{gone.get('code')}"[:120],
                 rule_set_code=gone.get("code") or "",
-                legal=bool(report.get("legal")),
+                legal=report.legal,
                 was_legal=c["was_legal"],
                 points=_points(report),
                 was_points=c["was_points"],
@@ -558,93 +555,79 @@ def _released_notices(job: RecheckJob, released: list[dict[str, Any]], fmt_name:
     return out
 
 
-def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:
-    """Re-check chunk `index` of a job and count it; finish the job with its last chunk.
-    Idempotent. Returns "stored", "finished" or "skipped"."""
-    job = RecheckJob.objects.select_related("game").filter(pk=job_id).first()
-    key = str(index)
-    if job is None or not job.is_active or key in job.chunks_done:
-        return "skipped"
-    if not 0 <= index < len(job.chunks):
-        raise ValueError(f"re-check job {job_id} has no chunk {index}")
-    now = timezone.now()
-    RecheckJob.objects.filter(pk=job_id, status=RecheckJob.Status.QUEUED).update(
-        status=RecheckJob.Status.RUNNING, started_at=now, heartbeat_at=now
-    )
-    t0 = time.perf_counter()
+def check_chunk(job: RecheckJob, index: int, context: ChunkContext) -> tuple[int, list]:
+    """Chunk `index`: the rules core run on its decks (nothing written yet)."""
     lo, hi = job.chunks[index]
-    checked, changed = _check_chunk(job, lo, hi)
-    with transaction.atomic():
-        written, told = _write_chunk(job, changed)
-        # The job's row last, so that it is locked only until this commits.
-        locked = RecheckJob.objects.select_for_update().filter(pk=job_id).first()
-        if locked is None or not locked.is_active or key in locked.chunks_done:
-            transaction.set_rollback(True)
-            return "skipped"
-        now = timezone.now()
-        locked.chunks_done[key] = {
-            "checked": checked,
-            "changed": written,
-            "notices": told,
-            "seconds": round(time.perf_counter() - t0, 3),
-            "worker": worker,
-        }
-        locked.checked += checked
-        locked.changed += written
-        locked.notices += told
-        locked.heartbeat_at = now
-        outcome = "stored"
-        if len(locked.chunks_done) >= len(locked.chunks):
-            locked.status = RecheckJob.Status.DONE
-            locked.finished_at = now
-            outcome = "finished"
-        locked.save()
-    if outcome == "finished":
-        logger.info(
-            "re-check finished",
-            extra={"job": job_id, "checked": locked.checked, "changed": locked.changed},
-        )
-    return outcome
+    return _check_chunk(job, lo, hi)
+
+
+def commit_chunk(job: RecheckJob, index: int, found: tuple[int, list]) -> dict[str, int]:
+    """In the transaction that stores the chunk: its verdicts and notices; its counts."""
+    checked, changed = found
+    written, told = _write_chunk(job, changed)
+    return {"checked": checked, "changed": written, "notices": told}
+
+
+def store(job: RecheckJob, index: int, counts: dict[str, int]) -> None:
+    job.checked += counts["checked"]
+    job.changed += counts["changed"]
+    job.notices += counts["notices"]
+
+
+def progress(job: RecheckJob) -> Progress:
+    return Progress(
+        status=job.status,
+        done=job.checked,
+        total=job.total,
+        unit="decks",
+        stage="checking" if job.chunks_done or job.chunk_started else "",
+        figures=(
+            Figure("total", "Decks in scope", job.total),
+            Figure("checked", "Checked", job.checked),
+            Figure("changed", "Verdicts changed", job.changed),
+            Figure("notices", "Notices written", job.notices),
+            Figure("chunks", "Chunks done", f"{job.chunks_done} of {job.n_chunks}"),
+        ),
+        error=job.error,
+        seconds=job.duration,
+    )
+
+
+#: The re-check's kind of job, registered with the site's job system when this module loads.
+RECHECK = jobs.register(
+    JobKind(
+        name=RecheckJob.JOB_KIND,
+        label="re-check",
+        model=RecheckJob,
+        plan=plan,
+        run_chunk=check_chunk,
+        commit=commit_chunk,
+        store=store,
+        progress=progress,
+        timing=timing,
+        related=("game",),
+        heavy=("chunk_results",),
+    )
+)
+
+
+def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:
+    """Re-check chunk `index` of a job and count it; finish the job with its last chunk
+    (cardsite.jobs.job_run_chunk). Idempotent. Returns "stored", "finished", "busy" or
+    "skipped"."""
+    return jobs.job_run_chunk(kind=RECHECK.name, job_id=job_id, index=index, worker=worker)
 
 
 def recheck_fail(*, job_id: int, reason: str) -> bool:
     """Mark an active job failed with `reason`."""
-    now = timezone.now()
-    return bool(
-        RecheckJob.objects.filter(
-            pk=job_id, status__in=[RecheckJob.Status.QUEUED, RecheckJob.Status.RUNNING]
-        ).update(status=RecheckJob.Status.FAILED, error=reason[:5000], finished_at=now)
-    )
+    return jobs.job_fail(kind=RECHECK.name, job_id=job_id, reason=reason)
 
 
 def recheck_sweep(*, now=None) -> dict[str, list[int]]:
-    """Send again the chunks not counted of every job that made no progress for
-    RECHECK_STALL_SECONDS; fail a job swept RECHECK_MAX_SWEEPS times already."""
-    now = now or timezone.now()
-    cutoff = now - timedelta(seconds=stall_seconds())
-    out: dict[str, list[int]] = {"requeued": [], "failed": []}
-    stalled = RecheckJob.objects.filter(
-        status__in=[RecheckJob.Status.QUEUED, RecheckJob.Status.RUNNING], heartbeat_at__lt=cutoff
-    ).values_list("pk", flat=True)
-    for pk in stalled:
-        with transaction.atomic():
-            job = RecheckJob.objects.select_for_update().filter(pk=pk).first()
-            if job is None or not job.is_active or job.heartbeat_at >= cutoff:
-                continue
-            if job.sweeps >= max_sweeps():
-                job.status = RecheckJob.Status.FAILED
-                job.error = f"no progress after {job.sweeps} re-deliveries of its chunks"
-                job.finished_at = now
-                job.save()
-                out["failed"].append(pk)
-                continue
-            missing = [i for i in range(len(job.chunks)) if str(i) not in job.chunks_done]
-            job.sweeps += 1
-            job.heartbeat_at = now
-            job.save(update_fields=["sweeps", "heartbeat_at"])
-            _enqueue_on_commit(pk, missing)
-            out["requeued"].append(pk)
-    return out
+    """The reaper's pass over the re-check jobs alone: send again the lost chunks of every
+    job (those of a job without progress for RECHECK_STALL_SECONDS among them); fail a job
+    whose chunks were sent again RECHECK_MAX_SWEEPS times already."""
+    return jobs.reap(now=now, models=[RecheckJob]).ids()
 
 
 # --- Rule sets taking effect, deleted pins ---------------------------------------------------

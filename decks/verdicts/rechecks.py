@@ -15,17 +15,18 @@ from catalogue.services import GamePool
 from decks.lists import IN_FORCE, version_check
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
+from validation.runner import Report
 from validation.types import RuleSetFacts
 
 from .rulesets import effect_key, upcoming_effect
 
 
-def apply_report(deck, report: dict[str, Any]) -> None:
+def apply_report(deck, report: Report) -> None:
     """The verdict of `report` set on `deck` (an instance; the caller saves it)."""
-    deck.legal = bool(report.get("legal"))
-    deck.violations_count = len(report.get("errors", []))
-    deck.warnings_count = len(report.get("warnings", []))
-    deck.report = report
+    deck.legal = report.legal
+    deck.violations_count = len(report.errors)
+    deck.warnings_count = len(report.warnings)
+    deck.report = report.as_dict()
     deck.validated_at = timezone.now()
 
 
@@ -34,7 +35,7 @@ def deck_revalidate(
     deck,
     pool: Mapping[str, Any] | None = None,
     rule_set: RuleSetFacts | None = IN_FORCE,
-) -> dict[str, Any] | None:
+) -> Report | None:
     """Re-run the rules core on the deck's current version and store the verdict (legal,
     counts, report, the upcoming rule set's effect), under `rule_set` (by default the deck's own: its pin, or the rule set in
     effect today). Returns the report, or None for a deck without a version. Idempotent;
@@ -52,7 +53,7 @@ def deck_revalidate(
         legal=deck.legal,
         violations_count=deck.violations_count,
         warnings_count=deck.warnings_count,
-        report=report,
+        report=deck.report,
         upcoming=deck.upcoming,
         validated_at=deck.validated_at or timezone.now(),
     )

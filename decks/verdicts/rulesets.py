@@ -20,6 +20,7 @@ from catalogue import rulesets
 from catalogue.models import RuleSet
 from catalogue.services import card_facts_by_names
 from decks.lists import version_check
+from validation.runner import Report
 from validation.types import RuleSetFacts
 
 #: How long a deck's upcoming effect is kept (the key changes with its list and rule sets).
@@ -83,7 +84,7 @@ def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effe
 
 
 def effect_parts(
-    *, version, now: RuleSetFacts | None, later: RuleSetFacts, cards, report: dict[str, Any]
+    *, version, now: RuleSetFacts | None, later: RuleSetFacts, cards, report: Report
 ) -> tuple[list[str], bool, int]:
     """The effect's items, verdict and number of errors, from the version's check under the
     upcoming rule set (`report`) and the facts of both rule sets (no query: a re-check
@@ -113,10 +114,10 @@ def effect_parts(
         new = later.costs.get(key, card.cost)
         if old != new:
             items.append(f"{names[key]} cost {old} → {new}")
-    totals = report.get("totals") or {}
-    if isinstance(totals.get("points"), int) and isinstance(totals.get("limit"), int):
-        items.append(f"points {totals['points']}/{totals['limit']}")
-    return items, bool(report.get("legal")), len(report.get("errors") or [])
+    limit = report.totals.get("limit")
+    if report.points is not None and isinstance(limit, int):
+        items.append(f"points {report.points}/{limit}")
+    return items, report.legal, len(report.errors)
 
 
 def effect_key(in_force: RuleSet | None, upcoming: RuleSet) -> str:
@@ -290,12 +291,9 @@ def deck_legality(*, deck) -> dict[str, Any]:
                     "name": rs.name if rs else "",
                     "effective": rs.effective if rs else None,
                     "status": status,
-                    "legal": bool(report.get("legal")),
-                    "errors": [
-                        {"code": e["code"], "message": e["message"]}
-                        for e in report.get("errors") or ()
-                    ],
-                    "totals": report.get("totals") or {},
+                    "legal": report.legal,
+                    "errors": [{"code": e.code, "message": e.message} for e in report.errors],
+                    "totals": report.totals,
                 }
             )
     return {

@@ -87,7 +87,7 @@ def test_api_deck_restricted_to_the_collection_follows_it(client, one_march_shor
     CollectionEntry.objects.filter(owner=one_march_short, card__name="March").update(count=2)
     deck = Deck.objects.select_related("game", "owner", "current_version").get(pk=data["id"])
     report = verdicts.deck_revalidate(deck=deck)
-    assert report["legal"] is True
+    assert report.legal is True
 
     # a new version without the restriction ignores the collection
     CollectionEntry.objects.filter(owner=one_march_short, card__name="March").update(count=1)

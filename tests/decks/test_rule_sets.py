@@ -139,8 +139,8 @@ def test_a_pinned_deck_keeps_its_set_and_falls_back_when_it_is_deleted(
     deck.save()
     make_set("S2", date(2001, 1, 1), banned=["Tigercat"])
     report = deck_revalidate(deck=deck)
-    assert report["rule_set"] == "S1" and report["legal"] is False  # the mini list is short
-    assert "format.banned" not in {e["code"] for e in report["errors"]}
+    assert report.rule_set == "S1" and report.legal is False  # the mini list is short
+    assert "format.banned" not in {e.code for e in report.errors}
     version = deck_save_version(deck=deck, author=user, text=MINI_LIST, based_on=1)
     assert version.rule_set_code == "S1"
 

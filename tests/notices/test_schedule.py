@@ -1,5 +1,6 @@
-"""Celery beat's schedule: the day a rule set takes effect, the sweep of stalled re-checks and
-the notice digest, each a task the workers know, on the control queue, in the site's time."""
+"""Celery beat's schedule: the day a rule set takes effect, the one reaper of every chunked job
+(stalled re-checks among them) and the notice digest, each a task the workers know, on the
+control queue, in the site's time."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from cardsite.celery import app, control_queue, route_task
 
 SCHEDULED = {
     "decks.recheck_rule_sets_taking_effect",
-    "decks.recheck_sweep",
+    "jobs.reap",
     "notices.send_digests",
 }
 

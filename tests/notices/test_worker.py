@@ -91,7 +91,7 @@ def test_a_rule_set_change_is_re_checked_on_the_workers_and_told_once(
     )
     assert response.status_code == 302
     [third] = _jobs_done(1, reason__startswith="started by")
-    assert (third.status, len(third.chunks), len(third.chunks_done)) == ("done", 3, 3)
+    assert (third.status, len(third.chunks), third.chunks_done) == ("done", 3, 3)
     assert (third.checked, third.notices) == (5, 0)
     page = client.get(f"/admin/decks/recheckjob/{job.pk}/progress/").content.decode()
     assert 'data-status="done"' in page and 'value="100"' in page

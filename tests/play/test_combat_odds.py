@@ -197,7 +197,7 @@ def test_close_combat_large_runs_need_a_user_and_start_a_run(client, user, sampl
     from simulations.models import SimulationRun
 
     run = SimulationRun.objects.get(pk=run_info["id"])
-    assert run.kind == "tactical-assault-close-combat"
+    assert run.simulation == "tactical-assault-close-combat" and run.kind == "tool"
     assert run.owner == user
     assert run.params["games"] == 50_000
     assert run.inputs["unit_a"]["name"] == "Infantry"

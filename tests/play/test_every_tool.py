@@ -193,7 +193,7 @@ def test_every_goldfish_page(client, user, game, sample_catalogue):
         assert response.status_code == 200, html
         assert 'id="goldfish-figures"' in html and "<svg" in html
     else:  # every run goes to a worker
-        run = SimulationRun.objects.get(owner=user, kind=goldfish.slug)
+        run = SimulationRun.objects.get(owner=user, simulation=goldfish.slug)
         assert response.status_code == 302 and response["Location"] == run.get_absolute_url()
         assert run.deck_version == deck.current_version and run.seed == 5
     for bad in (
@@ -322,7 +322,8 @@ def test_the_toy_games_goldfish(client, user, pond):
     from simulations.models import SimulationRun
 
     run = SimulationRun.objects.get(owner=user)
-    assert run.kind == "pond-goldfish" and run.params == {"games": 6000, "turns": 10}
+    assert run.simulation == "pond-goldfish" and run.kind == "goldfish"
+    assert run.params == {"games": 6000, "turns": 10}
     assert f'id="run-link" href="{run.get_absolute_url()}"' in big.content.decode()
 
 

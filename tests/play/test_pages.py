@@ -129,7 +129,8 @@ def test_close_combat_page_starts_a_run(client, user, sample_catalogue):
 
     run = SimulationRun.objects.get(owner=user)
     assert response.status_code == 302 and response["Location"] == run.get_absolute_url()
-    assert run.kind == "tactical-assault-close-combat" and run.params["games"] == 30000
+    assert run.simulation == "tactical-assault-close-combat" and run.kind == "tool"
+    assert run.params["games"] == 30000
     assert run.inputs["a_modifiers"] == {"in_cover": True} and run.inputs["b_modifiers"] == {}
     htmx = client.post(
         "/play/tactical-assault/close-combat/",

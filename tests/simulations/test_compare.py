@@ -51,10 +51,10 @@ def play_all(run) -> SimulationRun:
 def test_api_compares_two_versions_and_finds_the_starved_one_worse(
     client, user, starved_and_restored, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from simulations import tasks
+    from cardsite import tasks
 
     sent = []
-    monkeypatch.setattr(tasks.run_chunk, "delay", lambda *a: sent.append(a))
+    monkeypatch.setattr(tasks.run_job_chunk, "delay", lambda *a: sent.append(a))
     deck = starved_and_restored
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=True):
@@ -70,7 +70,8 @@ def test_api_compares_two_versions_and_finds_the_starved_one_worse(
         )
     assert r.status_code == 202, r.content
     run = SimulationRun.objects.get(pk=r.json()["id"])
-    assert run.owner == user and sent and all(s[0] == run.pk for s in sent)
+    assert run.owner == user and sent
+    assert all(s[:2] == ("simulations.comparison", run.pk) for s in sent)
     run = play_all(run)
     body = client.get(f"/api/simulations/{run.pk}/").json()
     diffs = {d["metric"]: d for d in body["results"]["differences"]}

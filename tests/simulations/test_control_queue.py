@@ -20,11 +20,11 @@ def test_control_tasks_are_routed_to_the_control_queue(settings):
     router = app.amqp.router
     queue = app.conf.task_default_queue
     assert control_queue() == f"{queue}.control"
-    for name in ("simulations.reap", "cardsite.answer_ping"):
+    for name in ("jobs.reap", "cardsite.answer_ping"):
         assert router.route({}, name)["queue"].name == f"{queue}.control", name
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         assert router.route({}, entry["task"])["queue"].name == f"{queue}.control"
-    assert router.route({}, "simulations.run_chunk")["queue"].name == queue
+    assert router.route({}, "jobs.run_chunk")["queue"].name == queue
 
 
 def test_the_reaper_runs_while_a_backlog_of_chunks_waits(
@@ -42,7 +42,7 @@ def test_the_reaper_runs_while_a_backlog_of_chunks_waits(
     run = SimulationRun.objects.get(pk=r.json()["id"])
     assert run.n_chunks == 12
     # The twelve chunks are queued before the reaper; the one worker slot takes them in turn.
-    app.send_task("simulations.reap")
+    app.send_task("jobs.reap")
 
     def finished():
         run.refresh_from_db()
@@ -52,17 +52,15 @@ def test_the_reaper_runs_while_a_backlog_of_chunks_waits(
 
     def reaped_logged():
         log = worker.log_path.read_text()
-        return "simulations.reap[" in log and "succeeded" in log and log
+        return "jobs.reap[" in log and "succeeded" in log and log
 
     log = wait_for(reaped_logged, timeout=30)
     done = [
         m.group(1)
-        for m in re.finditer(
-            r"Task (simulations\.run_chunk|simulations\.reap)\[[^\]]+\] succeeded", log
-        )
+        for m in re.finditer(r"Task (jobs\.run_chunk|jobs\.reap)\[[^\]]+\] succeeded", log)
     ]
-    assert done.count("simulations.run_chunk") == 12
-    chunks_before_reap = done.index("simulations.reap")
+    assert done.count("jobs.run_chunk") == 12
+    chunks_before_reap = done.index("jobs.reap")
     # On the chunks' own queue it would have run 13th, after the whole backlog.
     assert chunks_before_reap < 6, done
 
@@ -87,15 +85,16 @@ def test_worker_log_lines_carry_the_run_and_the_chunk(
         lines = [
             line
             for line in worker.log_path.read_text().splitlines()
-            if "simulation chunk finished" in line
+            if "job chunk finished" in line
         ]
         return lines if len(lines) == 2 else None
 
     lines = wait_for(finished_lines, timeout=120)
     for chunk, line in enumerate(sorted(lines, key=lambda x: "chunk=1" in x)):
-        assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d INFO simulations\.tasks ", line), line
-        assert f"run={run.pk}" in line and f"chunk={chunk}" in line, line
-        assert "task=simulations.run_chunk" in line and "task_id=" in line, line
+        assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d INFO cardsite\.tasks ", line), line
+        assert "kind=simulations.goldfish" in line, line
+        assert f"job={run.pk}" in line and f"chunk={chunk}" in line, line
+        assert "task=jobs.run_chunk" in line and "task_id=" in line, line
     # Celery's own lines are in the same format
     log = worker.log_path.read_text()
-    assert re.search(r"^\S+ INFO celery\.app\.trace Task simulations\.run_chunk\[", log, re.M)
+    assert re.search(r"^\S+ INFO celery\.app\.trace Task jobs\.run_chunk\[", log, re.M)

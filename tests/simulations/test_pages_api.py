@@ -33,10 +33,10 @@ def api_url(redline_deck):
 def test_api_starts_a_run_owned_by_the_user_and_answers_202(
     client, user, redline_deck, api_url, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from simulations.tasks import run_chunk
+    from cardsite.tasks import run_job_chunk
 
     sent = []
-    monkeypatch.setattr(run_chunk, "delay", lambda *a: sent.append(a))
+    monkeypatch.setattr(run_job_chunk, "delay", lambda *a: sent.append(a))
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=True):
         r = client.post(
@@ -49,7 +49,7 @@ def test_api_starts_a_run_owned_by_the_user_and_answers_202(
     run = SimulationRun.objects.get(pk=body["id"])
     assert run.owner == user and run.seed == 5 and run.n_chunks == 3
     assert body["status"] == "queued" and body["deck"] == redline_deck.pk and body["version"] == 1
-    assert sent == [(run.pk, 0), (run.pk, 1), (run.pk, 2)]
+    assert sent == [("simulations.goldfish", run.pk, i) for i in range(3)]
 
 
 def test_anonymous_cannot_start(client, redline_deck, api_url):
@@ -307,9 +307,9 @@ def test_staff_start_a_simulation_of_another_players_deck_only_as_a_player_could
     """One rule on the start form and the API (simulations.services.deck_to_simulate): staff
     read every deck, but start a run only of a deck a player could (public, or unlisted with
     its link), never of another player's private deck."""
-    from simulations.tasks import run_chunk
+    from cardsite.tasks import run_job_chunk
 
-    monkeypatch.setattr(run_chunk, "delay", lambda *a: None)
+    monkeypatch.setattr(run_job_chunk, "delay", lambda *a: None)
     client.force_login(staff_user)
     private = make_deck(other_user, visibility="private")
     unlisted = make_deck(other_user, visibility="unlisted")

@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from cardsite.tasks import run_job_chunk
 from simulations import kinds, services
 from simulations.models import SimulationRun
-from simulations.tasks import run_chunk
 from tests.simulations.conftest import play_inline
 from validation.capabilities import Goldfish, Tool, ToolResult
 from validation.params import ParamSpec
@@ -193,7 +193,7 @@ def test_a_failing_chunk_marks_the_run_failed_with_the_reason(redline_deck):
 
     with registry.temporarily(_stand_in("redline", slug="broken", run_chunk=boom)):
         run = start(redline_deck, kind="broken")
-        run_chunk.apply(args=(run.pk, 0))
+        run_job_chunk.apply(args=("simulations.goldfish", run.pk, 0))
     run.refresh_from_db()
     assert run.status == "failed"
     assert run.error == "chunk 0 failed: RuntimeError: the kernel broke"
@@ -379,7 +379,7 @@ def test_reaper_requeues_a_chunk_whose_worker_was_lost_then_gives_up(
     settings.SIMULATIONS_LEASE_SECONDS = 60
     settings.SIMULATIONS_MAX_REAPS = 1
     sent = []
-    monkeypatch.setattr(run_chunk, "delay", lambda *args: sent.append(args))
+    monkeypatch.setattr(run_job_chunk, "delay", lambda *args: sent.append(args))
     run = start(redline_deck)
     services.simulation_run_chunk(run_id=run.pk, chunk_index=0)
     # chunk 1 was started by a worker that then died: its lease is not renewed
@@ -391,7 +391,7 @@ def test_reaper_requeues_a_chunk_whose_worker_was_lost_then_gives_up(
     with django_capture_on_commit_callbacks(execute=True):
         out = services.simulation_reap()
     assert out == {"requeued": [run.pk], "failed": []}
-    assert sent == [(run.pk, 1)]
+    assert sent == [("simulations.goldfish", run.pk, 1)]
     run.refresh_from_db()
     assert run.reaps == 1 and "1" not in run.chunk_started and run.status == "running"
     # lost again: the run fails with the reason instead of staying "running"
@@ -442,7 +442,7 @@ def test_a_running_chunk_renews_its_lease(redline_deck, settings, monkeypatch):
     settings.SIMULATIONS_HEARTBEAT_SECONDS = 0.2
     settings.SIMULATIONS_LEASE_SECONDS = 5
     run = start(redline_deck)
-    kind = kinds.get(run.kind)
+    kind = kinds.get(run.simulation)
     leases = []
     original = kind.goldfish.run_chunk
 

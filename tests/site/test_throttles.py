@@ -83,9 +83,9 @@ def test_with_the_cache_down_throttled_routes_let_requests_through(
     """Validate (API and page), a deck write, a simulation start and a play tool's run, each
     over a limit of 1, with no cache: every request is served (the throttle is skipped, with
     a warning in the log), none answers 500."""
-    from simulations.tasks import run_chunk
+    from cardsite.tasks import run_job_chunk
 
-    monkeypatch.setattr(run_chunk, "delay", lambda *a: None)
+    monkeypatch.setattr(run_job_chunk, "delay", lambda *a: None)
     _rates(validate="1/min", deck_write="1/min", simulate="1/min")
     client.force_login(user)
     with override_settings(CACHES=DOWN_CACHE), caplog.at_level(logging.WARNING):

@@ -91,6 +91,14 @@ def find(metrics: Sequence[Metric], key: str) -> Metric | None:
     return next((m for m in metrics if m.key == key), None)
 
 
+def named(metrics: Sequence[Metric], key: str) -> Metric:
+    """The metric `key` of `metrics` (a run's stored choice); KeyError when it has none."""
+    found = find(metrics, key)
+    if found is None:
+        raise KeyError(f"no metric {key!r}")
+    return found
+
+
 def rows(metrics: Sequence[Metric], summary: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """Each metric with its value in `summary` (for a run page), skipping those it lacks."""
     out = []

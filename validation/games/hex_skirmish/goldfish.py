@@ -233,7 +233,7 @@ def _play_action(b: _Block, c: dict[str, Any], t: int) -> np.ndarray:
     b.flat_hand[chosen * G + b.rows] -= plays
     need = np.where(plays, b.cost_col[chosen, 0], 0).astype(np.int32)
     c["paid_cards_sum_by_turn"][t - 1] += _pay(b, need)
-    return plays
+    return np.asarray(plays)
 
 
 def _pay(b: _Block, need: np.ndarray) -> int:
@@ -248,7 +248,7 @@ def _pay(b: _Block, need: np.ndarray) -> int:
         d = np.minimum(hand[i], (need + (cost - 1)) // cost).astype(np.int16)
         hand[i] -= d
         need = np.maximum(need - d.astype(np.int32) * cost, 0)
-    return (before - hand.sum(0, dtype=np.int32)).sum()
+    return int((before - hand.sum(0, dtype=np.int32)).sum())
 
 
 def _draw_action(b: _Block, c: dict[str, Any], plays: np.ndarray, t: int) -> None:

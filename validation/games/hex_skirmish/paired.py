@@ -15,7 +15,7 @@ played on turn 1, idle actions (the deck empty).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -40,9 +40,9 @@ class _Replay:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.picks: dict[tuple, np.ndarray] = {}
+        self.picks: dict[tuple[Any, ...], np.ndarray] = {}
 
-    def integers(self, low, high, size, dtype):
+    def integers(self, low: Any, high: Any, size: Any, dtype: Any) -> np.ndarray:
         key = (tuple(np.ravel(high).tolist()), tuple(size))
         if key not in self.picks:
             self.picks[key] = self.rng.integers(low, high, size=size, dtype=dtype)
@@ -76,7 +76,9 @@ def _line_up(first: _Deck, other: _Deck) -> None:
     other.cards = [n for n in lined if n is not None] + list(fill)
 
 
-def _block(deck: _Deck, turns: int, opening: int, games: int, rng, play_order: PlayOrder):
+def _block(
+    deck: _Deck, turns: int, opening: int, games: int, rng: Any, play_order: PlayOrder
+) -> dict[str, np.ndarray]:
     names, costs = deck.names, deck.costs
     n, G = len(deck.cards), games
     if n < opening:
@@ -103,7 +105,14 @@ def _block(deck: _Deck, turns: int, opening: int, games: int, rng, play_order: P
     return out
 
 
-def _together(decks, params, seed, chunk_index, games, first_stream):
+def _together(
+    decks: list[_Deck],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    games: int,
+    first_stream: int,
+) -> list[dict[str, np.ndarray]]:
     turns = int(params["turns"])
     opening = OPENING + (0 if params.get("on_the_play", True) else 1)
     order = params.get("play_order", "expensive")
@@ -124,7 +133,15 @@ def _together(decks, params, seed, chunk_index, games, first_stream):
     return [{k: np.concatenate([p[k] for p in ps]) for k in ps[0]} for ps in parts]
 
 
-def play_pair(inputs_a, inputs_b, params, seed, chunk_index, games, independent=False):
+def play_pair(
+    inputs_a: Mapping[str, Any],
+    inputs_b: Mapping[str, Any],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    games: int,
+    independent: bool = False,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     a, b = _Deck(inputs_a), _Deck(inputs_b)
     _line_up(a, b)
     if not independent:
@@ -135,7 +152,14 @@ def play_pair(inputs_a, inputs_b, params, seed, chunk_index, games, independent=
     return out_a, out_b
 
 
-def play_many(base, others, params, seed, chunk_index, games):
+def play_many(
+    base: Mapping[str, Any],
+    others: Sequence[Mapping[str, Any]],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    games: int,
+) -> tuple[dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
     first = _Deck(base)
     decks = [first]
     for inputs in others:

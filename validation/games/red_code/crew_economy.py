@@ -171,7 +171,10 @@ class _Graph:
         """(next state, damage, crew placed, manoeuvres used, crew recovered per manoeuvre)."""
         if state in self._edges:
             return self._edges[state]
-        best: dict[tuple[State, tuple[int, ...]], tuple[State, int, int, tuple, tuple]] = {}
+        best: dict[
+            tuple[State, tuple[int, ...]],
+            tuple[State, int, int, tuple[Any, ...], tuple[Any, ...]],
+        ] = {}
         for rec in _recoveries(state, RECOVERY_PER_TURN):
             after = tuple(s - r for s, r in zip(state, rec, strict=True))
             reserve = self.crew - sum(after)

@@ -56,7 +56,9 @@ def generate_layout(map_cards: Sequence[CardFacts], seed: int) -> dict[str, Any]
     return {"seed": seed, "rows": rows, "unused": unused}
 
 
-def layout_problems(layout: Any, pool: dict[str, CardFacts] | None) -> list[tuple[str, tuple]]:
+def layout_problems(
+    layout: Any, pool: dict[str, CardFacts] | None
+) -> list[tuple[str, tuple[str, ...]]]:
     """Every problem of a stored layout, as (message, card names) pairs. `pool` maps
     lower-cased names to the game's cards; without it the start corners cannot be checked,
     which is itself reported."""
@@ -72,7 +74,7 @@ def layout_problems(layout: Any, pool: dict[str, CardFacts] | None) -> list[tupl
     names = [n for row in rows for n in row]
     if not all(isinstance(n, str) for n in names):
         return [("every map box names a map card", ())]
-    problems: list[tuple[str, tuple]] = []
+    problems: list[tuple[str, tuple[str, ...]]] = []
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         problems.append(

@@ -11,7 +11,7 @@ the turn it does (the turn after the last played when it does not).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,7 +35,14 @@ def _lined(base: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _game_outcomes(inputs, games, chunk_index, seed, max_turns, stream) -> dict[str, np.ndarray]:
+def _game_outcomes(
+    inputs: Mapping[str, Any],
+    games: int,
+    chunk_index: int,
+    seed: int,
+    max_turns: int,
+    stream: int,
+) -> dict[str, np.ndarray]:
     units = [rm._unit(card_from_json(c)) for c in inputs["units"]]
     items = [int(card_from_json(c).attr("atk_bonus", 0)) for c in inputs["items"]]
     fields = len(inputs["fields"])
@@ -78,7 +85,14 @@ def play_pair(
     return a, b
 
 
-def play_many(base, others, params, seed, chunk_index, games):
+def play_many(
+    base: Mapping[str, Any],
+    others: Sequence[Mapping[str, Any]],
+    params: Mapping[str, Any],
+    seed: int,
+    chunk_index: int,
+    games: int,
+) -> tuple[dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
     turns = int(params.get("max_turns", 40))
     out_base = _game_outcomes(base, games, chunk_index, seed, turns, 0)
     return out_base, [

@@ -4,7 +4,7 @@ key figures of a run."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from validation.capabilities import Goldfish, InputsError
@@ -170,7 +170,7 @@ def _by_turn(summary: Mapping[str, Any], key: str) -> dict[int, float]:
     return {int(t): float(v) for t, v in zip(summary.get("dead_turns") or [], values, strict=False)}
 
 
-def _dead_by(turn: int):
+def _dead_by(turn: int) -> Callable[[Mapping[str, Any]], float | None]:
     def read(summary: Mapping[str, Any]) -> float | None:
         if not summary.get("games"):
             return None

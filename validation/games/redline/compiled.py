@@ -44,6 +44,7 @@ from validation.games.redline.goldfish import (
     SLOTS,
     MulliganBand,
     _empty_counts,
+    _Setup,
     _setup,
 )
 from validation.sim.kernel import SimParams, Stats, chunk_games, chunk_seed_sequence, new_stats
@@ -59,7 +60,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _below(s, n):  # pragma: no cover - compiled
+def _below(s: Any, n: Any) -> tuple[Any, Any]:  # pragma: no cover - compiled
     """The SplitMix64 generator's next state after ``s`` and a uniform integer in 0..n-1
     from it (Lemire's multiply-shift on the top 32 bits: a bias below n / 2**32). The
     state lives in a local variable of the loop, so that it stays in a register."""
@@ -72,7 +73,7 @@ def _below(s, n):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _at(word, index, n):  # pragma: no cover - compiled
+def _at(word: Any, index: Any, n: Any) -> Any:  # pragma: no cover - compiled
     """The ``index``-th number of the SplitMix64 sequence started at ``word`` (it is a
     counter-based generator), as an integer in 0..n-1: drawn only when needed, yet the same
     for every deck that asks for it."""
@@ -85,51 +86,51 @@ def _at(word, index, n):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
-    state,
-    dice_state,
-    fixed_dice,
-    record,
-    rec_open,
-    rec_first,
-    rec_win,
-    rec_stuck4,
-    games,
-    turns,
-    lo,
-    hi,
-    opp0,
-    card_groups,
-    is_res,
-    cost,
-    provides,
-    code,
-    slots,
-    eq_type,
-    res_order,
-    efreet_order,
-    equipment_order,
-    strategy_order,
-    tactic_order,
-    discard_order,
-    mission_deck,
-    mission_cost,
-    mission_recon,
-    mission_res,
-    mods,
-    out_open,
-    out_kept,
-    out_mull,
-    out_res_dep,
-    out_first_eff,
-    out_win,
-    out_tactical,
-    out_razed,
-    out_stuck,
-    out_stuck_nonres,
-    out_discarded,
-    out_effs,
-    out_missions,
-):  # pragma: no cover - compiled
+    state: Any,
+    dice_state: Any,
+    fixed_dice: Any,
+    record: Any,
+    rec_open: Any,
+    rec_first: Any,
+    rec_win: Any,
+    rec_stuck4: Any,
+    games: Any,
+    turns: Any,
+    lo: Any,
+    hi: Any,
+    opp0: Any,
+    card_groups: Any,
+    is_res: Any,
+    cost: Any,
+    provides: Any,
+    code: Any,
+    slots: Any,
+    eq_type: Any,
+    res_order: Any,
+    efreet_order: Any,
+    equipment_order: Any,
+    strategy_order: Any,
+    tactic_order: Any,
+    discard_order: Any,
+    mission_deck: Any,
+    mission_cost: Any,
+    mission_recon: Any,
+    mission_res: Any,
+    mods: Any,
+    out_open: Any,
+    out_kept: Any,
+    out_mull: Any,
+    out_res_dep: Any,
+    out_first_eff: Any,
+    out_win: Any,
+    out_tactical: Any,
+    out_razed: Any,
+    out_stuck: Any,
+    out_stuck_nonres: Any,
+    out_discarded: Any,
+    out_effs: Any,
+    out_missions: Any,
+) -> None:  # pragma: no cover - compiled
     n = card_groups.shape[0]
     n_groups = cost.shape[0]
     k_draw = min(2 * 7 + turns, n)
@@ -432,7 +433,7 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
     state[0] = rs
 
 
-def _arrays(setup) -> dict[str, np.ndarray]:
+def _arrays(setup: _Setup) -> dict[str, np.ndarray]:
     groups = setup.groups
     n = len(groups)
     slots = np.zeros((n, N_SLOTS), dtype=np.int64)
@@ -463,7 +464,7 @@ def _arrays(setup) -> dict[str, np.ndarray]:
 
 
 def _run(
-    setup,
+    setup: _Setup,
     turns: int,
     band: MulliganBand,
     games: int,
@@ -564,7 +565,7 @@ def simulate_redline_compiled(
 
 
 def play_outcomes(
-    setup,
+    setup: _Setup,
     turns: int,
     band: MulliganBand,
     games: int,

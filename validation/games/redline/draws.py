@@ -5,6 +5,8 @@ with more, the extra resources (lowest `provides` first) go to the bottom."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from validation.capabilities import DrawRules
 from validation.types import CardFacts
 
@@ -20,7 +22,7 @@ def _is_resource(card: CardFacts) -> bool:
 def partial_mulligan(
     hand: list[CardFacts],
     library: list[CardFacts],
-    rng,
+    rng: np.random.Generator,
     lo: int = MULLIGAN_LO,
     hi: int = MULLIGAN_HI,
 ) -> tuple[list[CardFacts], list[CardFacts], str]:

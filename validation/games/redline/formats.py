@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from validation.registry import FormatDef
 from validation.rules import (
     CopyLimit,
@@ -68,7 +70,7 @@ class MixWarning(Rule):
         typical: dict[str, int] | None = None,
         tolerance: int = MIX_TOLERANCE,
         code: str = "arsenal.mix",
-        **kw,
+        **kw: Any,
     ) -> None:
         kw.setdefault("severity", "warning")
         super().__init__(code=code, **kw)
@@ -156,7 +158,7 @@ class RedLineStyle(Rule):
 
     __slots__ = ("size",)
 
-    def __init__(self, **kw) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.size = ExactSize(
             RED_LINE.name,

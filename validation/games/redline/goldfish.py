@@ -58,6 +58,7 @@ Simplifications of the rulebook (the goldfish has no opponent to fight):
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -488,7 +489,7 @@ def _draw_and_bonuses(b: _Block) -> np.ndarray:
     b.ptr += 1
     bonus_res = (b.m_res * b.ctrl).sum(0, dtype=i16)
     b.recon = np.minimum(b.recon + (b.m_recon * b.ctrl).sum(0, dtype=i16), RECON_MAX)
-    return bonus_res
+    return np.asarray(bonus_res)
 
 
 def _deploy_resource(b: _Block, bonus_res: np.ndarray) -> int:
@@ -594,7 +595,7 @@ def _open_mission_rank(unc: np.ndarray) -> np.ndarray:
     return rank
 
 
-def combined_capture_roll(rolls) -> int:
+def combined_capture_roll(rolls: Iterable[int]) -> int:
     """A squad's capture total: efreets in a squad "may combine their rolls to increase
     their chance of success" (rulebook, Combat Phase), so the squad adds every roll that
     helps and leaves out the ones below 0; the best single roll is never above this."""

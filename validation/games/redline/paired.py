@@ -23,7 +23,7 @@ and products are exact.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -34,9 +34,10 @@ from validation.sim.inputs import entries_from_json
 from validation.sim.metrics import HIGHER, LOWER, Metric
 
 
-def _cumulative(figure: str, turn: int):
+def _cumulative(figure: str, turn: int) -> Callable[[Mapping[str, Any]], float | None]:
     def read(summary: Mapping[str, Any]) -> float | None:
-        return summary["figures"][figure]["cumulative"][turn - 1]
+        value = summary["figures"][figure]["cumulative"][turn - 1]
+        return None if value is None else float(value)
 
     return read
 
@@ -47,11 +48,14 @@ def _win_turn(summary: Mapping[str, Any]) -> float | None:
     by_turn = hist["p_by_turn"]
     if hist["p_never"] is None:
         return None
-    return sum((t + 1) * (p or 0) for t, p in enumerate(by_turn)) + (turns + 1) * hist["p_never"]
+    return float(
+        sum((t + 1) * (p or 0) for t, p in enumerate(by_turn)) + (turns + 1) * hist["p_never"]
+    )
 
 
 def _stuck_on_4(summary: Mapping[str, Any]) -> float | None:
-    return summary["figures"]["stuck_mean_by_turn"][3]
+    value = summary["figures"]["stuck_mean_by_turn"][3]
+    return None if value is None else float(value)
 
 
 def _opening_2_to_4(summary: Mapping[str, Any]) -> float | None:

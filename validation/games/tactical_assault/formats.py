@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from validation.games.tactical_assault.kinds import DECK_SIZE
 from validation.registry import FormatDef
 from validation.rules import (
@@ -32,7 +34,7 @@ class ForceEmpty(Rule):
 
     __slots__ = ("section",)
 
-    def __init__(self, section: str = "force", **kw) -> None:
+    def __init__(self, section: str = "force", **kw: Any) -> None:
         super().__init__(**kw)
         self.section = section
 
@@ -71,7 +73,7 @@ class CampaignForceTotal(Rule):
 
     __slots__ = ("section",)
 
-    def __init__(self, section: str = "force", **kw) -> None:
+    def __init__(self, section: str = "force", **kw: Any) -> None:
         super().__init__(**kw)
         self.section = section
 
