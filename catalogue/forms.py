@@ -470,7 +470,11 @@ def format_choices(game_slug: str | None = None) -> list[tuple[str, str]]:
     """The formats a rule set may be of, each once as "game/format" named with its game
     ("<game's name> — <format's name>"): every game's, or `game_slug`'s only. The value
     names the game: several games have a format of the same slug."""
-    games = [registry.get(game_slug)] if game_slug in registry else registry.all()
+    games = (
+        [registry.get(game_slug)]
+        if game_slug is not None and game_slug in registry
+        else registry.all()
+    )
     return [
         (f"{game.slug}/{fmt.slug}", f"{game.name} — {fmt.name}")
         for game in games
@@ -523,12 +527,12 @@ class RuleSetAdminForm(KeepsWhatItShows, forms.ModelForm):
                 *format_choices(game.slug),
             ]
         if "expansions" in self.fields:
-            field = self.fields["expansions"]
+            field = cast(forms.ModelMultipleChoiceField, self.fields["expansions"])
             if game is None:
-                field.queryset = field.queryset.none()
+                field.queryset = Expansion.objects.none()
                 field.help_text = "Choose the game: its expansions are then offered here."
             else:
-                field.queryset = field.queryset.filter(game=game)
+                field.queryset = Expansion.objects.filter(game=game)
 
     def _chosen_game(self) -> Game | None:
         """The rule set's game as far as it is known: posted, given to the add page, or

@@ -109,7 +109,7 @@ class _NoFormatOverride:
 
 
 class SearchNegotiation(DefaultContentNegotiation):
-    settings = _NoFormatOverride()
+    settings = _NoFormatOverride()  # type: ignore[assignment]  # api_settings without the override
 
 
 def _invalid(exc: services.DecklistInvalid) -> Response:

@@ -1,3 +1,5 @@
+from typing import cast
+
 from django import forms
 
 from .models import COMMENT_MAX, DESCRIPTION_MAX, REASON_MAX
@@ -23,7 +25,7 @@ class PublishSetForm(PublishForm):
 
     def __init__(self, *args, decks=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["decks"].choices = [
+        cast(forms.MultipleChoiceField, self.fields["decks"]).choices = [
             (str(d.pk), f"{d.name} ({d.game.name}, {d.format})") for d in decks
         ]
 
@@ -39,7 +41,7 @@ class CommentForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["text"].max_length = None
+        cast(forms.CharField, self.fields["text"]).max_length = None
         self.fields["text"].widget.attrs.pop("maxlength", None)
 
 

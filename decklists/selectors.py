@@ -5,6 +5,7 @@ of queries whatever the number of decklists, likes and comments."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -212,10 +213,9 @@ class SearchPaginator(Paginator):
         if number < 1:
             raise EmptyPage("That page number is less than 1")
         bottom = (number - 1) * self.per_page
-        found = list(
-            self.object_list.annotate(found_total=Window(Count("pk"))).values_list(
-                "pk", "found_total"
-            )[bottom : bottom + self.per_page]
+        rows = self.object_list.annotate(found_total=Window(Count("pk")))  # type: ignore[attr-defined]  # a queryset
+        found: list[tuple[int, int]] = list(
+            rows.values_list("pk", "found_total")[bottom : bottom + self.per_page]
         )
         if found:
             self.__dict__["count"] = found[0][1]
@@ -228,7 +228,9 @@ class SearchPaginator(Paginator):
             .defer(*LIST_DEFERRED)
             .in_bulk([pk for pk, _ in found])
         )
-        return self._get_page([by_id[pk] for pk, _ in found if pk in by_id], number, self)
+        return self._get_page(  # type: ignore[attr-defined]  # Paginator's own page factory
+            [by_id[pk] for pk, _ in found if pk in by_id], number, self
+        )
 
 
 class CappedPaginator(Paginator):
@@ -238,7 +240,7 @@ class CappedPaginator(Paginator):
 
     @cached_property
     def count(self) -> int:
-        return self.object_list[: COUNT_CAP + 1].count()
+        return self.object_list[: COUNT_CAP + 1].count()  # type: ignore[attr-defined]  # a queryset
 
     @property
     def capped(self) -> bool:
@@ -247,7 +249,9 @@ class CappedPaginator(Paginator):
 
 def author_page(author) -> dict[str, Any]:
     """An author's standing: reputation, followers, listed decklists (counted)."""
-    row = Author.objects.filter(user=author).values("reputation", "followers").first() or {}
+    row: Mapping[str, Any] = (
+        Author.objects.filter(user=author).values("reputation", "followers").first() or {}
+    )
     return {
         "reputation": row.get("reputation", 0),
         "followers": row.get("followers", 0),

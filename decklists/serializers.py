@@ -70,7 +70,8 @@ class LegalitySerializer(serializers.Serializer):
         allow_blank=True,
         help_text="the rule set in effect today it was checked under (empty: the format's own rules)",
     )
-    errors = serializers.ListField(child=serializers.CharField(), help_text="the first problems")
+    # The API names the field `errors` (a plain serializer field, not Serializer.errors).
+    errors = serializers.ListField(child=serializers.CharField(), help_text="the first problems")  # type: ignore[assignment]
 
 
 class DecklistDetailSerializer(DecklistSerializer):

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cardsite.throttling import page_throttle
 from catalogue.models import Game
 from validation.registry import registry
+from validation.runner import Report
 
 from . import selectors, services
 from .forms import CommentForm, PublishForm, PublishSetForm, ReasonForm
@@ -96,7 +97,14 @@ def _detail_context(request, decklist: Decklist, **extra) -> dict:
     legality = legality_refresh(decklist)
     own = next((row for row in legality if row.format == decklist.format), None)
     game = decklist.game.definition
-    listing = list_view(decklist, decklist, decklist.published_report or {})
+    published = decklist.published_report
+    # A decklist carries the deck's game and format and the version's entries and options,
+    # which is all list_view reads of them.
+    listing = list_view(
+        decklist,  # type: ignore[arg-type]
+        decklist,  # type: ignore[arg-type]
+        Report.from_dict(published) if published else None,
+    )
     user = request.user
     moderator = services.may_moderate_comment(user, None, decklist)
     comments = selectors.comments_of(decklist, page=request.GET.get("cp") or 1, moderator=moderator)

@@ -26,6 +26,7 @@ from rest_framework.decorators import action
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -310,7 +311,9 @@ class ExportNegotiation(DefaultContentNegotiation):
     type is chosen from the Accept header alone (the view then answers the format's own)."""
 
     def select_renderer(self, request, renderers, format_suffix=None):
-        return super().select_renderer(_WithoutFormat(request), renderers, format_suffix)
+        return super().select_renderer(
+            cast(Request, _WithoutFormat(request)), renderers, format_suffix
+        )
 
 
 class _WithoutFormat:

@@ -366,7 +366,9 @@ class _Drawing:
             return self.left + self.length(v), self.centre(i)
         return self.centre(i), self.top + self.ph - self.length(v)
 
-    def bar(self, i: int, start: float, v: float, offset: float, thickness: float) -> tuple:
+    def bar(
+        self, i: int, start: float, v: float, offset: float, thickness: float
+    ) -> tuple[float, float, float, float]:
         """The rectangle (x, y, width, height) of a bar from `start` to `start + v` in band
         `i`, `offset` into the band, `thickness` across it."""
         a, b = self.length(start), self.length(start + v)

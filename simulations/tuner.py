@@ -121,7 +121,7 @@ def incoming_cards(
     if collection:
         owned = CollectionEntry.objects.filter(owner=user, count__gt=0).values("card_id")
         qs = qs.filter(pk__in=owned)
-    ranked = qs.annotate(**_promise(base)).order_by(
+    ranked = qs.annotate(**_promise(base)).order_by(  # type: ignore[misc]  # annotated above
         "promise_new", "promise_kind", "promise_cost", "name"
     )
     cards = list(ranked.only(*Card.FACT_FIELDS)[: MAX_READ + 1])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class DecklistInvalid(Exception):
     """Bad input: `errors` maps a field to its messages (the API's 400, a form's errors).
@@ -19,7 +21,7 @@ class DecklistInvalid(Exception):
         out = []
         for field, messages in self.errors.items():
             for message in messages:
-                entry = {"field": field, "code": "invalid", "message": message}
+                entry: dict[str, Any] = {"field": field, "code": "invalid", "message": message}
                 if field in self.suggestions:
                     entry["code"] = "unknown_card"
                     entry["suggestions"] = list(self.suggestions[field])

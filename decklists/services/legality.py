@@ -32,6 +32,7 @@ from catalogue.models import Game, RuleSet
 from catalogue.services import GamePool, card_facts_by_names
 from decklists.from_decks import RuleSetCache, version_check
 from decklists.models import Decklist, DecklistLegality
+from validation.runner import Report
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ def chunk_size() -> int:
 
 def check_formats(
     *, game, entries: list[dict[str, Any]], options: dict[str, Any], own_format: str, pool, sets
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, Report]:
     """The list's report in every format of `game` (a catalogue Game), each under the rule
     set in force today there (`sets`, a RuleSetCache); the list's own options count in its
     own format, the other formats read their defaults."""
@@ -84,17 +85,17 @@ def check_formats(
     return out
 
 
-def legality_rows(decklist_id: int, reports: dict[str, dict[str, Any]], now) -> list:
+def legality_rows(decklist_id: int, reports: dict[str, Report], now) -> list:
     return [
         DecklistLegality(
             decklist_id=decklist_id,
             format=fmt,
-            legal=bool(report.get("legal")),
-            rule_set_code=report.get("rule_set") or "",
-            errors=[e["message"] for e in (report.get("errors") or [])[:ERRORS_KEPT]]
+            legal=report.legal,
+            rule_set_code=report.rule_set or "",
+            errors=[e.message for e in report.errors[:ERRORS_KEPT]]
             + (
-                [f"… and {len(report['errors']) - ERRORS_KEPT} more"]
-                if len(report.get("errors") or []) > ERRORS_KEPT
+                [f"… and {len(report.errors) - ERRORS_KEPT} more"]
+                if len(report.errors) > ERRORS_KEPT
                 else []
             ),
             checked_at=now,

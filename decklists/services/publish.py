@@ -130,9 +130,9 @@ def _prepare(deck, *, field: str = "deck") -> _Prepared:
         sets=sets,
     )
     own = reports[deck.format]
-    if not own.get("legal"):
-        problems = [e["message"] for e in own.get("errors") or []] or ["not legal"]
-        code = own.get("rule_set")
+    if not own.legal:
+        problems = [e.message for e in own.errors] or ["not legal"]
+        code = own.rule_set
         where = f" under {code}" if code else ""
         fmt_name = deck.game.definition.format(deck.format).name
         raise PublishRefused(
@@ -148,10 +148,11 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
     deck = prepared.deck
     game_def = deck.game.definition
     previous = Decklist.objects.filter(deck=deck).order_by("-revision", "-pk").first()
-    precedent, derivation, revision = None, "", 1
+    precedent: int | None = None
+    derivation, revision = "", 1
     if previous is not None:
         precedent, derivation, revision = (
-            previous,
+            previous.pk,
             Decklist.Derivation.VERSION,
             previous.revision + 1,
         )
@@ -174,7 +175,7 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
         deck_version=prepared.version,
         version_number=prepared.version.number,
         revision=revision,
-        precedent_id=precedent if isinstance(precedent, int) else getattr(precedent, "pk", None),
+        precedent_id=precedent,
         derivation=derivation,
         set=set_,
         list_text=prepared.version.list_text,
@@ -188,8 +189,8 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
         ),
         faction=faction,
         leader=leader,
-        published_report=own,
-        published_code=own.get("rule_set") or "",
+        published_report=own.as_dict(),
+        published_code=own.rule_set or "",
         freshness=fresh,
         score=popularity.score(likes=0, fresh=fresh),
         published_at=now,

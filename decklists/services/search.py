@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
@@ -232,17 +232,17 @@ def _resolve_cards(s: Search) -> None:
         unknown = [n for n in wanted if n.lower() not in found]
         if not unknown:
             continue
-        slugs = [s.game] if s.game else registry.slugs()
+        slugs = [s.game] if s.game else list(registry.slugs())
         near: dict[str, list[str]] = {n: [] for n in unknown}
         for slug in slugs:
             for name, close in closest_card_names(game_slug=slug, names=unknown).items():
                 near[name] += [c for c in close if c not in near[name]]
         for name in unknown:
-            close = near[name][:3]
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            nearest = near[name][:3]
+            hint = f"; did you mean {', '.join(nearest)}?" if nearest else ""
             where = f" in {registry.get(s.game).name}" if s.game else ""
             errors.setdefault(key, []).append(f"unknown card {name!r}{where}{hint}")
-            suggestions.setdefault(key, []).extend(close)
+            suggestions.setdefault(key, []).extend(nearest)
     if errors:
         raise DecklistInvalid(errors, suggestions)
     s.card_ids = {n.lower(): found[n.lower()] for n in names}
@@ -329,7 +329,7 @@ def _legal_today_q(s: Search) -> Q:
                 legal=True,
                 rule_set_code=codes.get((game_id, fmt), ""),
             )
-            pair = Q(game_id=game_id) & Exists(rows)
+            pair = cast(Q, Q(game_id=game_id) & Exists(rows))
             if not s.format:
                 pair &= Q(format=fmt)
             q |= pair
