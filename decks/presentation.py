@@ -129,7 +129,7 @@ def explained(
                     and cost_noted(message, _rule_set_label(code_used, the_rule_set()))
                 )
             ):
-                why_ = {**(why_ or {"rule": ""}), "rule_set": the_rule_set()}
+                why_ = {**(why_ or {"rule": "", "quote": ""}), "rule_set": the_rule_set()}
             shown.append({**v, "why": why_})
         out[key] = shown
     return out
@@ -174,4 +174,5 @@ def _why(game: GameDef, code: str, format: str | None) -> dict[str, Any] | None:
         "reason": source.reason if source else "",
         "rulebook": game.trace.title if game.trace is not None else "",
         "href": f"{page}#{w.anchor}" if page and source else "",
+        "rule_set": None,  # the rule set's quote, for its own violations (explained)
     }

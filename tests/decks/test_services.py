@@ -179,8 +179,9 @@ def test_a_catalogue_change_reaches_the_decks_through_the_hook(
         catalogue_changed(game_slug="redline")
     deck.refresh_from_db()
     assert deck.legal  # nothing happens before the commit
-    # the decks' re-validation (and the bulk files' new generation) wait for the commit
-    assert len(callbacks) == 2
+    # the decks' re-validation, the bulk files' new generation and the published decklists'
+    # legality re-check wait for the commit
+    assert len(callbacks) == 3
     for callback in callbacks:
         callback()
     deck.refresh_from_db()

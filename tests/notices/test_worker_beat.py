@@ -52,7 +52,7 @@ def test_beat_on_the_worker_sends_again_a_re_check_whose_chunks_were_lost(
         chunks=[[deck.pk, deck.pk]],
         heartbeat_at=timezone.now() - timedelta(hours=1),
     )
-    monkeypatch.setenv("RECHECK_SWEEP_SECONDS", "1")
+    monkeypatch.setenv("JOBS_REAP_SECONDS", "1")
     monkeypatch.setenv("RECHECK_STALL_SECONDS", "5")
     dedicated_worker.start(concurrency=1, beat=True)
 
