@@ -41,7 +41,26 @@ from .models import (
     collector_order,
 )
 from .rule_set_file import rule_set_export, rule_set_import
-from .services import catalogue_changed
+from .services import catalogue_changed, catalogue_files_changed
+
+
+class RebuildsBulkFiles:
+    """A model admin of what the bulk files hold (cards, printings, expansions): a save that
+    writes, a delete and a delete of the selected rows each call `catalogue_files_changed`,
+    so the files are rebuilt on their next download."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)  # type: ignore[misc]  # a model admin's
+        if not change or form.changes_anything():
+            catalogue_files_changed()
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)  # type: ignore[misc]  # a model admin's
+        catalogue_files_changed()
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)  # type: ignore[misc]  # a model admin's
+        catalogue_files_changed()
 
 
 class SavesOnlyChanges:
@@ -184,7 +203,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Expansion)
-class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
+class ExpansionAdmin(RebuildsBulkFiles, SavesOnlyChanges, FileImportAdmin):
     """Expansions: a file import with a preview (a large file imported by a worker, its
     progress on a page of its own), and export."""
 
@@ -319,7 +338,7 @@ class ExpansionAdmin(SavesOnlyChanges, FileImportAdmin):
 
 
 @admin.register(Card)
-class CardAdmin(SavesOnlyChanges, admin.ModelAdmin):
+class CardAdmin(RebuildsBulkFiles, SavesOnlyChanges, admin.ModelAdmin):
     form = CardAdminForm
     inlines = [PrintingInline]
     list_display = ("name", "game", "kind", "faction", "cost", "view_on_site_link")
@@ -374,7 +393,7 @@ class CardAdmin(SavesOnlyChanges, admin.ModelAdmin):
 
 
 @admin.register(Printing)
-class PrintingAdmin(SavesOnlyChanges, admin.ModelAdmin):
+class PrintingAdmin(RebuildsBulkFiles, SavesOnlyChanges, admin.ModelAdmin):
     form = PrintingAdminForm
     list_display = ("card", "expansion", "number", "rarity")
     list_filter = ("expansion__game", "expansion", "rarity")

@@ -30,7 +30,6 @@ class CatalogueConfig(AppConfig):
         post_migrate.connect(_ensure_search_indexes, sender=self)
         # Imported here: they import the models, which Django loads after the app configs.
         # (import_jobs registers the large expansion import with the site's job system.)
-        from . import bulk, import_jobs, services  # noqa: F401
+        from . import import_jobs, services  # noqa: F401
 
-        bulk.connect()
         hooks.register("card_counts", services.game_card_counts)

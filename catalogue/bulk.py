@@ -3,7 +3,8 @@ and kept in the shared cache until the game's catalogue changes (an import, an a
 with the validators a client needs to fetch only what changed (ETag, Last-Modified).
 
 The catalogue has a generation (a random token in the cache, replaced after every change
-commits: an import, or a card, printing or expansion saved or deleted); a built file is kept
+commits: an import, or a card, printing or expansion saved or deleted in the admin; the
+services that write them call `changed`, no signal does); a built file is kept
 under its game and the generation. A missing generation (an evicted or cleared cache) is a
 new one, so an old file is never served for a newer catalogue. A file rebuilt with the same
 content keeps its ETag and its Last-Modified: only a game whose cards changed looks changed."""
@@ -21,11 +22,10 @@ from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import Prefetch
-from django.db.models.signals import post_delete, post_save
 
 from validation.registry import registry
 
-from .models import Card, Expansion, Printing
+from .models import Card, Printing
 from .serializers import CardSerializer
 
 logger = logging.getLogger(__name__)
@@ -117,13 +117,3 @@ def bulk_file(slug: str) -> BulkFile:
     built = _build(slug)
     _cached("set", key, built, TIMEOUT)
     return built
-
-
-def _on_change(sender, **kwargs) -> None:
-    changed()
-
-
-def connect() -> None:
-    for model in (Card, Expansion, Printing):
-        post_save.connect(_on_change, sender=model, dispatch_uid=f"bulk-{model.__name__}-save")
-        post_delete.connect(_on_change, sender=model, dispatch_uid=f"bulk-{model.__name__}-delete")

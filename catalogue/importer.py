@@ -25,7 +25,7 @@ from . import rulesets
 from .file_imports import FileImportFailed, FileImportReport
 from .models import Card, Expansion, Game, Printing, check_card_fields
 from .search.indexes import ensure_attribute_indexes
-from .services import catalogue_changed
+from .services import catalogue_changed, catalogue_files_changed
 
 logger = logging.getLogger(__name__)
 
@@ -584,6 +584,8 @@ def expansion_import(
             transaction.set_rollback(True)
         elif report.created or report.updated:
             catalogue_changed(game_slug=game.slug)
+        else:  # the expansion's own fields may have changed, which the bulk files show
+            catalogue_files_changed()
     if not dry_run and (report.created or report.updated):
         # Index and statistics upkeep, also with the import's statement timeout (an ANALYZE
         # of a large catalogue outlasts a request's limit).

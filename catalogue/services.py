@@ -247,6 +247,12 @@ def closest_card_names(*, game_slug: str, names: Sequence[str]) -> dict[str, tup
     return {name: closest_names(name, [c.name for c in found]) for name, found in near.items()}
 
 
+def catalogue_files_changed() -> None:
+    """A card, printing or expansion was written or deleted (an admin edit): the bulk files
+    are rebuilt on their next download. Called by the writers themselves, not by a signal."""
+    bulk.changed()
+
+
 def catalogue_changed(*, game_slug: str) -> None:
     """The catalogue of a game changed (an import or an admin edit): every app that keeps
     something derived from it (saved decks' reports) hears of it through the

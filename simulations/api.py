@@ -376,23 +376,6 @@ def _odds_parameter(spec) -> OpenApiParameter:
     return OpenApiParameter(spec.name, bounds, required=spec.default is None, description=spec.help)
 
 
-def _odds_query_as_stated(q) -> None:
-    """The API reads the odds' parameters as its schema states them (the odds page's form is
-    read leniently by the service): a number as digits, a flag as 1 or 0, none given empty.
-    OddsInvalid naming each parameter given otherwise."""
-    errors = {}
-    for spec in services.ODDS_PARAMS:
-        value = q.get(spec.name)
-        if value is None:
-            continue
-        if spec.type == "bool" and value not in ("0", "1"):
-            errors[spec.name] = f"{spec.name} must be 1 or 0"
-        elif spec.type != "bool" and not (value.isascii() and value.isdigit()):
-            errors[spec.name] = f"{spec.name} must be a whole number"
-    if errors:
-        raise services.OddsInvalid(errors)
-
-
 class OddsView(APIView):
     """Exact P(at least k of a group of cards in hand) by turn (hypergeometric)."""
 
@@ -404,9 +387,8 @@ class OddsView(APIView):
     )
     def get(self, request):
         q = request.query_params
-        try:
-            _odds_query_as_stated(q)
-            result = services.odds_from_query(q)
+        try:  # read as the schema states the parameters (the odds page reads leniently)
+            result = services.odds_from_query(q, strict=True)
         except services.OddsInvalid as exc:
             return _error(exc)
         return Response(result)

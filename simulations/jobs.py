@@ -43,15 +43,16 @@ def plan_run(run: SimulationRun) -> None:
     run.n_chunks = max(1, math.ceil(int(games) / chunk_games())) if games is not None else 1
 
 
-def play_chunk(run: SimulationRun, index: int, context: ChunkContext) -> Any:
+def play_chunk(run: SimulationRun, index: int, context: ChunkContext) -> dict[str, Any]:
+    """The chunk's statistics, as the JSON its slot stores."""
     goldfish = kinds.get(run.simulation).goldfish
-    return goldfish.run_chunk(run.inputs, run.params, run.seed, index, run.n_chunks)
+    return goldfish.run_chunk(run.inputs, run.params, run.seed, index, run.n_chunks).as_dict()
 
 
 def finish_run(run: SimulationRun, now: datetime, send: Send) -> str:
     goldfish = kinds.get(run.simulation).goldfish
     parts = [run.chunk_results[str(i)] for i in range(run.n_chunks)]
-    run.results = pipeline.results(goldfish, parts, run.inputs)
+    run.results = pipeline.stored_results(goldfish, parts, run.inputs)
     run.mark_done(now)
     return "finished"
 

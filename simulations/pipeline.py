@@ -6,8 +6,10 @@ and a game played in the request (`play.services`) go through the same steps.
 2. `build_inputs`: the plain inputs, read from the catalogue once: a deck goldfish's from
    the sections it reads of a deck version (`deck_inputs`), a deckless one's from its
    parameters and the catalogue's cards of the kinds it reads.
-3. `results`: the chunks' statistics merged (sufficient statistics add up exactly) and
-   summarised; `play_inline` plays one chunk and returns its results.
+3. `results`: the chunks' statistics (each the goldfish's own type,
+   validation/sim/stats.py) merged (sufficient statistics add up exactly) and summarised,
+   the merged statistics written as JSON; `play_inline` plays one chunk and returns its
+   results.
 4. `shown`: what a page shows of a summary: the key figures and the rendered charts.
 
 No game is named here: each step calls the `Goldfish` (validation/capabilities.py).
@@ -23,6 +25,7 @@ from decks.selectors import version_entries
 from validation.capabilities import Goldfish
 from validation.params import ParamsInvalid, ParamSpec, clean_params
 from validation.sim.metrics import rows as metric_rows
+from validation.sim.stats import S
 
 from . import charts
 
@@ -32,7 +35,7 @@ class InputsMissing(ValueError):
 
 
 def clean_goldfish_params(
-    goldfish: Goldfish,
+    goldfish: Goldfish[Any],
     raw: Mapping[str, Any] | None,
     *,
     specs: Sequence[ParamSpec] | None = None,
@@ -56,7 +59,7 @@ def clean_goldfish_params(
     return clean
 
 
-def deck_inputs(goldfish: Goldfish, deck_version) -> dict[str, Any]:
+def deck_inputs(goldfish: Goldfish[Any], deck_version) -> dict[str, Any]:
     """A deck goldfish's inputs: the sections it reads of `deck_version` as rules-core
     entries (one query) handed to its `prepare`. InputsError (a ValueError) or LookupError
     when the deck cannot be played."""
@@ -66,7 +69,7 @@ def deck_inputs(goldfish: Goldfish, deck_version) -> dict[str, Any]:
 
 
 def build_inputs(
-    goldfish: Goldfish, *, game_slug: str, params: Mapping[str, Any], deck_version=None
+    goldfish: Goldfish[Any], *, game_slug: str, params: Mapping[str, Any], deck_version=None
 ) -> dict[str, Any]:
     """The plain inputs of a run, read from the catalogue once: a deck goldfish's from the
     sections it reads of `deck_version` (one query), a deckless one's from its parameters
@@ -80,23 +83,28 @@ def build_inputs(
     raise InputsMissing(f"{goldfish.label} needs its inputs")
 
 
-def results(
-    goldfish: Goldfish, parts: Sequence[dict[str, Any]], inputs: Mapping[str, Any]
+def results(goldfish: Goldfish[S], parts: Sequence[S], inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The statistics of every chunk merged (as JSON), and their summary."""
+    stats = goldfish.merge(parts)
+    return {"stats": stats.as_dict(), "summary": goldfish.summarise(stats, inputs)}
+
+
+def stored_results(
+    goldfish: Goldfish[Any], parts: Sequence[Mapping[str, Any]], inputs: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """The statistics of every chunk merged, and their summary."""
-    stats = goldfish.merge(list(parts))
-    return {"stats": stats, "summary": goldfish.summarise(stats, inputs)}
+    """`results` of chunks stored as JSON, each read back once as the goldfish's statistics."""
+    return results(goldfish, [goldfish.read_stats(p) for p in parts], inputs)
 
 
 def play_inline(
-    goldfish: Goldfish, inputs: Mapping[str, Any], params: Mapping[str, Any], seed: int
+    goldfish: Goldfish[Any], inputs: Mapping[str, Any], params: Mapping[str, Any], seed: int
 ) -> dict[str, Any]:
     """Play the whole run as one chunk, now; its `results`."""
     return results(goldfish, [goldfish.run_chunk(inputs, params, seed, 0, 1)], inputs)
 
 
 def shown(
-    goldfish: Goldfish,
+    goldfish: Goldfish[Any],
     summary: Mapping[str, Any] | None,
     *,
     prefix: str = "",

@@ -390,33 +390,18 @@ ODDS_PARAMS = (
 ODDS_ARGS = tuple(spec.name for spec in ODDS_PARAMS)
 
 
-def odds_at_least(
-    *,
-    deck_size: Any = None,
-    group: Any = None,
-    k: Any = None,
-    turns: Any = None,
-    opening: Any = None,
-    on_the_play: Any = None,
-    draws_per_turn: Any = None,
-    first_player_draws: Any = None,
-) -> dict[str, Any]:
+def odds_at_least(*, strict: bool = False, **raw: Any) -> dict[str, Any]:
     """Exact P(at least ``k`` of a group of ``group`` cards in hand) in the opening hand
     and by the end of each turn's draw 1..``turns`` (hypergeometric; no simulation).
-    Arguments may be strings (query parameters); one missing (None) takes its default
-    (`ODDS_PARAMS`). Raises OddsInvalid naming every bad argument at once."""
-    raw = {
-        "deck_size": deck_size,
-        "group": group,
-        "k": k,
-        "turns": turns,
-        "opening": opening,
-        "on_the_play": on_the_play,
-        "draws_per_turn": draws_per_turn,
-        "first_player_draws": first_player_draws,
-    }
+    The arguments (`ODDS_PARAMS`, by name) are read by `validation.params.clean_params`:
+    they may be strings (query parameters), `strict` reading them as the API's schema
+    states them; one missing (None) takes its default. Raises OddsInvalid naming every bad
+    argument at once."""
     try:
-        args, errors = validation_params.clean_params(ODDS_PARAMS, raw), {}
+        args = validation_params.clean_params(
+            ODDS_PARAMS, raw, label="the exact odds", strict=strict
+        )
+        errors: dict[str, str] = {}
     except validation_params.ParamsInvalid as exc:
         args, errors = exc.clean, dict(exc.errors)
     n, g, o = args.get("deck_size"), args.get("group"), args.get("opening")
@@ -448,11 +433,13 @@ def odds_at_least(
     }
 
 
-def odds_from_query(query: Mapping[str, Any], **given: Any) -> dict[str, Any]:
+def odds_from_query(
+    query: Mapping[str, Any], *, strict: bool = False, **given: Any
+) -> dict[str, Any]:
     """`odds_at_least` with its arguments read from a query (`given` ones instead, where
-    named). Raises OddsInvalid."""
+    named; the query's other keys ignored). Raises OddsInvalid."""
     args = {name: query.get(name) for name in ODDS_ARGS}
-    return odds_at_least(**{**args, **given})
+    return odds_at_least(strict=strict, **{**args, **given})
 
 
 def odds_rules(game_slug: str):

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from validation.params import ParamSpec
+from validation.sim.stats import S, stats_from_json
 from validation.types import CardFacts, Entry, plain
 
 # --- Goldfish ------------------------------------------------------------------------------
@@ -77,7 +78,7 @@ def _no_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True)
-class Goldfish:
+class Goldfish(Generic[S]):
     """A background playtest of one game's decks, or a long run of one of its tools.
 
     - `slug` names it across the site ("redline-goldfish"); `label` and `description` say
@@ -91,9 +92,12 @@ class Goldfish:
     - A goldfish that needs no deck (a tool's long run) has `reads` (the card kinds it takes
       from the catalogue) and `inputs_from_params(params, cards) -> inputs`, `cards` mapping
       each kind of `reads` to the catalogue's cards of that kind.
-    - `run_chunk(inputs, params, seed, chunk_index, n_chunks) -> stats`: a pure function.
-    - `merge([stats]) -> stats` exactly (sufficient statistics); `summarise(stats, inputs)`;
-      `charts(summary)` chart specs (validation/charts.py); `key_figures(summary)`.
+    - `stats`: the game's statistics class (validation/sim/stats.py: a dataclass that
+      converts to and from JSON); `run_chunk(inputs, params, seed, chunk_index, n_chunks)
+      -> stats`, a pure function; `merge([stats]) -> stats` exactly (sufficient
+      statistics); `summarise(stats, inputs)`; `charts(summary)` chart specs
+      (validation/charts.py); `key_figures(summary)`. `read_stats(json)` reads stored
+      statistics back.
     - `inline_max`: games a request may play at once for a preview (0: always a worker).
     - `metrics`: what the goldfish measures (validation/sim/metrics.py), the headline one
       first; the run pages, the comparisons and the tuner read them.
@@ -112,9 +116,10 @@ class Goldfish:
     label: str
     description: str
     params: tuple[ParamSpec, ...]
-    run_chunk: Callable[[Mapping[str, Any], Mapping[str, Any], int, int, int], dict[str, Any]]
-    merge: Callable[[list[dict[str, Any]]], dict[str, Any]]
-    summarise: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any]]
+    stats: type[S]
+    run_chunk: Callable[[Mapping[str, Any], Mapping[str, Any], int, int, int], S]
+    merge: Callable[[Sequence[S]], S]
+    summarise: Callable[[S, Mapping[str, Any]], dict[str, Any]]
     sections: tuple[str, ...] = ()
     prepare: Callable[[Mapping[str, list[Entry]]], dict[str, Any]] | None = None
     reads: tuple[str, ...] = ()
@@ -142,6 +147,10 @@ class Goldfish:
     def defaults(self) -> dict[str, Any]:
         """Every parameter's default value."""
         return {p.name: p.default for p in self.params if p.default is not None}
+
+    def read_stats(self, data: Mapping[str, Any]) -> S:
+        """Statistics stored as JSON (a chunk's, a run's) read back as `stats`."""
+        return stats_from_json(self.stats, data)
 
 
 # --- Tools ---------------------------------------------------------------------------------
@@ -218,7 +227,7 @@ class Tool:
     params: tuple[ParamSpec, ...]
     compute: Callable[[Mapping[str, Any], Mapping[str, Sequence[CardFacts]]], ToolResult]
     reads: tuple[str, ...] = ()
-    background: Goldfish | None = None
+    background: Goldfish[Any] | None = None
     inline_max: int = 0
     check_params: Callable[[Mapping[str, Any]], dict[str, str]] = _no_check
     read_params: Callable[[Mapping[str, Any]], dict[str, Any]] = _same_params

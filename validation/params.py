@@ -110,12 +110,19 @@ class ParamSpec:
             out["applies"] = {k: list(v) for k, v in self.applies.items()}
         return out
 
-    def parse(self, raw: Any, card_choices: Sequence[str] = ()) -> Any:
-        """The cleaned value of `raw`; ValueError with a message naming the parameter."""
+    def parse(self, raw: Any, card_choices: Sequence[str] = (), *, strict: bool = False) -> Any:
+        """The cleaned value of `raw`; ValueError with a message naming the parameter.
+        `strict` reads a text as an API's schema states it: a whole number in digits only,
+        a yes or no as 1 or 0."""
         if isinstance(raw, str) and (len(raw) > MAX_RAW or "\x00" in raw):
             raise ValueError(f"{self.label} is not a value this takes")
         if isinstance(raw, (list, dict, tuple, set)):
             raise ValueError(f"{self.label} takes one value, not a {type(raw).__name__}")
+        if strict and isinstance(raw, str):
+            if self.type == "bool" and raw not in ("0", "1"):
+                raise ValueError(f"{self.label} must be 1 or 0")
+            if self.type == "int" and not (raw.isascii() and raw.isdigit()):
+                raise ValueError(f"{self.label} must be a whole number")
         if self.type == "int":
             return self._parse_int(raw)
         if self.type == "bool":
@@ -168,10 +175,13 @@ def clean_params(
     card_choices: Mapping[str, Sequence[str]] | None = None,
     allow_unknown: bool = False,
     label: str = "this",
+    strict: bool = False,
 ) -> dict[str, Any]:
     """Every spec's value parsed and bounded, defaults filled in (`defaults` overrides the
     specs' own). Raises ParamsInvalid with one message per bad field (every error at once).
-    `card_choices` maps a spec's `cards_of_kind` to the names the catalogue holds."""
+    `card_choices` maps a spec's `cards_of_kind` to the names the catalogue holds.
+    `strict` reads the values as an API's schema states them (`ParamSpec.parse`); an empty
+    text is then a value given, and refused, not a value left out."""
     raw = dict(raw or {})
     defaults = defaults or {}
     card_choices = card_choices or {}
@@ -183,7 +193,7 @@ def clean_params(
             errors[str(key)[:40]] = f"{str(key)[:40]!r} is not a parameter of {label}"
     for spec in specs:
         value = raw.get(spec.name)
-        if value is None or value == "":
+        if value is None or (value == "" and not strict):
             value = defaults.get(spec.name, spec.default)
             if value is None:
                 if spec.type == "bool":
@@ -195,7 +205,9 @@ def clean_params(
                 clean[spec.name] = ""
                 continue
         try:
-            clean[spec.name] = spec.parse(value, card_choices.get(spec.cards_of_kind, ()))
+            clean[spec.name] = spec.parse(
+                value, card_choices.get(spec.cards_of_kind, ()), strict=strict
+            )
         except ValueError as exc:
             errors[spec.name] = str(exc)
     if errors:

@@ -185,7 +185,7 @@ class GameDef:
     python_name: str = ""
     map_layout: MapLayout | None = None
     placement: PlacementGrid | None = None
-    goldfish: Goldfish | None = None
+    goldfish: Goldfish[Any] | None = None
     tools: tuple[Tool, ...] = ()
     campaign: CampaignRules | None = None
     card_faces: Mapping[str, CardFaceFn] = field(default_factory=dict)

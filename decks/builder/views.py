@@ -46,6 +46,7 @@ from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
 from catalogue.services import card_facts_by_names
 from decks import lists, selectors, services, verdicts
+from decks.lists import ListEntry
 from decks.lists.edits import apply_change, section_kinds, sections_for
 from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
 from decks.presentation import explained, totals_rows
@@ -209,28 +210,33 @@ def row_dom_id(section: str, card: str, placement_text: str = "") -> str:
     return "row-" + hashlib.blake2s(key, digest_size=6).hexdigest()
 
 
-def _entry_row(game: GameDef, e: Mapping[str, Any], facts, marks) -> dict[str, Any]:
+def _entries(version: DeckVersion | None) -> list[ListEntry]:
+    """The lines of `version` (none without a version)."""
+    return lists.entries_from_json(version.entries) if version is not None else []
+
+
+def _entry_row(game: GameDef, e: ListEntry, facts, marks) -> dict[str, Any]:
     """One line of the deck panel: the entry, its card's facts and the buttons' values."""
     errors_by_card, warned = marks
-    f = facts.get(e["card"].lower())
-    cell = e.get(decklist.PLACEMENT)
+    f = facts.get(e.card.lower())
+    cell = e.placement
     row = {
-        "section": e["section"],
-        "card": e["card"],
-        "count": e["count"],
-        "placement": cell,
-        "placement_text": f"{cell[0]},{cell[1]}" if cell else "",
+        "section": e.section,
+        "card": e.card,
+        "count": e.count,
+        "placement": list(cell) if cell is not None else None,
+        "placement_text": e.placement_text,
         "facts": f,
         "kind": (game.kinds[f.kind].label if f and f.kind in game.kinds else ""),
         "faction": game.factions.get(f.faction, f.faction) if f else "",
         "cost": f.cost if f and game.has_cost(f.kind) else None,
-        "errors": errors_by_card.get(e["card"], []),
-        "warned": e["card"] in warned,
+        "errors": errors_by_card.get(e.card, []),
+        "warned": e.card in warned,
     }
-    key = {"section": e["section"], "card": e["card"]}
+    key = {"section": e.section, "card": e.card}
     if cell:
         key["placement"] = row["placement_text"]
-    row["dom_id"] = row_dom_id(e["section"], e["card"], row["placement_text"])
+    row["dom_id"] = row_dom_id(e.section, e.card, row["placement_text"])
     # The row names its card once; its controls add only the operation (htmx merges them).
     row["vals"] = _vals(**key)
     return row
@@ -260,11 +266,11 @@ def _section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -
 
 
 def _rows_by_section(
-    deck: Deck, game: GameDef, fmt: FormatDef, entries: list, report: Report | None
+    deck: Deck, game: GameDef, fmt: FormatDef, entries: list[ListEntry], report: Report | None
 ) -> tuple[list[str], list[dict], dict[str, list[dict]]]:
     """A list's rows (one query: the card facts), with the rows a rule problem names marked:
     the section names in order (`_section_order`), every row, and the rows of each section."""
-    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
+    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e.card for e in entries])
     marks = _marks(report)
     order = _section_order(fmt, entries)
     rows = [_entry_row(game, e, facts, marks) for e in entries]
@@ -280,7 +286,7 @@ def list_view(deck: Deck, version: DeckVersion, report: Report | None) -> dict[s
     (cost curve, copies by kind and faction). One query (the card facts of the list)."""
     game = deck.game.definition
     fmt = game.format(deck.format)
-    entries = list(version.entries)
+    entries = _entries(version)
     order, rows, by_section = _rows_by_section(deck, game, fmt, entries, report)
     sections = [_section_panel(game, fmt, s, by_section[s]) for s in order if by_section[s]]
     return {
@@ -306,7 +312,7 @@ def builder_state(
     the report was checked under from them instead of reading it again."""
     game = deck.game.definition
     fmt = game.format(deck.format)
-    entries = list(version.entries) if version else []
+    entries = _entries(version)
     options = dict(version.options) if version else {}
     report = _report(deck, version, game, options)
     order, rows, by_section = _rows_by_section(deck, game, fmt, entries, report)
@@ -420,17 +426,15 @@ def _render_state(request, deck, version, **kw):
     return render(request, "decks/builder/_state.html", context)
 
 
-def _section_order(fmt: FormatDef, entries: list[Mapping[str, Any]]) -> list[str]:
+def _section_order(fmt: FormatDef, entries: list[ListEntry]) -> list[str]:
     """The deck panel's sections: the format's, then any other a list holds."""
     names = list(fmt.section_names)
-    return names + [s for s in dict.fromkeys(e["section"] for e in entries) if s not in names]
+    return names + [s for s in dict.fromkeys(e.section for e in entries) if s not in names]
 
 
-def _placed(entries: list[Mapping[str, Any]]) -> list[tuple]:
+def _placed(entries: list[ListEntry]) -> list[tuple[str, str, tuple[int, int]]]:
     """The units standing on a cell (what a placement map draws)."""
-    return sorted(
-        (e["section"], e["card"], tuple(e["placement"])) for e in entries if e.get("placement")
-    )
+    return sorted((e.section, e.card, e.placement) for e in entries if e.placement)
 
 
 def _neighbour(section: Mapping[str, Any], dom_id: str) -> str | None:
@@ -455,7 +459,7 @@ def _render_changes(
     request,
     deck: Deck,
     version: DeckVersion | None,
-    before: tuple[list, Report],
+    before: tuple[list[ListEntry], Report],
     *,
     touched: set[str],
     notice: str = "",
@@ -479,13 +483,13 @@ def _render_changes(
     if [s["name"] for s in sections] != _section_order(fmt, old_entries):
         return render(request, "decks/builder/_state.html", context)
     facts = {r["card"].lower(): r["facts"] for s in sections for r in s["rows"]}
-    gone = [e["card"] for e in old_entries if e["card"].lower() not in facts]
+    gone = [e.card for e in old_entries if e.card.lower() not in facts]
     if gone:
         facts.update(card_facts_by_names(game_slug=deck.game.slug, names=gone))
     marks = _marks(old_report)
     old_rows_of: dict[str, list[dict]] = {}
     for e in old_entries:
-        old_rows_of.setdefault(e["section"], []).append(_entry_row(game, e, facts, marks))
+        old_rows_of.setdefault(e.section, []).append(_entry_row(game, e, facts, marks))
     whole, heads, group_heads, changed, inserted, deleted = [], [], [], [], [], []
     row_marks: dict[str, dict] = {}
     for s in sections:
@@ -531,7 +535,7 @@ def _render_changes(
         inserted_rows=inserted,
         deleted_rows=deleted,
         row_marks=json.dumps(row_marks) if row_marks else "",
-        placement_kept=_placed(old_entries) == _placed(list(version.entries) if version else []),
+        placement_kept=_placed(old_entries) == _placed(_entries(version)),
     )
     response = render(request, "decks/builder/_changes.html", context)
     # Nothing in place: a search result's button may have left the page by the time the
@@ -564,7 +568,7 @@ def _save(
     request,
     deck: Deck,
     base: DeckVersion | None,
-    entries: list,
+    entries: list[ListEntry],
     options: dict,
     added: str = "",
     touched: set[str] | None = None,
@@ -577,7 +581,7 @@ def _save(
     if touched is not None and request.htmx and not settings.BUILDER_FULL_ANSWERS:
         game = deck.game.definition
         base_options = dict(base.options) if base else {}
-        before = (list(base.entries) if base else [], _report(deck, base, game, base_options))
+        before = (_entries(base), _report(deck, base, game, base_options))
 
     def answer(version, notice=""):
         if before is None:
@@ -587,7 +591,7 @@ def _save(
         )
 
     options = _with_restriction(request, options)
-    if base is not None and entries == list(base.entries) and options == dict(base.options):
+    if base is not None and entries == _entries(base) and options == dict(base.options):
         return answer(base)
     if base is None and not entries and not options:
         return answer(base)
@@ -595,7 +599,7 @@ def _save(
         version = services.deck_autosave(
             deck=deck,
             author=request.user,
-            sections=services.entries_as_sections(entries),
+            sections=lists.as_sections(entries),
             options=options,
             based_on=base.number if base else None,
             revision=_revision(request),
@@ -780,9 +784,7 @@ def builder_change(request, pk: int):
     base = _base_version(deck, request.POST.get("base", ""))
     fmt = deck.game.definition.format(deck.format)
     try:
-        entries = apply_change(
-            list(base.entries) if base else [], _change_data(request), fmt.section_names
-        )
+        entries = apply_change(_entries(base), _change_data(request), fmt.section_names)
     except (ValueError, TypeError) as exc:
         return HttpResponseBadRequest(str(exc))
     touched = None
@@ -842,7 +844,7 @@ def builder_quick_add(request, pk: int):
     main = fmt.main_section
     section = main if main in targets else targets[0]
     entries = apply_change(
-        list(base.entries) if base else [],
+        _entries(base),
         {"op": "add", "section": section, "card": card.name},
         fmt.section_names,
     )
@@ -915,7 +917,7 @@ def builder_options(request, pk: int):
             options[hook.option] = hook.generate(cards, seed)
         except ValueError as exc:
             return _render_state(request, deck, base, error=f"No map: {exc}")
-    entries = list(base.entries) if base else []
+    entries = _entries(base)
     response = _save(request, deck, base, entries, options)
     return response if request.htmx else redirect("builder:deck", deck.pk)
 

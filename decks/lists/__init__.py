@@ -6,6 +6,8 @@
   (`version_check`);
 - `checked`: `CheckedList`, what a check answers;
 - `options`: the deck options the rules core sees (the collection restriction);
+- `entries`: `ListEntry`, a line of a version's list as a type (`entries_from_json` reads a
+  version's stored lines, `as_sections` writes them in the form a save takes);
 - `edits`: one change of the builder's working list (`apply_change`) and the sections a card
   can go in (`sections_for`);
 - `errors`: what the deck services raise.
@@ -24,6 +26,7 @@ from .check import (
     version_check,
 )
 from .checked import CheckedList
+from .entries import ListEntry, as_sections, entries_from_json
 from .errors import DeckInvalid, ListInvalid, VersionConflict
 from .options import COLLECTION_OPTION, clean_collection_option, collection_counts, rules_options
 
@@ -31,15 +34,18 @@ __all__ = [
     "COLLECTION_OPTION",
     "IN_FORCE",
     "CheckedList",
+    "ListEntry",
     "DeckInvalid",
     "ListInvalid",
     "VersionConflict",
+    "as_sections",
     "chosen_rule_set",
     "clean_collection_option",
     "collection_counts",
     "deck_card_names",
     "deck_from_list",
     "deck_rule_set",
+    "entries_from_json",
     "list_check",
     "list_recognise",
     "rules_options",

@@ -1,14 +1,18 @@
 """The builder's working list: one change (add, remove, set a count, replace a section,
-place a unit on a cell of its placement area) applied to a copy of a version's entries, with every input bounded;
-and the sections of a format a card can go in."""
+place a unit on a cell of its placement area) applied to a copy of a version's lines
+(`ListEntry`s, entries.py), with every input bounded; and the sections of a format a card
+can go in."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from validation import decklist
 from validation.registry import FormatDef, GameDef
+
+from .entries import Cell, ListEntry
 
 MAX_COUNT = 99
 MAX_ENTRIES = decklist.MAX_ENTRIES
@@ -32,53 +36,57 @@ def sections_for(card: Any, fmt: FormatDef) -> list[str]:
 # --- The working list ----------------------------------------------------------------------
 
 
-def _cell(value: str | None) -> list[int] | None:
-    """ "3,1" -> [3, 1] (column, row); empty -> None; ValueError when malformed."""
+def _cell(value: str | None) -> Cell | None:
+    """ "3,1" -> (3, 1) (column, row); empty -> None; ValueError when malformed."""
     if value in (None, ""):
         return None
     c, r = str(value).split(",")
-    return [int(c), int(r)]
+    return (int(c), int(r))
 
 
-def _find(entries: list[dict], section: str, card: str, cell: list[int] | None) -> dict | None:
-    for e in entries:
-        if (
-            e["section"] == section
-            and e["card"].lower() == card.lower()
-            and e.get(decklist.PLACEMENT) == cell
-        ):
-            return e
+def _find(entries: list[ListEntry], section: str, card: str, cell: Cell | None) -> int | None:
+    """The index of the line of `card` in `section` on `cell`, None when there is none."""
+    for i, e in enumerate(entries):
+        if e.is_line(section, card, cell):
+            return i
     return None
 
 
-def _add(entries: list[dict], section: str, card: str, n: int, cell=None) -> None:
-    e = _find(entries, section, card, cell)
-    if e is not None:
-        e["count"] = min(MAX_COUNT, e["count"] + n)
+def _add(
+    entries: list[ListEntry], section: str, card: str, n: int, cell: Cell | None = None
+) -> None:
+    i = _find(entries, section, card, cell)
+    if i is not None:
+        entries[i] = replace(entries[i], count=min(MAX_COUNT, entries[i].count + n))
         return
-    row: dict[str, Any] = {"section": section, "card": card, "count": min(MAX_COUNT, n)}
-    if cell is not None:
-        row[decklist.PLACEMENT] = cell
-    entries.append(row)
+    entries.append(ListEntry(section, card, min(MAX_COUNT, n), cell))
 
 
-def _take(entries: list[dict], section: str, card: str, n: int, cell=None) -> bool:
+def _take(
+    entries: list[ListEntry], section: str, card: str, n: int, cell: Cell | None = None
+) -> bool:
     """Remove n copies from a line (the unplaced line first when no cell is named)."""
-    e = _find(entries, section, card, cell)
-    if e is None and cell is None:
+    i = _find(entries, section, card, cell)
+    if i is None and cell is None:
         placed = [
-            x for x in entries if x["section"] == section and x["card"].lower() == card.lower()
+            j
+            for j, x in enumerate(entries)
+            if x.section == section and x.card.lower() == card.lower()
         ]
-        e = placed[-1] if placed else None
-    if e is None:
+        i = placed[-1] if placed else None
+    if i is None:
         return False
-    e["count"] -= n
-    if e["count"] <= 0:
-        entries.remove(e)
+    left = entries[i].count - n
+    if left <= 0:
+        del entries[i]
+    else:
+        entries[i] = replace(entries[i], count=left)
     return True
 
 
-def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequence[str]) -> list:
+def apply_change(
+    entries: Sequence[ListEntry], data: Mapping[str, Any], sections: Sequence[str]
+) -> list[ListEntry]:
     """A copy of `entries` with one change applied. `data` holds `op` and its fields:
 
     - add / remove: `section`, `card`, optional `n` (1) and `placement` ("c,r"; its former
@@ -89,7 +97,7 @@ def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequenc
 
     Raises ValueError for a malformed change.
     """
-    out = [dict(e) for e in entries]
+    out = list(entries)
     op = data.get("op")
     section = data.get("section", "")
     if section not in sections:
@@ -98,7 +106,7 @@ def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequenc
         names = [n.strip() for n in data.get("cards", []) if n and n.strip()]
         if len(names) > MAX_ENTRIES:
             raise ValueError(f"cards: {len(names):,} given; at most {MAX_ENTRIES} are read")
-        out = [e for e in out if e["section"] != section]
+        out = [e for e in out if e.section != section]
         for name in names:
             _add(out, section, name[:200], 1)
         return out
@@ -113,13 +121,13 @@ def apply_change(entries: list[dict], data: Mapping[str, Any], sections: Sequenc
         _take(out, section, card, max(1, _number(data, "n", 1)), cell)
     elif op == "set":
         count = max(0, min(MAX_COUNT, _number(data, "count", 0)))
-        e = _find(out, section, card, cell)
-        if e is None and count:
+        i = _find(out, section, card, cell)
+        if i is None and count:
             _add(out, section, card, count, cell)
-        elif e is not None and count:
-            e["count"] = count
-        elif e is not None:
-            out.remove(e)
+        elif i is not None and count:
+            out[i] = replace(out[i], count=count)
+        elif i is not None:
+            del out[i]
     elif op == "place":
         to = _cell(data.get("to"))
         if not _take(out, section, card, 1, _cell(data.get("from"))):

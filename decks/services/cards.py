@@ -3,10 +3,11 @@ put it in, saved as a new version of one of the owner's decks or as a new deck's
 
 from __future__ import annotations
 
+from decks.lists import as_sections, entries_from_json
 from decks.lists.edits import apply_change, sections_for
 from validation.registry import registry
 
-from .versions import deck_create, deck_save_version, entries_as_sections
+from .versions import deck_create, deck_save_version
 
 
 def deck_add_card(*, owner, card, deck=None, format: str = ""):
@@ -38,14 +39,14 @@ def deck_add_card(*, owner, card, deck=None, format: str = ""):
     else:
         base = deck.current_version
         entries = apply_change(
-            list(base.entries) if base else [],
+            entries_from_json(base.entries) if base else [],
             {"op": "add", "section": section, "card": card.name},
             fmt.section_names,
         )
         deck_save_version(
             deck=deck,
             author=owner,
-            sections=entries_as_sections(entries),
+            sections=as_sections(entries),
             options=dict(base.options) if base else {},
             based_on=base,
         )

@@ -17,8 +17,10 @@ from decks.lists import (
     CheckedList,
     DeckInvalid,
     VersionConflict,
+    as_sections,
     deck_card_names,
     deck_rule_set,
+    entries_from_json,
     list_check,
 )
 from decks.models import Deck as DeckModel
@@ -43,13 +45,7 @@ def _entries(deck: Deck) -> list[dict[str, Any]]:
 
 def entries_as_sections(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """Stored entries in the JSON list form {"section": [{"card", "count", "placement"?}]}."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for e in entries:
-        item = {"card": e["card"], "count": e["count"]}
-        if e.get(decklist.PLACEMENT) is not None:
-            item[decklist.PLACEMENT] = list(e[decklist.PLACEMENT])
-        out.setdefault(e["section"], []).append(item)
-    return out
+    return as_sections(entries_from_json(entries))
 
 
 def _check_meta(*, game_slug: str, format: str, visibility: str | None = None):

@@ -31,7 +31,7 @@ def test_units_of_atk_20_kill_on_turn_one(user, sample_catalogue):
     chunks = [
         GOLDFISH.run_chunk(inputs, {"games": 300, "max_turns": 10}, 5, i, 3) for i in range(3)
     ]
-    assert [c["games"] for c in chunks] == [100, 100, 100]
+    assert [c.games for c in chunks] == [100, 100, 100]
     summary = GOLDFISH.summarise(GOLDFISH.merge(chunks), inputs)
     assert summary["games"] == 300
     assert summary["dead_on_turn"] == [300]

@@ -41,3 +41,9 @@ def test_missing_arguments_take_their_defaults_and_the_deck_and_group_are_requir
         "deck_size": "deck_size is required",
         "group": "group is required",
     }
+
+
+def test_the_odds_take_only_their_own_arguments():
+    with pytest.raises(services.OddsInvalid) as exc:
+        services.odds_at_least(deck_size="40", group="4", hand="7")
+    assert exc.value.errors == {"hand": "'hand' is not a parameter of the exact odds"}

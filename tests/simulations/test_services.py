@@ -18,8 +18,9 @@ from validation.params import ParamSpec
 from validation.registry import FormatDef, GameDef, registry
 from validation.schema import KindSchema
 from validation.sections import SectionSpec
-from validation.sim.kernel import SimParams, chunk_games, merge_all, new_stats
+from validation.sim.kernel import SimParams, chunk_games
 from validation.sim.odds import distribution
+from validation.sim.stats import CountStats
 
 pytestmark = pytest.mark.django_db
 
@@ -204,16 +205,19 @@ def _duel_game() -> GameDef:
 
     def play(inputs, params, seed, i, n):
         games = chunk_games(params["games"], i, n)
-        return new_stats("duel", 1, games, {"wins": games if inputs["a"] > inputs["b"] else 0})
+        return CountStats(
+            turns=1, games=games, counts={"wins": games if inputs["a"] > inputs["b"] else 0}
+        )
 
     duel = Goldfish(
         slug="test-duel",
         label="Duel",
         description="Who wins a duel.",
         params=(ParamSpec("games", "Games", "int", 1, 100, default=10),),
+        stats=CountStats,
         run_chunk=play,
-        merge=merge_all,
-        summarise=lambda stats, inputs: {"games": stats["games"], "wins": stats["counts"]["wins"]},
+        merge=CountStats.merge,
+        summarise=lambda stats, inputs: {"games": stats.games, "wins": stats.counts["wins"]},
     )
     tool = Tool(
         slug="duel",
@@ -281,12 +285,12 @@ def test_kinds_are_read_from_the_games():
 # --- a game added later: its goldfish, the kinds API and a run ---------------------------
 
 
-def _counting_goldfish() -> Goldfish:
+def _counting_goldfish() -> Goldfish[CountStats]:
     """A goldfish that plays nothing: every game sees the deck's cards once."""
 
     def count(inputs, params, seed, i, n):
         games = chunk_games(params["games"], i, n)
-        return new_stats("toy", 1, games, {"cards_seen": games * inputs["cards"]})
+        return CountStats(turns=1, games=games, counts={"cards_seen": games * inputs["cards"]})
 
     return Goldfish(
         slug="toy-count",
@@ -295,18 +299,19 @@ def _counting_goldfish() -> Goldfish:
         params=(ParamSpec("games", "Games", "int", 1, 1_000_000, default=10),),
         sections=("cards",),
         prepare=lambda sections: {"cards": sum(e.count for e in sections["cards"])},
+        stats=CountStats,
         run_chunk=count,
-        merge=merge_all,
+        merge=CountStats.merge,
         summarise=lambda stats, inputs: {
-            "games": stats["games"],
-            "cards_seen": stats["counts"]["cards_seen"],
+            "games": stats.games,
+            "cards_seen": stats.counts["cards_seen"],
             "deck": inputs["cards"],
         },
         key_figures=lambda summary: [("Games", str(summary["games"]))],
     )
 
 
-def _toy_game(goldfish: Goldfish) -> GameDef:
+def _toy_game(goldfish: Goldfish[CountStats]) -> GameDef:
     return GameDef(
         slug="toy",
         name="Toy",

@@ -11,7 +11,15 @@ import numpy as np
 from validation.capabilities import Goldfish, InputsError
 from validation.params import ParamSpec
 from validation.sim import kernel
+from validation.sim.stats import CountStats
 from validation.types import Entry
+
+
+class PondStats(CountStats):
+    """A pond run's statistics: the turn the far bank is reached."""
+
+    __slots__ = ()
+    KIND = "pond"
 
 
 def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
@@ -26,7 +34,7 @@ def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
     return {"hops": hops, "bank": pads + 1}
 
 
-def run_chunk(inputs, params, seed, chunk_index, n_chunks) -> dict[str, Any]:
+def run_chunk(inputs, params, seed, chunk_index, n_chunks) -> PondStats:
     turns = int(params["turns"])
     games = kernel.chunk_games(int(params["games"]), chunk_index, n_chunks)
     rng = kernel.chunk_rng(seed, chunk_index)
@@ -36,11 +44,11 @@ def run_chunk(inputs, params, seed, chunk_index, n_chunks) -> dict[str, Any]:
     reached = np.cumsum(moved, axis=1) >= int(inputs["bank"])
     turn = np.where(reached.any(axis=1), reached.argmax(axis=1) + 1, turns + 1)
     counts = {"bank_turn_hist": kernel.turn_hist(turn, turns).tolist()}
-    return kernel.new_stats("pond", turns, games, counts)
+    return PondStats(turns=turns, games=games, counts=counts)
 
 
-def summarise(stats: dict[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
-    return kernel.summarise(stats)
+def summarise(stats: PondStats, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    return stats.summary()
 
 
 def charts(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -80,8 +88,9 @@ GOLDFISH = Goldfish(
     ),
     sections=("frogs", "pads"),
     prepare=prepare,
+    stats=PondStats,
     run_chunk=run_chunk,
-    merge=kernel.merge_all,
+    merge=PondStats.merge,
     summarise=summarise,
     charts=charts,
     key_figures=key_figures,

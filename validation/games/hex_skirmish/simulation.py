@@ -9,13 +9,22 @@ from typing import Any
 
 from validation import charts
 from validation.capabilities import Goldfish
-from validation.games.hex_skirmish.goldfish import simulate_hexskirmish
+from validation.games.hex_skirmish.goldfish import KIND, simulate_hexskirmish
 from validation.games.hex_skirmish.paired import play_many, play_pair
 from validation.params import ParamSpec
 from validation.sim import kernel
 from validation.sim.inputs import entries_from_json, entries_json
 from validation.sim.metrics import HIGHER, LOWER, Metric
+from validation.sim.stats import CountStats
 from validation.types import Entry
+
+
+class HexSkirmishStats(CountStats):
+    """A Hex Skirmish run's statistics: the kernel's counts of cards played, the two
+    actions of each turn and the turn the command deck runs out."""
+
+    __slots__ = ()
+    KIND = KIND
 
 
 def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
@@ -29,18 +38,19 @@ def run_chunk(
     seed: int,
     chunk_index: int,
     n_chunks: int,
-) -> dict[str, Any]:
-    return simulate_hexskirmish(
+) -> HexSkirmishStats:
+    stats = simulate_hexskirmish(
         entries_from_json(inputs["cards"]) or [],
         kernel.SimParams.read(params, seed),
         chunk_index,
         n_chunks,
         play_order=params.get("play_order", "expensive"),
     )
+    return HexSkirmishStats.of(stats)
 
 
-def summarise(stats: dict[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
-    summary = kernel.summarise(stats)
+def summarise(stats: HexSkirmishStats, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    summary = stats.summary()
     summary["deck"] = {
         "command_cards": sum(
             r["count"] for r in inputs.get("cards", []) if r["card"]["kind"] == "command"
@@ -201,7 +211,7 @@ METRICS = (
 )
 
 
-GOLDFISH = Goldfish(
+GOLDFISH: Goldfish[HexSkirmishStats] = Goldfish(
     slug="hex-skirmish-goldfish",
     label="Hex Skirmish command deck goldfish",
     description="How the command deck flows: two actions a turn.",
@@ -220,8 +230,9 @@ GOLDFISH = Goldfish(
     ),
     sections=("cards",),
     prepare=prepare,
+    stats=HexSkirmishStats,
     run_chunk=run_chunk,
-    merge=kernel.merge_all,
+    merge=HexSkirmishStats.merge,
     summarise=summarise,
     charts=run_charts,
     key_figures=key_figures,

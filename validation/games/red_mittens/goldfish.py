@@ -59,8 +59,8 @@ KINDS: tuple[str, ...] = ("unit", "item", "field")
 # Tie-break when several plays give the same attack: fields first, then items, then units.
 _FILLER_ORDER = {"field": 0, "item": 1, "unit": 2}
 
-# Count fields of the stats; `merge_goldfish_stats` sums these and recomputes the rest.
-_COUNT_KEYS = (
+# Count fields of the stats (RedMittensStats, simulation.py, holds them as a type); `merge_goldfish_stats` sums these and recomputes the rest.
+COUNT_KEYS = (
     "games",
     "not_dead",
     "turns_played",
@@ -70,7 +70,7 @@ _COUNT_KEYS = (
     "dice_rolls",
     "games_with_dice",
 )
-_HIST_KEYS = (
+HIST_KEYS = (
     "dead_on_turn",
     "cards_played_by_turn",
     "games_reaching_turn",
@@ -220,8 +220,8 @@ class _Game:
 
 
 def _empty_counts() -> dict[str, Any]:
-    counts: dict[str, Any] = {k: 0 for k in _COUNT_KEYS}
-    counts.update({k: {} for k in _HIST_KEYS})
+    counts: dict[str, Any] = {k: 0 for k in COUNT_KEYS}
+    counts.update({k: {} for k in HIST_KEYS})
     return counts
 
 
@@ -229,7 +229,7 @@ def _bump(hist: dict[str, int], key: Any, by: int = 1) -> None:
     hist[str(key)] = hist.get(str(key), 0) + by
 
 
-def _summarise(counts: dict[str, Any], max_turns: int) -> dict[str, Any]:
+def with_rates(counts: dict[str, Any], max_turns: int) -> dict[str, Any]:
     """Counts plus the derived statistics (means and rates)."""
     games = counts["games"]
     turns = counts["turns_played"]
@@ -269,12 +269,12 @@ def merge_goldfish_stats(*runs: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("runs with different max_turns cannot be merged")
     counts = _empty_counts()
     for run in runs:
-        for key in _COUNT_KEYS:
+        for key in COUNT_KEYS:
             counts[key] += run[key]
-        for key in _HIST_KEYS:
+        for key in HIST_KEYS:
             for k, v in run[key].items():
                 _bump(counts[key], k, v)
-    return _summarise(counts, max_turns)
+    return with_rates(counts, max_turns)
 
 
 def goldfish_red_mittens(
@@ -337,6 +337,6 @@ def goldfish_red_mittens(
         else:
             counts["not_dead"] += 1
         counts["games_with_dice"] += int(rolled)
-    result = _summarise(counts, max_turns)
+    result = with_rates(counts, max_turns)
     result.update({"seed": seed, "first_game": first_game})
     return result

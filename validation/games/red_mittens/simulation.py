@@ -5,7 +5,8 @@ key figures of a run."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Self
 
 from validation.capabilities import Goldfish, InputsError
 from validation.charts import xy
@@ -22,6 +23,59 @@ SECTIONS = ("units", "items", "fields")
 INLINE_MAX = 2_000
 MAX_GAMES = 200_000
 DEFAULT_MAX_TURNS = 40
+
+
+def _hist(data: Mapping[str, Any] | None) -> dict[str, int]:
+    return {str(k): int(v) for k, v in (data or {}).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class RedMittensStats:
+    """A Red Mittens run's statistics: counts over its games (`games`, `not_dead`: still
+    alive after `max_turns`, turns played, cards played from the hand and flipped, dice
+    rolls, games with a roll) and histograms keyed by turn (as text, as in JSON) or by die
+    face. `as_dict` adds the rates derived from them (`goldfish.with_rates`), the JSON a run
+    stores; `from_dict` reads the counts back."""
+
+    max_turns: int
+    games: int = 0
+    not_dead: int = 0
+    turns_played: int = 0
+    cards_played: int = 0
+    cards_from_hand: int = 0
+    cards_flipped: int = 0
+    dice_rolls: int = 0
+    games_with_dice: int = 0
+    dead_on_turn: dict[str, int] = field(default_factory=dict)
+    cards_played_by_turn: dict[str, int] = field(default_factory=dict)
+    games_reaching_turn: dict[str, int] = field(default_factory=dict)
+    dice_rolls_by_turn: dict[str, int] = field(default_factory=dict)
+    dice_faces: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        counts: dict[str, Any] = {k: int(data[k]) for k in rm.COUNT_KEYS}
+        counts.update({k: _hist(data.get(k)) for k in rm.HIST_KEYS})
+        return cls(max_turns=int(data["max_turns"]), **counts)
+
+    def counts(self) -> dict[str, Any]:
+        """The counts and (copies of) the histograms."""
+        return {
+            **{k: getattr(self, k) for k in rm.COUNT_KEYS},
+            **{k: dict(getattr(self, k)) for k in rm.HIST_KEYS},
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return rm.with_rates(self.counts(), self.max_turns)
+
+    @classmethod
+    def merge(cls, parts: Sequence[Self]) -> Self:
+        """The chunks' counts added up (same max_turns; at least one chunk)."""
+        return cls.from_dict(rm.merge_goldfish_stats(*(p.as_dict() for p in parts)))
+
+
+def _by_turn_number(hist: Mapping[str, int]) -> dict[int, int]:
+    return {int(k): v for k, v in hist.items()}
 
 
 def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
@@ -42,9 +96,9 @@ def play(
     seed: int,
     max_turns: int = DEFAULT_MAX_TURNS,
     first_game: int = 0,
-) -> dict[str, Any]:
+) -> RedMittensStats:
     """Games `first_game` to `first_game + games - 1` of a run on prepared inputs."""
-    return rm.goldfish_red_mittens(
+    stats = rm.goldfish_red_mittens(
         [card_from_json(c) for c in inputs["units"]],
         [card_from_json(c) for c in inputs["items"]],
         [card_from_json(c) for c in inputs["fields"]],
@@ -53,6 +107,7 @@ def play(
         max_turns=max_turns,
         first_game=first_game,
     )
+    return RedMittensStats.from_dict(stats)
 
 
 def run_chunk(
@@ -61,7 +116,7 @@ def run_chunk(
     seed: int,
     chunk_index: int,
     n_chunks: int,
-) -> dict[str, Any]:
+) -> RedMittensStats:
     # Game i is seeded by its index in the run, so chunks of any size add up to the
     # unsplit run.
     first, games = chunk_range(int(params["games"]), chunk_index, n_chunks)
@@ -74,22 +129,18 @@ def run_chunk(
     )
 
 
-def merge(stats: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    return rm.merge_goldfish_stats(*stats)
-
-
-def summarise(stats: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def summarise(stats: RedMittensStats, inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The turn the opponent reaches 0 LP (histogram, cumulative, mean), cards played per
     turn and how often the core dice are rolled."""
-    games = int(stats.get("games", 0))
-    max_turns = int(stats.get("max_turns", DEFAULT_MAX_TURNS))
-    dead = {int(k): int(v) for k, v in (stats.get("dead_on_turn") or {}).items()}
+    games = stats.games
+    rates = stats.as_dict()
+    dead = _by_turn_number(stats.dead_on_turn)
     last = max([*dead, 1])
     turns = list(range(1, last + 1))
-    cumulative = [float((stats.get("p_dead_by_turn") or {}).get(str(t), 0.0)) for t in turns]
-    by_turn = {int(k): float(v) for k, v in (stats.get("mean_cards_played_by_turn") or {}).items()}
-    reaching = {int(k): int(v) for k, v in (stats.get("games_reaching_turn") or {}).items()}
-    dice_by_turn = {int(k): int(v) for k, v in (stats.get("dice_rolls_by_turn") or {}).items()}
+    cumulative = [float(rates["p_dead_by_turn"].get(str(t), 0.0)) for t in turns]
+    by_turn = {int(k): float(v) for k, v in rates["mean_cards_played_by_turn"].items()}
+    reaching = _by_turn_number(stats.games_reaching_turn)
+    dice_by_turn = _by_turn_number(stats.dice_rolls_by_turn)
     played_turns = sorted(by_turn)
     killed = sum(dead.values())
     median = None
@@ -102,10 +153,10 @@ def summarise(stats: Mapping[str, Any], inputs: Mapping[str, Any] | None = None)
                 break
     return {
         "games": games,
-        "max_turns": max_turns,
-        "not_dead": int(stats.get("not_dead", 0)),
-        "p_not_dead": (int(stats.get("not_dead", 0)) / games) if games else 0.0,
-        "mean_dead_turn": stats.get("mean_dead_turn"),
+        "max_turns": stats.max_turns,
+        "not_dead": stats.not_dead,
+        "p_not_dead": stats.not_dead / games if games else 0.0,
+        "mean_dead_turn": rates["mean_dead_turn"],
         "median_dead_turn": median,
         "dead_turns": turns,
         "dead_on_turn": [dead.get(t, 0) for t in turns],
@@ -113,15 +164,15 @@ def summarise(stats: Mapping[str, Any], inputs: Mapping[str, Any] | None = None)
         "p_dead_by_turn": cumulative,
         "cards_played_turns": played_turns,
         "mean_cards_played_by_turn": [by_turn[t] for t in played_turns],
-        "mean_cards_played_per_turn": float(stats.get("mean_cards_played_per_turn", 0.0)),
-        "dice_rolls": int(stats.get("dice_rolls", 0)),
-        "dice_rolls_per_turn": float(stats.get("dice_rolls_per_turn", 0.0)),
-        "dice_rolls_per_game": float(stats.get("dice_rolls_per_game", 0.0)),
-        "p_game_with_dice": float(stats.get("p_game_with_dice", 0.0)),
+        "mean_cards_played_per_turn": float(rates["mean_cards_played_per_turn"]),
+        "dice_rolls": stats.dice_rolls,
+        "dice_rolls_per_turn": float(rates["dice_rolls_per_turn"]),
+        "dice_rolls_per_game": float(rates["dice_rolls_per_game"]),
+        "p_game_with_dice": float(rates["p_game_with_dice"]),
         "p_dice_by_turn": [
             dice_by_turn.get(t, 0) / reaching[t] if reaching.get(t) else 0.0 for t in played_turns
         ],
-        "dice_faces": {f: int((stats.get("dice_faces") or {}).get(f, 0)) for f in rm.DICE_FACES},
+        "dice_faces": {f: stats.dice_faces.get(f, 0) for f in rm.DICE_FACES},
     }
 
 
@@ -238,7 +289,7 @@ def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-GOLDFISH = Goldfish(
+GOLDFISH: Goldfish[RedMittensStats] = Goldfish(
     slug="red-mittens-goldfish",
     label="Red Mittens goldfish (passive opponent)",
     description=(
@@ -252,8 +303,9 @@ GOLDFISH = Goldfish(
     ),
     sections=SECTIONS,
     prepare=prepare,
+    stats=RedMittensStats,
     run_chunk=run_chunk,
-    merge=merge,
+    merge=RedMittensStats.merge,
     summarise=summarise,
     charts=charts,
     key_figures=key_figures,

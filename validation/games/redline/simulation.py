@@ -10,12 +10,21 @@ from typing import Any
 from validation import charts
 from validation.capabilities import Goldfish
 from validation.games.redline.compiled import simulate_redline_compiled
-from validation.games.redline.goldfish import OPENING, MulliganBand
+from validation.games.redline.goldfish import KIND, OPENING, MulliganBand
 from validation.games.redline.paired import METRICS, play_many, play_pair
 from validation.params import ParamSpec
 from validation.sim import kernel, odds
 from validation.sim.inputs import entries_from_json, entries_json
+from validation.sim.stats import CountStats
 from validation.types import Entry
+
+
+class RedlineStats(CountStats):
+    """A REDLINE run's statistics: the kernel's counts of the opening hand, the mulligan,
+    resources deployed, the first efreet, the win and what was stuck or discarded by turn."""
+
+    __slots__ = ()
+    KIND = KIND
 
 
 def prepare(sections: Mapping[str, list[Entry]]) -> dict[str, Any]:
@@ -35,8 +44,8 @@ def run_chunk(
     seed: int,
     chunk_index: int,
     n_chunks: int,
-) -> dict[str, Any]:
-    return simulate_redline_compiled(
+) -> RedlineStats:
+    stats = simulate_redline_compiled(
         entries_from_json(inputs["arsenal"]) or [],
         entries_from_json(inputs.get("missions")),
         kernel.SimParams.read(params, seed),
@@ -44,6 +53,7 @@ def run_chunk(
         n_chunks,
         band=MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4))),
     )
+    return RedlineStats.of(stats)
 
 
 def check_params(params: Mapping[str, Any]) -> dict[str, str]:
@@ -55,8 +65,8 @@ def check_params(params: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-def summarise(stats: dict[str, Any], inputs: Mapping[str, Any]) -> dict[str, Any]:
-    summary = kernel.summarise(stats)
+def summarise(stats: RedlineStats, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    summary = stats.summary()
     arsenal = inputs.get("arsenal") or []
     size = sum(r["count"] for r in arsenal)
     resources = sum(r["count"] for r in arsenal if r["card"]["kind"] == "resource")
@@ -211,7 +221,7 @@ def key_figures(summary: Mapping[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-GOLDFISH = Goldfish(
+GOLDFISH: Goldfish[RedlineStats] = Goldfish(
     slug="redline-goldfish",
     label="REDLINE goldfish",
     description="Solo games against an opponent that never acts.",
@@ -240,8 +250,9 @@ GOLDFISH = Goldfish(
     ),
     sections=("arsenal", "missions", "red_line"),
     prepare=prepare,
+    stats=RedlineStats,
     run_chunk=run_chunk,
-    merge=kernel.merge_all,
+    merge=RedlineStats.merge,
     summarise=summarise,
     check_params=check_params,
     charts=run_charts,

@@ -12,7 +12,9 @@ attacks (`SIDE_MODIFIERS`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, Self
 
 from validation import charts
 from validation.capabilities import Goldfish, Tool, ToolInputError, ToolResult, card_named
@@ -147,22 +149,84 @@ def play(inputs: Mapping[str, Any], *, games: int, seed: int, max_rounds: int) -
         raise ToolInputError(str(exc)) from exc
 
 
-def chunk_stats(result: Mapping[str, Any]) -> dict[str, Any]:
-    """The counts of one played batch (a chunk's statistics), from `play`'s answer."""
-    return {
-        "unit_a": result["unit_a"],
-        "unit_b": result["unit_b"],
-        "games": result["games"],
-        "max_rounds": result["max_rounds"],
-        "shift_a_on_b": result["shift_a_on_b"],
-        "shift_b_on_a": result["shift_b_on_a"],
-        "a_can_attack": result["a_can_attack"],
-        "b_can_attack": result["b_can_attack"],
-        "outcomes": result["outcomes"],
-        "fell_back": result["fell_back"],
-        "statuses_at_end": result["statuses_at_end"],
-        "rounds_histogram": result["rounds"]["histogram"],
-    }
+_FACTS = (
+    "unit_a",
+    "unit_b",
+    "max_rounds",
+    "shift_a_on_b",
+    "shift_b_on_a",
+    "a_can_attack",
+    "b_can_attack",
+)
+_TALLIES = ("outcomes", "fell_back", "statuses_at_end", "rounds_histogram")
+
+
+def _tally(data: Mapping[str, Any] | None) -> dict[str, int]:
+    return {str(k): int(v) for k, v in (data or {}).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class CloseCombatStats:
+    """A close combat run's statistics: the combat fought (the units, the rounds at most,
+    each side's shift and whether it can attack; None in a chunk of no games) and its tallies
+    over `games` (the outcomes, who fell back, the statuses at the end, games by the rounds
+    fought, keyed by the round as text as in JSON)."""
+
+    games: int = 0
+    unit_a: str | None = None
+    unit_b: str | None = None
+    max_rounds: int | None = None
+    shift_a_on_b: int | None = None
+    shift_b_on_a: int | None = None
+    a_can_attack: bool | None = None
+    b_can_attack: bool | None = None
+    outcomes: dict[str, int] = dataclass_field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    fell_back: dict[str, int] = dataclass_field(default_factory=dict)
+    statuses_at_end: dict[str, int] = dataclass_field(default_factory=dict)
+    rounds_histogram: dict[str, int] = dataclass_field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        facts: dict[str, Any] = {k: data.get(k) for k in _FACTS}
+        return cls(
+            games=int(data.get("games") or 0),
+            **facts,
+            outcomes={k: 0 for k in OUTCOMES} | _tally(data.get("outcomes")),
+            fell_back=_tally(data.get("fell_back")),
+            statuses_at_end=_tally(data.get("statuses_at_end")),
+            rounds_histogram=_tally(data.get("rounds_histogram")),
+        )
+
+    @classmethod
+    def of(cls, result: Mapping[str, Any]) -> Self:
+        """The statistics of one played batch, from `play`'s answer."""
+        return cls.from_dict({**result, "rounds_histogram": result["rounds"]["histogram"]})
+
+    def as_dict(self) -> dict[str, Any]:
+        facts = {k: getattr(self, k) for k in _FACTS if getattr(self, k) is not None}
+        return {
+            "games": self.games,
+            **facts,
+            **{k: dict(getattr(self, k)) for k in _TALLIES},
+        }
+
+    @classmethod
+    def merge(cls, stats: Sequence[Self]) -> Self:
+        """Sum the counts of chunks (exact); the combat's facts are the chunks' (a chunk of
+        no games has none)."""
+        facts: dict[str, Any] = {}
+        games = 0
+        tallies: dict[str, Any] = {k: {} for k in _TALLIES}
+        tallies["outcomes"] = dict.fromkeys(OUTCOMES, 0)
+        for s in stats:
+            if not s.games:
+                continue
+            facts.update({k: getattr(s, k) for k in _FACTS if getattr(s, k) is not None})
+            games += s.games
+            for group, tally in tallies.items():
+                for k, v in getattr(s, group).items():
+                    tally[k] = tally.get(k, 0) + v
+        return cls(games=games, **facts, **tallies)
 
 
 def _chunk_seed(seed: int, chunk_index: int) -> int:
@@ -176,58 +240,28 @@ def run_chunk(
     seed: int,
     chunk_index: int,
     n_chunks: int,
-) -> dict[str, Any]:
+) -> CloseCombatStats:
     _, games = chunk_range(int(params["games"]), chunk_index, n_chunks)
     if games == 0:
-        return merge([])
+        return CloseCombatStats()
     result = play(
         inputs,
         games=games,
         seed=_chunk_seed(seed, chunk_index),
         max_rounds=int(params.get("max_rounds", DEFAULT_ROUNDS)),
     )
-    return chunk_stats(result)
+    return CloseCombatStats.of(result)
 
 
-def merge(stats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Sum the counts of chunks (exact)."""
-    out: dict[str, Any] = {
-        "games": 0,
-        "outcomes": dict.fromkeys(OUTCOMES, 0),
-        "fell_back": {},
-        "statuses_at_end": {},
-        "rounds_histogram": {},
-    }
-    for s in stats:
-        if not s.get("games"):
-            continue
-        for key in (
-            "unit_a",
-            "unit_b",
-            "max_rounds",
-            "shift_a_on_b",
-            "shift_b_on_a",
-            "a_can_attack",
-            "b_can_attack",
-        ):
-            if key in s:
-                out[key] = s[key]
-        out["games"] += int(s["games"])
-        for group in ("outcomes", "fell_back", "statuses_at_end", "rounds_histogram"):
-            for k, v in (s.get(group) or {}).items():
-                out[group][k] = out[group].get(k, 0) + int(v)
-    return out
-
-
-def summarise(stats: Mapping[str, Any], inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def summarise(stats: CloseCombatStats, inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Outcome frequencies and the rounds fought by the resolved combats."""
-    games = int(stats.get("games", 0))
-    outcomes = {k: int((stats.get("outcomes") or {}).get(k, 0)) for k in OUTCOMES}
-    hist = {int(k): int(v) for k, v in (stats.get("rounds_histogram") or {}).items()}
+    games = stats.games
+    outcomes = {k: stats.outcomes.get(k, 0) for k in OUTCOMES}
+    hist = {int(k): v for k, v in stats.rounds_histogram.items()}
     resolved = sum(hist.values())
     rounds = sorted(hist)
     return {
-        **{k: v for k, v in stats.items() if k != "rounds_histogram"},
+        **{k: v for k, v in stats.as_dict().items() if k != "rounds_histogram"},
         "games": games,
         "outcomes": outcomes,
         "frequencies": {k: (v / games if games else 0.0) for k, v in outcomes.items()},
@@ -330,7 +364,7 @@ def compute(params: Mapping[str, Any], cards: Cards) -> ToolResult:
         seed=int(params["seed"]),
         max_rounds=int(params.get("max_rounds", DEFAULT_ROUNDS)),
     )
-    summary = summarise(merge([chunk_stats(result)]))
+    summary = summarise(CloseCombatStats.of(result))
     title = f"{result['unit_a']} against {result['unit_b']}: {games} games (seed {result['seed']})"
     notes = [
         f"Shift of A's attacks on B: {result['shift_a_on_b']}; of B's on A: "
@@ -370,7 +404,7 @@ def _rounds_param() -> ParamSpec:
     )
 
 
-RUN = Goldfish(
+RUN: Goldfish[CloseCombatStats] = Goldfish(
     slug="tactical-assault-close-combat",
     label="Tactical Assault close combat",
     description=(
@@ -387,8 +421,9 @@ RUN = Goldfish(
     ),
     reads=(UNIT_KIND, CARD_KIND),
     inputs_from_params=inputs_from_params,
+    stats=CloseCombatStats,
     run_chunk=run_chunk,
-    merge=merge,
+    merge=CloseCombatStats.merge,
     summarise=summarise,
     charts=run_charts,
     key_figures=key_figures,
