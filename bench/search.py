@@ -1,17 +1,28 @@
-"""Benchmark of the card search on PostgreSQL: 100,000 synthetic cards, 20+ queries through
-the API, p50/p95 per query and overall, and the speed-up of each indexed plan over a forced
-sequential scan measured in the same run: the time the database spends on the search's
-statements (planning and execution, from EXPLAIN ANALYZE), the same for both plans; the
-ratio of the times the client sees (round trips and the decoding of the page's rows added to
-both) is printed beside it.
+"""Benchmark of the card search on PostgreSQL at catalogue scale: 1,000,000 generated
+printings (869,565 cards across the five games), every kind of query (names, typos, field
+filters, rules text, plain lists, deep pages, the card page's sorts, and hostile or unlucky
+input), p50/p95 per query and per kind, each beside its target and beside baselines measured
+in the same run: a request of the API that searches nothing (one card by id), the game's
+card page without a query, and, per query, the same statements with index scans off (a
+forced sequential scan, cut at SEQ_LIMIT_MS). The machine's load (`uptime`) is printed at
+the start and at the end.
 
-    .venv/bin/python bench/search.py            # DATABASE_URL or the default below
+    .venv/bin/python bench/search.py               # build once (minutes), then measure
+    .venv/bin/python bench/search.py --rebuild     # build the catalogue again
+    .venv/bin/python bench/search.py --drop        # drop the bench database at the end
+    .venv/bin/python bench/search.py --build-only
 
-DATABASE_URL must be PostgreSQL; it defaults to postgres://postgres@127.0.0.1:5432/cardsite_bench.
-A database that does not exist is created, migrated, and dropped at the end; an existing one
-must hold no cards (it is migrated, and the rows the bench adds are deleted at the end).
-Targets: p95 <= 100 ms through the API for every query; indexed plans >= 10x faster than a
-sequential scan. The exit status is 1 when a target is missed.
+The catalogue lives in the bench's own database, BENCH_DATABASE_URL, by default the
+database of DATABASE_URL with "_search_bench" added to its name: created and migrated when
+missing, written once with COPY (secondary indexes dropped first and built again after), and
+kept, marked with its size, seed and generator, so that later runs measure at once; a
+database holding cards the bench did not write is refused. BENCH_PRINTINGS sets the size,
+BENCH_RUNS the timed requests per query (25), BENCH_SQL_RUNS the EXPLAIN ANALYZE runs (15).
+
+Targets: p95 <= 25 ms through the API for every query kind (the sorts: their search
+statements in the database, as the page draws HTML around them); any input, its first
+request and its p95, <= 100 ms; indexed plans >= 10x faster than a sequential scan. The exit
+status is 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -62,7 +73,7 @@ RUNS = int(os.environ.get("BENCH_RUNS", "25"))
 # Runs of each query's statements: the median is kept. The indexed plans take a few ms,
 # where a scheduling hiccup weighs, so they run more often than the sequential scans.
 SQL_RUNS = int(os.environ.get("BENCH_SQL_RUNS", "15"))
-SEQ_RUNS = 3
+SEQ_RUNS = 1
 P95_TARGET_MS = 25.0  # every query kind, p95 through the API
 WORST_TARGET_MS = 100.0  # any input, its slowest request
 SPEEDUP_TARGET = 10.0
@@ -511,25 +522,36 @@ def run_once(cursor, statements: list[str]) -> tuple[float, float]:
 
 
 SCAN_SETTINGS = ("enable_indexscan", "enable_bitmapscan", "enable_indexonlyscan")
+#: A forced sequential scan of a million cards computes the full-text document of every one
+#: (seconds): it is cut after this long, and its time read as at least this.
+SEQ_LIMIT_MS = 3000
 
 
 def time_plans(cursor, statements: list[str]) -> dict[str, float]:
     """Medians of the statements' times with the indexes (SQL_RUNS runs) and with every
-    index scan off, a forced sequential scan (SEQ_RUNS runs), in ms: `db`/`seq_db` in the
-    database, `client`/`seq_client` as the client sees them. The runs alternate, so that
-    both see the same state of the machine."""
+    index scan off, a forced sequential scan (SEQ_RUNS runs, each cut at SEQ_LIMIT_MS), in
+    ms: `db`/`seq_db` in the database, `client`/`seq_client` as the client sees them. The
+    runs alternate, so that both see the same state of the machine."""
+    from django.db.utils import OperationalError
+
     indexed: list[tuple[float, float]] = []
     sequential: list[tuple[float, float]] = []
     for round_ in range(max(SQL_RUNS, 2 * SEQ_RUNS)):
         if round_ < SQL_RUNS:
             indexed.append(run_once(cursor, statements))
         if round_ % 2 == 0 and len(sequential) < SEQ_RUNS:
+            cursor.execute("SAVEPOINT seq")
             for name in SCAN_SETTINGS:
                 cursor.execute(f"SET {name} = off")
+            cursor.execute(f"SET statement_timeout = {SEQ_LIMIT_MS}")
             try:
                 sequential.append(run_once(cursor, statements))
+                cursor.execute("RELEASE SAVEPOINT seq")
+            except OperationalError:  # cancelled at SEQ_LIMIT_MS
+                cursor.execute("ROLLBACK TO SAVEPOINT seq")
+                sequential.append((float(SEQ_LIMIT_MS), float(SEQ_LIMIT_MS)))
             finally:
-                for name in SCAN_SETTINGS:
+                for name in (*SCAN_SETTINGS, "statement_timeout"):
                     cursor.execute(f"RESET {name}")
     return {
         "db": statistics.median(t[0] for t in indexed),
@@ -568,7 +590,7 @@ def search_statements(captured: list[dict[str, Any]]) -> list[str]:
 
 
 def measure() -> bool:
-    from django.db import connection
+    from django.db import connection, transaction
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
@@ -600,7 +622,7 @@ def measure() -> bool:
         with CaptureQueriesContext(connection) as ctx:
             client.get(path, params)
         statements = search_statements(ctx.captured_queries)
-        with connection.cursor() as cursor:
+        with transaction.atomic(), connection.cursor() as cursor:
             plans = []
             for sql in statements:
                 cursor.execute("EXPLAIN " + sql)
@@ -627,6 +649,10 @@ def measure() -> bool:
         print(".", end="", flush=True)
     print()
     return report(rows, api_base, page_base)
+
+
+def seq_text(ms: float) -> str:
+    return f">{ms:.0f}" if ms >= SEQ_LIMIT_MS else f"{ms:.1f}"
 
 
 def report(rows: list[dict[str, Any]], api_base: list[float], page_base: list[float]) -> bool:
@@ -663,10 +689,12 @@ def report(rows: list[dict[str, Any]], api_base: list[float], page_base: list[fl
         if r["problems"]:
             mark += f" problems={len(r['problems'])}"
         speed_text = f"{speed:7.1f}x" if r["indexed"] else "      - "
+        if r["indexed"] and r["seq_db"] >= SEQ_LIMIT_MS:
+            speed_text = f">{speed:6.1f}x"
         print(
             f"{r['kind']:<6} {r['game'][:12]:<12} {r['query'][:46]:<46} {r['count']:>7} "
             f"{r['first']:>6.1f} {r['p50']:>6.1f} {r['p95']:>6.1f} {target:>6.0f} "
-            f"{r['db']:>6.1f} {r['seq_db']:>7.1f} {speed_text}  "
+            f"{r['db']:>6.1f} {seq_text(r['seq_db']):>7} {speed_text}  "
             f"{','.join(r['indexes']) or '(btree/seq)'}{mark}"
         )
     print("-" * len(header))
