@@ -40,6 +40,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse, urlunparse
 
+from django.db.utils import OperationalError
+from django.utils import timezone
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -376,8 +379,6 @@ def build_catalogue(cursor) -> None:
     """The games' expansions, TOTAL_CARDS cards and TOTAL_PRINTINGS printings, written with
     COPY into tables whose secondary indexes are dropped first and built again after (one
     sort each instead of a million insertions)."""
-    from django.utils import timezone
-
     from catalogue.models import Game
     from validation.registry import registry
 
@@ -532,8 +533,6 @@ def time_plans(cursor, statements: list[str]) -> dict[str, float]:
     index scan off, a forced sequential scan (SEQ_RUNS runs, each cut at SEQ_LIMIT_MS), in
     ms: `db`/`seq_db` in the database, `client`/`seq_client` as the client sees them. The
     runs alternate, so that both see the same state of the machine."""
-    from django.db.utils import OperationalError
-
     indexed: list[tuple[float, float]] = []
     sequential: list[tuple[float, float]] = []
     for round_ in range(max(SQL_RUNS, 2 * SEQ_RUNS)):
