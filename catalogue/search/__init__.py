@@ -37,7 +37,7 @@ On SQLite the same queries fall back to plain substring and JSON1 lookups, and t
 forgiving name match in Python (difflib) for bare words.
 
 The package: `language` (constants, tokens, AST, parser), `expressions` (the SQL pieces),
-`compiler` (terms to `Q`), `paging` (pages of dense results by a walk in name order); this
+`compiler` (terms to `Q`), `paging` (pages of dense results by a walk in name order, deep pages by their ids); this
 module holds the entry point, `search_cards`.
 
 Cost is bounded whatever the query: a query longer than MAX_QUERY_CHARS, with more than
@@ -77,7 +77,7 @@ from .language import (
     query_error,
     tokenize,
 )
-from .paging import walk_page
+from .paging import deep_page, walk_page
 
 __all__ = [
     "COMMON_KEYS",
@@ -95,6 +95,7 @@ __all__ = [
     "Word",
     "_Compiler",
     "close_name_ids",
+    "deep_page",
     "number_sql",
     "parse",
     "picked_kind_and_faction",

@@ -118,3 +118,51 @@ def _scope_count(base: QuerySet) -> int:
         except Exception:  # noqa: BLE001 - a hint only; the search answers without it
             logger.warning("search scope not cached: the cache is unavailable")
     return scope
+
+
+# --------------------------------------------------------------------------------------------
+# Deep pages
+
+#: A page that starts this deep or deeper is read as a deferred join (`deep_page`).
+DEEP_OFFSET = 500
+
+
+def deep_page(queryset: QuerySet, *, offset: int, limit: int, count: int) -> list[Any] | None:
+    """The cards of results `offset` to `offset + limit` of `queryset` (ordered), found by
+    reading only the ids of the results before them, from whichever end of the order is
+    nearer, and then the page's rows by id: one statement,
+
+        SELECT … WHERE id IN (SELECT id … ORDER BY <order> OFFSET n LIMIT m) ORDER BY <order>
+
+    None when this does not apply (not PostgreSQL, a page near the start, a DISTINCT
+    queryset, an order by anything but columns), and the caller slices as usual.
+
+    Why: a plain OFFSET fetches every skipped card's whole row. The inner SELECT names only
+    the order's columns and the id, so the btree indexes that hold them all (migration 0010:
+    the game, the sort's column, the name and the id) answer it from the index alone, and
+    the page's rows are fetched for the page only. A page past the middle is counted from
+    the end (the order reversed), so no page reads more than half the results."""
+    if offset < DEEP_OFFSET or limit <= 0 or offset >= count:
+        return None
+    if connections[queryset.db].vendor != "postgresql" or queryset.query.distinct:
+        return None
+    given = list(queryset.query.order_by) or list(queryset.model._meta.ordering)
+    order = [o for o in given if isinstance(o, str) and "__" not in o]
+    if not order or len(order) != len(given):
+        return None
+    if not any(o.lstrip("-") in ("id", "pk") for o in order):
+        order.append("id")
+    limit = min(limit, count - offset)
+    after = count - offset - limit  # results after the page
+    if after < offset:
+        reverse = [o[1:] if o.startswith("-") else f"-{o}" for o in order]
+        inner = queryset.order_by(*reverse)[after : after + limit]
+    else:
+        inner = queryset.order_by(*order)[offset : offset + limit]
+    # The page's rows by id alone (the search's conditions are not tested again), with what
+    # the queryset loads: its related rows, its columns, its prefetches.
+    page = queryset.model._default_manager.db_manager(queryset.db).filter(id__in=inner.values("id"))
+    page.query.select_related = queryset.query.select_related
+    page.query.deferred_loading = queryset.query.deferred_loading
+    page._prefetch_related_lookups = queryset._prefetch_related_lookups  # type: ignore[attr-defined]  # Django's
+    return list(page.order_by(*order))
