@@ -115,7 +115,7 @@ class RejectNulMiddleware:
             return self.get_response(request)
         message = f"The {where} '{field}' {NUL_MESSAGE}."
         if _is_api(request):
-            return JsonResponse({"detail": message}, status=400)
+            return JsonResponse({"detail": message, "field": field, "code": "nul"}, status=400)
         return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
 
 

@@ -109,6 +109,8 @@ MIDDLEWARE = [
     # RateLimit-Limit/-Remaining/-Reset on the API's throttled routes (cardsite/ratelimit.py).
     "cardsite.ratelimit.RateLimitHeadersMiddleware",
     "cardsite.errors.RejectNulMiddleware",
+    # /api/validate is /api/validate/ (no redirect under /api/: a POST's body would be lost).
+    "cardsite.api_paths.ApiTrailingSlashMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
