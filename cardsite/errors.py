@@ -147,4 +147,9 @@ def api_exception_handler(exc, context):
         return Response(
             {"detail": "the request is nested too deeply"}, status=status.HTTP_400_BAD_REQUEST
         )
-    return exception_handler(exc, context)
+    response = exception_handler(exc, context)
+    # An error that says how to authenticate (a read-only token sent to write: its scope).
+    header = getattr(exc, "www_authenticate", None)
+    if response is not None and header:
+        response["WWW-Authenticate"] = header
+    return response
