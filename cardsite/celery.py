@@ -3,10 +3,11 @@
 import os
 
 from celery import Celery
-from celery.signals import after_setup_logger, after_setup_task_logger
+from celery.signals import after_setup_logger, after_setup_task_logger, task_prerun, worker_ready
 from django.conf import settings
 
 from .logs import structure_celery_logger
+from .workers import note_worker_alive
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 
@@ -16,6 +17,10 @@ app.autodiscover_tasks()
 # Workers and beat log the site's structured lines (cardsite.logs), with each task's fields.
 after_setup_logger.connect(structure_celery_logger, weak=False)
 after_setup_task_logger.connect(structure_celery_logger, weak=False)
+# A worker notes when it starts and takes a task: the health page and the run pages say when
+# none has answered for a while (cardsite.workers).
+worker_ready.connect(note_worker_alive, weak=False)
+task_prerun.connect(note_worker_alive, weak=False)
 
 
 def ensure_broker_folders() -> None:

@@ -115,7 +115,7 @@ class RejectNulMiddleware:
             return self.get_response(request)
         message = f"The {where} '{field}' {NUL_MESSAGE}."
         if _is_api(request):
-            return JsonResponse({"detail": message}, status=400)
+            return JsonResponse({"detail": message, "field": field, "code": "nul"}, status=400)
         return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
 
 
@@ -147,4 +147,9 @@ def api_exception_handler(exc, context):
         return Response(
             {"detail": "the request is nested too deeply"}, status=status.HTTP_400_BAD_REQUEST
         )
-    return exception_handler(exc, context)
+    response = exception_handler(exc, context)
+    # An error that says how to authenticate (a read-only token sent to write: its scope).
+    header = getattr(exc, "www_authenticate", None)
+    if response is not None and header:
+        response["WWW-Authenticate"] = header
+    return response

@@ -235,6 +235,24 @@ registry = JobRegistry()
 register = registry.register
 
 
+def oldest_queued_seconds() -> float | None:
+    """How long the oldest job still queued, of any kind, has waited (one query a table);
+    None when none is queued (cardsite.workers: the health page and the run pages)."""
+    oldest = None
+    for model in registry.models():
+        created = (
+            model._default_manager.filter(status=JobStatus.QUEUED)
+            .order_by("created_at")
+            .values_list("created_at", flat=True)
+            .first()
+        )
+        if created is not None and (oldest is None or created < oldest):
+            oldest = created
+    if oldest is None:
+        return None
+    return max(0.0, (timezone.now() - oldest).total_seconds())
+
+
 def progress(job: ChunkedJob) -> Progress:
     """A job's progress, as its kind reads it."""
     return registry.of(job).progress(job)

@@ -1,4 +1,6 @@
-"""A database that cannot be reached answers 503 with Retry-After, never 500.
+"""A database that cannot be reached answers 503 with Retry-After, never 500; any other
+database error is a bug, answered 500 and logged as one (a client told to retry would retry
+forever).
 
 A PostgreSQL restart breaks the connection a request is using and the persistent connections
 of every process (CONN_MAX_AGE). The connections are checked before a request uses them
@@ -39,12 +41,56 @@ DATABASE_DOWN = (
 )
 
 
+#: PostgreSQL's SQLSTATEs of a session the server ended or would not start: connection
+#: exceptions (class 08), an administrator's or a crash's shutdown, a server not ready yet.
+_LOST_SQLSTATES = ("08", "57P01", "57P02", "57P03")
+#: What a lost connection says when the driver gives no SQLSTATE: psycopg's own errors
+#: (a closed socket, a refused connection) and SQLite's file that cannot be opened or read, or
+#: that another writer holds past the busy timeout.
+_LOST_WORDS = (
+    "server closed the connection",
+    "connection refused",
+    "connection failed",
+    "could not connect",
+    "connection is closed",
+    "connection already closed",
+    "terminating connection",
+    "the database system is",
+    "consuming input failed",
+    "sending query failed",
+    "ssl syscall error",
+    "unable to open database file",
+    "disk i/o error",
+    "database is locked",
+)
+
+
+def _causes(exc: BaseException):
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        yield current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+
+
 def is_database_unavailable(exc: BaseException | None) -> bool:
-    """The database cannot be reached or dropped the connection (Django's OperationalError or
-    InterfaceError, as psycopg's errors are raised), a cancelled statement excepted."""
+    """The database cannot be reached or dropped the connection: an InterfaceError, or an
+    OperationalError that is a connection's loss (a SQLSTATE of a lost session, or a driver's
+    error without one saying so). Any other database error (a query the database cannot run,
+    a cancelled statement) is a bug or a timeout, not an outage: it is not answered 503."""
+    if exc is None:
+        return False
     if isinstance(exc, InterfaceError):
         return True
-    return isinstance(exc, OperationalError) and not is_statement_timeout(exc)
+    if not isinstance(exc, OperationalError) or is_statement_timeout(exc):
+        return False
+    for cause in _causes(exc):
+        sqlstate = getattr(cause, "sqlstate", None)
+        if sqlstate:
+            return sqlstate.startswith(_LOST_SQLSTATES)
+    message = str(exc).lower()
+    return any(words in message for words in _LOST_WORDS)
 
 
 def drop_broken_connections() -> None:

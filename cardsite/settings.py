@@ -109,6 +109,8 @@ MIDDLEWARE = [
     # RateLimit-Limit/-Remaining/-Reset on the API's throttled routes (cardsite/ratelimit.py).
     "cardsite.ratelimit.RateLimitHeadersMiddleware",
     "cardsite.errors.RejectNulMiddleware",
+    # /api/validate is /api/validate/ (no redirect under /api/: a POST's body would be lost).
+    "cardsite.api_paths.ApiTrailingSlashMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -340,7 +342,11 @@ if _broker_scheme not in {"filesystem", "redis", "rediss", "amqp", "amqps", "pya
 CELERY_VISIBILITY_TIMEOUT = 3600
 CELERY_TASK_TIME_LIMIT = 900
 CELERY_TASK_SOFT_TIME_LIMIT = 840
+#: The embedded broker's transport: kombu's filesystem transport with each message written
+#: whole before a worker can see it (cardsite/broker.py).
+EMBEDDED_BROKER_TRANSPORT = "cardsite.broker:Transport"
 if _broker_scheme == "filesystem":
+    CELERY_BROKER_TRANSPORT = EMBEDDED_BROKER_TRANSPORT
     for _sub in ("queue", "control"):
         (BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -375,6 +381,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # JOBS_LEASE_SECONDS lost its worker and is sent again; a job without progress for its kind's
 # stall time has its chunks that never started sent again. (SIMULATIONS_REAP_SECONDS, the
 # name of the first of these, is still read.)
+#: A worker that has taken no task for this long is "silent" (it takes beat's reaper every
+#: JOBS_REAP_SECONDS): the health page and the run pages say so (cardsite/workers.py).
+WORKERS_SILENT_SECONDS = float(os.environ.get("WORKERS_SILENT_SECONDS") or "60")
 JOBS_REAP_SECONDS = float(
     os.environ.get("JOBS_REAP_SECONDS") or os.environ.get("SIMULATIONS_REAP_SECONDS") or "10"
 )

@@ -20,6 +20,17 @@ PREFIXES = (b"bearer", b"token")
 MAX_EXPIRY_DAYS = 366
 
 
+class InsufficientScope(exceptions.PermissionDenied):
+    """A read-only token sent to write: 403 with `WWW-Authenticate` saying why (RFC 6750's
+    `insufficient_scope`), set by the API's exception handler from `www_authenticate`."""
+
+    default_detail = _("This token is read-only; it cannot write.")
+    www_authenticate = (
+        'Bearer realm="api", error="insufficient_scope", '
+        'error_description="This token is read-only; it cannot write."'
+    )
+
+
 class BearerTokenAuthentication(TokenAuthentication):
     """Knox's token authentication, reading `Bearer` or `Token`, with the token's scope
     enforced. First of the API's authentication classes: a request without credentials
@@ -39,7 +50,7 @@ class BearerTokenAuthentication(TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         user, token = self.authenticate_credentials(auth[1])
         if token.scope != token.WRITE and request.method not in SAFE_METHODS:
-            raise exceptions.PermissionDenied(_("This token is read-only; it cannot write."))
+            raise InsufficientScope()
         return user, token
 
     def authenticate_header(self, request):

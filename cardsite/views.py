@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 from cardsite.celery import app
 from validation.registry import registry
 
-from . import hooks
+from . import hooks, jobs, workers
 from .account_needed import safe_next, ways_in
 from .forms import ApiTokenForm, SignUpForm
 from .models import ApiToken, WorkerPing
@@ -145,8 +145,11 @@ def favicon(request):
 @require_http_methods(["GET", "HEAD"])
 def health(request):
     """For a load balancer: 200 when the database, the cache and the broker answer, else 503
-    saying which is down (`down`, and `message`: "cache down"). Reads only; anyone may ask;
-    never cached."""
+    saying which is down (`down`, and `message`: "cache down"). `worker` says whether a
+    worker has answered lately (cardsite.workers) and how long the oldest queued job has
+    waited: a worker silent while a job has waited longer than `WORKERS_SILENT_SECONDS` is
+    down too (the work stands still); silent with nothing waiting, a `warning`. Reads only;
+    anyone may ask; never cached."""
     checks = {
         "database": _check_database,
         "cache": _check_cache,
@@ -162,15 +165,34 @@ def health(request):
         else:
             results[name] = "ok"
     down = [name for name, result in results.items() if result != "ok"]
-    body: dict[str, str | list[str]] = {"status": "unhealthy" if down else "ok", **results}
+    state = _worker_state(database_ok=results["database"] == "ok")
+    body: dict[str, object] = {"status": "ok", **results, "worker": state.as_dict()}
+    if state.silent:
+        waited = state.oldest_queued_seconds
+        if waited is not None and waited > workers.silent_after():
+            down.append("worker")
+        else:
+            body["warning"] = state.message()
     if down:
+        body["status"] = "unhealthy"
         body["down"] = down
-        body["message"] = ", ".join(f"{name} down" for name in down)
-    healthy = not down
+        body["message"] = "; ".join(
+            state.message() if name == "worker" else f"{name} down" for name in down
+        )
     response = JsonResponse(body)
-    response.status_code = 200 if healthy else 503
+    response.status_code = 503 if down else 200
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _worker_state(*, database_ok: bool) -> workers.WorkerState:
+    waited = None
+    if database_ok:
+        try:
+            waited = jobs.oldest_queued_seconds()
+        except Exception as exc:  # noqa: BLE001 - a health check reports, it never raises
+            logger.warning("health check failed", extra={"check": "queued", "error": repr(exc)})
+    return workers.worker_state(oldest_queued_seconds=waited)
 
 
 def _check_database() -> None:

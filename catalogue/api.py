@@ -106,7 +106,7 @@ def _not_modified(request, found: bulk.BulkFile) -> bool:
     if_none_match = request.headers.get("If-None-Match")
     if if_none_match is not None:
         tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
-        return "*" in tags or found.etag in tags
+        return "*" in tags or found.etag.removeprefix("W/") in tags
     since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
     return since is not None and int(found.updated_at.timestamp()) <= since
 

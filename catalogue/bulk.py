@@ -98,7 +98,9 @@ def _build(slug: str) -> BulkFile:
         "cards": CardSerializer(cards, many=True).data,
     }
     body = json.dumps(document, cls=DjangoJSONEncoder, ensure_ascii=False).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    # Weak: the file is sent compressed or not (GZipMiddleware would weaken a strong one in
+    # the header only, and the index would name another string).
+    etag = 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     updated_at = datetime.now(UTC).replace(microsecond=0)
     last = _cached("get", f"bulk-last:{slug}")
     if last is not None and last[0] == etag:

@@ -4,7 +4,7 @@
 # gunicorn (cardsite/gunicorn_conf.py: WEB_CONCURRENCY workers, default 4, of WEB_THREADS
 # threads each, default 4, keeping connections alive; GUNICORN_TIMEOUT seconds, default 30), a
 # Celery worker (WORKER_CONCURRENCY, default 2) and Celery beat (the scheduled tasks)
-# together. Ctrl-C stops all three.
+# together; a worker that dies is started again. Ctrl-C stops all three.
 # Debug is off (the site's own error pages, static files through whitenoise) unless
 # DJANGO_DEBUG=1 asks for Django's debug pages. With no SECRET_KEY set, a key made once and
 # kept in the data folder (secret_key, readable by its owner only) is used.
@@ -50,8 +50,27 @@ command -v setsid >/dev/null && detach=(setsid)
 # It serves the default queue and the control queue (the reaper and the health page's ping,
 # beat's tasks), so that a lost chunk is sent again while a backlog of chunks waits.
 QUEUE="${CELERY_QUEUE:-cardsite}"
-"${detach[@]}" "$CELERY" -A cardsite worker --loglevel=INFO --concurrency="$WORKER_CONCURRENCY" \
-  -Q "$QUEUE,$QUEUE.control" &
+# A worker that dies is started again (after 2 s): runs queued meanwhile wait in the broker,
+# and the reaper sends again the chunks a dead worker held. A SIGTERM to the supervisor stops
+# the worker (a warm shutdown) and the loop.
+supervise_worker() {
+  local child="" stopping=0 code
+  trap 'stopping=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT
+  while :; do
+    "${detach[@]}" "$CELERY" -A cardsite worker --loglevel=INFO \
+      --concurrency="$WORKER_CONCURRENCY" -Q "$QUEUE,$QUEUE.control" &
+    child=$!
+    code=0
+    wait "$child" || code=$?
+    # a trapped signal interrupts `wait`: wait for the worker's own end
+    while kill -0 "$child" 2>/dev/null; do wait "$child" || true; done
+    [ "$stopping" = 1 ] && exit 0
+    echo "  the Celery worker stopped (exit $code); starting it again in 2 s" >&2
+    sleep 2
+    [ "$stopping" = 1 ] && exit 0
+  done
+}
+supervise_worker &
 worker=$!
 "$CELERY" -A cardsite beat --loglevel=INFO --schedule="$DATA_DIR/celerybeat-schedule" &
 beat=$!

@@ -39,6 +39,7 @@ from django.db import transaction
 from django.http import Http404
 
 from cardsite import jobs as job_system
+from cardsite import workers
 from catalogue.services import card_facts_by_names, card_names_by_kind
 from decks.models import Deck, Visibility
 from validation import params as validation_params
@@ -337,6 +338,18 @@ def param_rows(kind, params: dict[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+def worker_note(run: SimulationRun) -> str:
+    """What the page of an active run says when no worker has answered for a while (and how
+    long the oldest queued run has waited); "" otherwise, at the cost of one cache read."""
+    if not run.is_active:
+        return ""
+    state = workers.worker_state(oldest_queued_seconds=None)
+    if not state.silent:
+        return ""
+    waited = job_system.oldest_queued_seconds()
+    return workers.worker_state(oldest_queued_seconds=waited).message()
+
+
 def run_view(run: SimulationRun) -> dict[str, Any]:
     """What the pages show of a run: its kind, key figures and rendered charts."""
     try:
@@ -351,6 +364,7 @@ def run_view(run: SimulationRun) -> dict[str, Any]:
     )
     return {
         "progress": job_system.progress(run),
+        "worker_note": worker_note(run),
         "experiment": experiments.view(run, kind),
         "metrics": metric_rows(kind.goldfish.metrics, summary) if kind and summary else [],
         "run": run,

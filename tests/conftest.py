@@ -268,10 +268,12 @@ class DedicatedWorker:
         self.broker_dir = broker_dir
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, concurrency: int = 1, beat: bool = False) -> subprocess.Popen:
+    def start(
+        self, concurrency: int = 1, beat: bool = False, env: dict[str, str] | None = None
+    ) -> subprocess.Popen:
         """A worker; with `beat`, Celery beat inside it too (the scheduled reaper), as
-        `make run` starts one beside the workers."""
-        env = dict(os.environ)
+        `make run` starts one beside the workers; `env`, variables of its own."""
+        env = {**os.environ, **(env or {})}
         env["DATABASE_URL"] = _database_url_for_test_db()
         env["CELERY_QUEUE"] = self.queue
         env["AXES_ENABLED"] = "0"

@@ -29,8 +29,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, OuterRef, Q, Subquery
-from django.db.models.fields.json import KT
+from django.db.models import F, Func, OuterRef, Q, Subquery, TextField
 
 from catalogue import rulesets
 from catalogue.models import RuleSet
@@ -45,6 +44,27 @@ from .rechecks import apply_report
 
 #: What `in_force_code` holds before it is read.
 _UNREAD = object()
+
+
+class KeyText(Func):
+    """The text of a key of a JSON column, NULL for a JSON null or a missing key, the same on
+    PostgreSQL and SQLite. (Django's `KT` is a key transform: on SQLite it reads a JSON null
+    as the text 'null', and its exact lookup reads the parameters of a subquery compared
+    with it as JSON, "malformed JSON" for a date.)"""
+
+    output_field = TextField()
+
+    def __init__(self, column: str, key: str) -> None:
+        super().__init__(F(column))
+        self.key = key
+
+    def as_sql(self, compiler, connection, **extra_context):  # type: ignore[override]
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"({sql} ->> %s)", (*params, self.key)
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"JSON_EXTRACT({sql}, %s)", (*params, f"$.{self.key}")
 
 
 def with_in_force(qs):
@@ -66,7 +86,7 @@ def only_fresh(qs):
     were checked under the rule set in effect today (or, with none, the bare format)."""
     if "in_force_code" not in qs.query.annotations:
         qs = with_in_force(qs)
-    qs = qs.annotate(checked_code=KT("report__rule_set"))
+    qs = qs.annotate(checked_code=KeyText("report", "rule_set"))
     return qs.filter(
         Q(rule_set_pin__isnull=False)
         | Q(current_version__isnull=True)

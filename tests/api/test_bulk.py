@@ -27,6 +27,10 @@ def test_the_index_lists_every_games_file(client, sample_catalogue):
     assert len(download.content) == item["size"]
     assert download["ETag"] == item["etag"]
     assert download.json()["cards"]
+    # compressed on the way, the file's ETag is still the index's string
+    gzipped = client.get(item["url"], HTTP_ACCEPT_ENCODING="gzip")
+    assert gzipped["Content-Encoding"] == "gzip" and gzipped["ETag"] == item["etag"]
+    assert client.get(item["url"], HTTP_IF_NONE_MATCH=item["etag"]).status_code == 304
 
 
 def test_a_repeat_with_the_etag_or_the_date_is_a_304(client, sample_catalogue):

@@ -70,6 +70,9 @@ def test_a_read_only_token_reads_but_cannot_write(client, user, sample_catalogue
     )
     assert response.status_code == 403
     assert "read-only" in response.json()["detail"]
+    # RFC 6750: the scope is what is missing, said where a client looks for it
+    challenge = response["WWW-Authenticate"]
+    assert challenge.startswith("Bearer ") and 'error="insufficient_scope"' in challenge
 
 
 def test_a_read_write_token_writes(client, user, sample_catalogue):

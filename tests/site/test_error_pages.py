@@ -36,7 +36,36 @@ def test_the_404_search_box_searches_the_game_of_the_address(client):
 
 
 def _refuse_every_query(execute, sql, params, many, context):
-    raise OperationalError("the database is down")
+    raise OperationalError("unable to open database file")
+
+
+class _Lost(Exception):
+    """A driver's error of a session the server ended (PostgreSQL's SQLSTATE 57P01)."""
+
+    sqlstate = "57P01"
+
+
+def _end_every_session(execute, sql, params, many, context):
+    try:
+        raise _Lost("terminating connection due to administrator command")
+    except _Lost as exc:
+        raise OperationalError(str(exc)) from exc
+
+
+def _malformed_query(execute, sql, params, many, context):
+    """A query the database cannot run (SQLite reading a date as JSON): a bug, not an outage."""
+    raise OperationalError("malformed JSON")
+
+
+class _Syntax(Exception):
+    sqlstate = "42601"
+
+
+def _bad_syntax(execute, sql, params, many, context):
+    try:
+        raise _Syntax('syntax error at or near "JSON_EXTRACT"')
+    except _Syntax as exc:
+        raise OperationalError(str(exc)) from exc
 
 
 def _fail_every_query(execute, sql, params, many, context):
@@ -100,3 +129,27 @@ def test_the_api_answers_its_errors_in_json():
         response = client.get("/api/games/")
     assert response.status_code == 503
     assert response["Content-Type"].startswith("application/problem+json")
+
+
+@pytest.mark.parametrize("fault", [_refuse_every_query, _end_every_session])
+def test_a_lost_database_is_a_503_with_a_retry_hint(fault):
+    client = Client(raise_request_exception=False)
+    with connection.execute_wrapper(fault):
+        response = client.get("/api/games/")
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert "database is unavailable" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("fault", [_malformed_query, _bad_syntax])
+def test_a_database_error_that_is_no_outage_is_a_logged_500(fault, caplog):
+    """A query the database refuses is a bug: a 500 problem, logged as an error with its
+    traceback, never a 503 telling the client to retry (it would retry forever)."""
+    client = Client(raise_request_exception=False)
+    with connection.execute_wrapper(fault), caplog.at_level("ERROR", logger="django.request"):
+        api = client.get("/api/games/")
+        page = client.get("/")
+    assert api.status_code == 500 and "Retry-After" not in api
+    assert api["Content-Type"].startswith("application/problem+json")
+    assert page.status_code == 500 and "Retry-After" not in page
+    errors = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]
+    assert {r.exc_info[0] for r in errors} == {OperationalError} and len(errors) == 2

@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.throttling import ScopedRateThrottle
 
+from cardsite.workers import note_worker_alive
 from tests.conftest import _database_url_for_test_db
 from tests.decks.conftest import sample_list
 
@@ -39,9 +40,16 @@ def _rates(**changes):
 
 @pytest.mark.django_db
 def test_health_answers_ok_with_every_service_reachable(client):
+    note_worker_alive()  # a worker took a task just now
     response = client.get("/health/")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok", "broker": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "cache": "ok",
+        "broker": "ok",
+        "worker": {"status": "ok", "last_seen_seconds": 0, "oldest_queued_seconds": None},
+    }
     assert response["Cache-Control"] == "no-store"
     assert client.post("/health/").status_code == 405  # read-only
 
