@@ -357,7 +357,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     versions = list(history.object_list)
     user = request.user
     rule_sets = verdicts.deck_rule_sets(deck=deck, with_effect=is_current)
-    code = (report or {}).get("rule_set")
+    code = report.rule_set if report is not None else None
     checked_under = next((rs for rs in rule_sets.choices if rs.code == code), None)
     missing = None
     if user.is_authenticated and version is not None:
@@ -472,7 +472,7 @@ def _export(request, deck: Deck, kind: str):
                 "game": deck.game.definition,
                 "sections": selectors.version_sections(deck=deck, version=version),
                 "report": report,
-                "totals": totals_rows(report.get("totals"), deck.game.definition),
+                "totals": totals_rows(report.totals if report else None, deck.game.definition),
                 "sheet": {
                     name: request.GET.get(name, "")[: exports.SHEET_FIELD_MAX]
                     for name in ("player", "event", "date")

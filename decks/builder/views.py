@@ -335,8 +335,8 @@ def builder_state(
             deck.format,
             # Read only when a violation is the rule set's or names its costs.
             rule_set=lambda: (
-                _checked_under(rule_sets, report.get("rule_set"))
-                or rulesets.by_code(game.slug, deck.format, report.get("rule_set"))
+                _checked_under(rule_sets, report.rule_set)
+                or rulesets.by_code(game.slug, deck.format, report.rule_set)
             ),
         ),
         totals=totals_rows(raw_totals, game, sections=False),
