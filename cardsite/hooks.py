@@ -24,8 +24,11 @@ Hooks in use:
 - `home_panels`: functions `fn(request) -> [{"template", …}]`, panels of the home page (the
   decklists app's strip of this week's popular decklists); each panel dict is the context
   of its template.
-- `card_panels`: functions `fn(card) -> [{"template", …}]`, panels of a card's page (the
-  decklists app's "in N decklists").
+- `card_panels`: functions `fn(card, user) -> [{"template", …}]`, panels of a card's page
+  for `user` (the decklists app's "in N decklists"; the decks app's "your decks using it"
+  and the public decks' count).
+- `card_uses`: functions `fn(card) -> {name: count}`, how many of an app's public things
+  use a card (the decklists app's `decklists`), for GET /api/cards/<id>/decks/.
 
 The project package imports no app (an import-linter contract): an app that adds to its
 pages registers a hook in its `ready()`.
@@ -81,6 +84,14 @@ def home_panels(request) -> list[dict[str, Any]]:
     return [panel for fn in get_hooks("home_panels") for panel in fn(request)]
 
 
-def card_panels(card) -> list[dict[str, Any]]:
-    """The panels every app adds to a card's page."""
-    return [panel for fn in get_hooks("card_panels") for panel in fn(card)]
+def card_panels(card, user=None) -> list[dict[str, Any]]:
+    """The panels every app adds to a card's page, as `user` sees it."""
+    return [panel for fn in get_hooks("card_panels") for panel in fn(card, user)]
+
+
+def card_uses(card) -> dict[str, int]:
+    """How many public things of every app use a card."""
+    out: dict[str, int] = {}
+    for fn in get_hooks("card_uses"):
+        out.update(fn(card))
+    return out

@@ -173,7 +173,7 @@ def card_detail(request, game: str, pk: int):
                 (game_def.formats[s.format].name if s.format in game_def.formats else s.format, s)
                 for s in standings
             ],
-            "panels": hooks.card_panels(card),
+            "panels": hooks.card_panels(card, request.user),
         },
     )
 

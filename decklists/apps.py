@@ -16,3 +16,4 @@ class DecklistsConfig(AppConfig):
         hooks.register("catalogue_changed", listeners.recheck_after_catalogue_change)
         hooks.register("home_panels", listeners.home_panels)
         hooks.register("card_panels", listeners.card_panels)
+        hooks.register("card_uses", listeners.card_uses)

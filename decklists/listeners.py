@@ -28,7 +28,12 @@ def home_panels(request) -> list[dict]:
     return [{"template": "decklists/_home_strip.html", "games": strip}] if strip else []
 
 
-def card_panels(card) -> list[dict]:
+def card_uses(card) -> dict[str, int]:
+    """The published decklists holding the card (one query)."""
+    return {"decklists": card_decklist_count(card)}
+
+
+def card_panels(card, user=None) -> list[dict]:
     """A card page's "in N decklists", linking to them."""
     return [
         {

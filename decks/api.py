@@ -11,6 +11,7 @@ import json
 from typing import cast
 
 from django.db.models import F
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -30,20 +31,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite import hooks
 from cardsite.api_input import validated
 from cardsite.hostile import whole_number
 from cardsite.ratelimit import ScopedRateThrottle
 from cardsite.schema_fields import FormatField
+from catalogue.models import Card, Expansion, Game
 from validation import packages
 from validation.registry import UnknownFormat, registry
 
-from . import exports, lists, selectors, services, verdicts
+from . import collection, exports, lists, selectors, services, verdicts
 from .filters import DeckFilter
 from .lists import ListInvalid, list_check
-from .models import CollectionEntry, Deck, DeckVersion
+from .models import CollectionEntry, Deck, DeckVersion, OwnedProduct
 from .serializers import (
+    AvailabilitySerializer,
+    CardDecksSerializer,
     CollectionEntrySerializer,
+    CollectionImportedSerializer,
     CollectionImportSerializer,
+    CollectionSerializer,
     ConflictSerializer,
     DeckCreateSerializer,
     DeckDetailSerializer,
@@ -55,6 +62,7 @@ from .serializers import (
     VersionCreateSerializer,
     VersionSerializer,
     VersionSummarySerializer,
+    WantSerializer,
 )
 
 
@@ -472,8 +480,25 @@ class DeckViewSet(
             except services.DeckInvalid as exc:
                 return _deck_invalid_response(exc)
             deck.refresh_from_db()
+        if "built" in data:
+            services.deck_set_built(deck=deck, built=data.pop("built"))
         services.deck_update(deck=deck, **data)
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
+
+    @extend_schema(
+        parameters=[DECK_ID],
+        responses={200: AvailabilitySerializer(many=True), 404: OpenApiResponse()},
+        summary="Per card of your deck: needed, owned, held by your other built decks, free",
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def availability(self, request, pk=None):
+        # Your own decks only, scoped in the query (another user's deck is a 404); three
+        # queries whatever the number of decks and cards (decks.collection).
+        deck = get_object_or_404(
+            Deck.objects.owned_by(request.user).select_related("current_version"),
+            pk=pk,
+        )
+        return Response(collection.availability(owner=request.user, deck=deck))
 
     def perform_destroy(self, instance):
         services.deck_delete(deck=instance)
@@ -705,15 +730,48 @@ class DeckViewSet(
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 
 
+COLLECTION_FORMAT = OpenApiParameter(
+    "format", str, enum=["csv", "text"], description="csv (default) or text"
+)
+
+
+def _collection_body(owner) -> dict:
+    """The whole collection: products and loose cards (two queries)."""
+    products = [
+        {"expansion": pk, "code": code, "game": game, "count": n}
+        for pk, code, game, n in OwnedProduct.objects.filter(owner=owner)
+        .order_by("expansion__game__position", "expansion__code")
+        .values_list("expansion_id", "expansion__code", "expansion__game__slug", "count")
+    ]
+    cards = [
+        {"id": pk, "card": card, "card_name": name, "game": game, "count": n}
+        for pk, card, name, game, n in CollectionEntry.objects.filter(owner=owner)
+        .order_by("card__game__position", "card__name", "id")
+        .values_list("pk", "card_id", "card__name", "card__game__slug", "count")
+    ]
+    return {"products": products, "cards": cards}
+
+
+def _unknown_ids(items: list, field: str, key: str, known: set[int]) -> list[str]:
+    """`field[i]: no <key> <id>` for each item naming an id not in `known`."""
+    return [
+        f"{field}[{i}]: no {key} {item[key]}"
+        for i, item in enumerate(items)
+        if item[key] not in known
+    ]
+
+
 @extend_schema_view(
-    list=extend_schema(summary="The cards you own"),
-    create=extend_schema(summary="Own `count` copies of a card (sets the count if present)"),
-    update=extend_schema(summary="Change how many copies you own"),
-    partial_update=extend_schema(summary="Change how many copies you own"),
-    destroy=extend_schema(summary="Remove a card from your collection"),
+    retrieve=extend_schema(summary="One card you own loose"),
+    create=extend_schema(summary="Own `count` loose copies of a card (sets the count if present)"),
+    update=extend_schema(summary="Change how many loose copies you own"),
+    partial_update=extend_schema(summary="Change how many loose copies you own"),
+    destroy=extend_schema(summary="Remove a loose card from your collection"),
 )
 class CollectionViewSet(viewsets.ModelViewSet):
-    """Your collection: one entry per card, with a count."""
+    """Your collection: whole products (an expansion, with a count) and loose cards (one
+    entry per card, with a count). A card's owned copies are its printings in the products
+    plus its loose copies."""
 
     serializer_class = CollectionEntrySerializer
     permission_classes = [IsAuthenticated]
@@ -729,6 +787,47 @@ class CollectionViewSet(viewsets.ModelViewSet):
             .select_related("card__game")
             .order_by("card__game__position", "card__name", "id")
         )
+
+    @extend_schema(
+        operation_id="collection_whole",
+        responses=CollectionSerializer,
+        summary="Your whole collection: products and loose cards",
+    )
+    def whole(self, request):
+        return Response(_collection_body(request.user))
+
+    @extend_schema(
+        operation_id="collection_replace",
+        request=CollectionSerializer,
+        responses={200: CollectionSerializer, 400: BAD_REQUEST},
+        summary="Replace your whole collection (products and loose cards)",
+    )
+    def replace(self, request):
+        data = validated(CollectionSerializer, request)
+        products, cards = data["products"], data["cards"]
+        known_expansions = set(
+            Expansion.objects.filter(pk__in=[p["expansion"] for p in products]).values_list(
+                "pk", flat=True
+            )
+        )
+        known_cards = set(
+            Card.objects.filter(pk__in=[c["card"] for c in cards]).values_list("pk", flat=True)
+        )
+        errors = {}
+        bad = _unknown_ids(products, "products", "expansion", known_expansions)
+        if bad:
+            errors["products"] = bad
+        bad = _unknown_ids(cards, "cards", "card", known_cards)
+        if bad:
+            errors["cards"] = bad
+        if errors:
+            return Response(errors, status=status.HTTP_400_BAD_REQUEST)
+        services.collection_replace(
+            owner=request.user,
+            products=[(p["expansion"], p["count"]) for p in products],
+            cards=[(c["card"], c["count"]) for c in cards],
+        )
+        return Response(_collection_body(request.user))
 
     def create(self, request):
         data = validated(self.get_serializer, request)
@@ -748,22 +847,98 @@ class CollectionViewSet(viewsets.ModelViewSet):
 
     @extend_schema(
         request=CollectionImportSerializer,
-        responses={
-            200: inline_serializer("CollectionImported", {"cards": serializers.IntegerField()}),
-            400: BAD_REQUEST,
-        },
-        summary="Add a list to your collection (all or nothing)",
+        responses={200: CollectionImportedSerializer, 400: BAD_REQUEST},
+        summary="Add a list or a CSV file to your collection (all or nothing; `dry_run` "
+        "writes nothing)",
     )
-    @action(detail=False, methods=["post"], url_path="import")
     def import_list(self, request):
         data = validated(CollectionImportSerializer, request)
         try:
-            n = services.collection_import(
+            summary = services.collection_import(
                 owner=request.user,
                 game_slug=data["game"],
-                text=data["list"],
+                text=data.get("list") or "",
+                csv_text=data.get("csv") or "",
                 replace=data["replace"],
+                dry_run=data["dry_run"],
             )
         except ListInvalid as exc:
             return _line_errors_response(exc)
-        return Response({"cards": n})
+        return Response(summary.as_dict())
+
+    @extend_schema(
+        parameters=[COLLECTION_FORMAT],
+        responses={(200, "text/csv"): str, (200, "text/plain"): str, 400: BAD_REQUEST},
+        summary="Export your collection: CSV (Count, Name, Edition, Card Number, Game; a "
+        "product is a row with an Edition and no Name) or `N Card Name` text",
+    )
+    def export(self, request):
+        kind = request.query_params.get("format", "csv")
+        if kind not in {"csv", "text"}:
+            raise serializers.ValidationError({"format": ["use csv or text"]})
+        if kind == "csv":
+            body, media, ext = collection.export_csv(owner=request.user), "text/csv", "csv"
+        else:
+            body, media, ext = collection.export_text(owner=request.user), "text/plain", "txt"
+        response = HttpResponse(body, content_type=f"{media}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="collection.{ext}"'
+        return response
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("deck", int, description="one deck of yours (default: all)"),
+            OpenApiParameter("game", str, description="all your decks of one game"),
+            OpenApiParameter(
+                "format", str, enum=["json", "text", "csv"], description="default json"
+            ),
+        ],
+        responses={
+            (200, "application/json"): WantSerializer(many=True),
+            (200, "text/plain"): str,
+            (200, "text/csv"): str,
+            400: BAD_REQUEST,
+            404: OpenApiResponse(description="not one of your decks"),
+        },
+        summary="The cards your decks need beyond what you own (all decks added up, as if "
+        "every one were built at once)",
+    )
+    def wants(self, request):
+        params = request.query_params
+        kind = params.get("format", "json")
+        if kind not in {"json", "text", "csv"}:
+            raise serializers.ValidationError({"format": ["use json, text or csv"]})
+        deck = None
+        game_id = None
+        if params.get("deck"):
+            deck = get_object_or_404(
+                Deck.objects.owned_by(request.user).select_related("game", "current_version"),
+                pk=whole_number(params["deck"]) or 0,
+            )
+        elif params.get("game"):
+            if params["game"] not in registry.slugs():
+                raise serializers.ValidationError({"game": [f"no game {params['game']!r}"]})
+            game_id = Game.objects.filter(slug=params["game"]).values_list("pk", flat=True).first()
+        rows = collection.wants(owner=request.user, deck=deck, game_id=game_id)
+        if kind == "json":
+            return Response(rows)
+        if kind == "text":
+            body, media = collection.wants_text(rows), "text/plain"
+        else:
+            body, media = collection.wants_csv(rows), "text/csv"
+        return HttpResponse(body, content_type=f"{media}; charset=utf-8")
+
+
+class CardDecksView(APIView):
+    """A card's use: your decks holding it (with their copies and whether they are built),
+    and how many public decks and published decklists hold it."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: CardDecksSerializer, 404: OpenApiResponse()},
+        summary="The decks using a card: yours, and the counts of public decks and decklists",
+    )
+    def get(self, request, pk: int):
+        card = get_object_or_404(Card.objects.all(), pk=pk)
+        body = collection.card_decks(owner=request.user, card=card)
+        return Response({**body, **hooks.card_uses(card)})

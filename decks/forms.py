@@ -10,7 +10,8 @@ from validation import decklist
 from validation.registry import registry
 
 from .list_header import Header, header_options, read_header
-from .lists import DeckInvalid, chosen_rule_set, list_recognise
+from .lists import DeckInvalid, ListInvalid, chosen_rule_set, list_recognise
+from .lists.collection_file import MAX_FILE_BYTES, file_text
 from .models import Deck, Visibility
 
 MAX_LIST = decklist.MAX_LIST_BYTES
@@ -394,15 +395,55 @@ class DeckSettingsForm(forms.ModelForm):
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
 
 
-class CollectionImportForm(_ListInput):
+class CollectionImportForm(forms.Form):
+    """A collection to add (or put in place of a game's): `N Name` lines typed, or a file,
+    text lines or a CSV file (Count, Name, Edition, Card Number) read by its header."""
+
     game = forms.ChoiceField(choices=game_choices)
+    list = forms.CharField(
+        label="Cards (one 'N Name' a line; section headers are ignored)",
+        required=False,
+        max_length=MAX_LIST,
+        validators=[validate_list_size],
+        widget=forms.Textarea(attrs={"rows": 10}),
+    )
+    file = forms.FileField(
+        label="…or a file: text lines, or CSV with the columns Count, Name, Edition, Card "
+        "Number (a row with an Edition and no Name is a whole product)",
+        required=False,
+    )
     replace = forms.BooleanField(
         required=False,
         label="Replace my collection of this game with the list (otherwise the list is added)",
     )
-    field_order = ["game", "list", "file", "replace"]
-    list_required = True
+    dry_run = forms.BooleanField(
+        required=False, label="Only check the file and say what it holds (nothing is imported)"
+    )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["list"].label = "Cards (one 'N Name' a line; section headers are ignored)"
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        data["csv"] = ""
+        upload = data.get("file")
+        if upload:
+            if upload.size > MAX_FILE_BYTES:
+                raise forms.ValidationError(
+                    f"the file is {upload.size:,} bytes long; at most {MAX_FILE_BYTES:,} bytes "
+                    "are read",
+                    code=TOO_LARGE,
+                )
+            try:
+                text = file_text(upload.read())
+            except ListInvalid as exc:
+                raise forms.ValidationError(exc.errors[0]["message"]) from None
+            first = text.lstrip().split("\n", 1)[0].lower()
+            if upload.name.lower().endswith(".csv") or ("," in first and "count" in first):
+                data["csv"], data["list"] = text, ""
+            else:
+                problem = decklist.text_size_problem(text)
+                if problem:
+                    raise forms.ValidationError(problem, code=TOO_LARGE)
+                data["list"] = text
+        if not (data.get("list") or "").strip() and not data["csv"]:
+            raise forms.ValidationError("paste a list or choose a file")
+        return data

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from catalogue.models import RuleSet
 
+from .collection import card_decks, card_figures
 from .selectors import deck_list_for_owner
 from .tasks import recheck_start, revalidate_game_decks
 from .verdicts import decks_refresh
@@ -44,3 +45,18 @@ def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> 
         return
     reason = f"rule set {code} changed"
     transaction.on_commit(lambda: recheck_start.delay(game_slug, format, code, reason))
+
+
+def card_panels(card, user=None) -> list[dict]:
+    """A card's page: the signed-in user's decks using it (copies, built) and their copies
+    (owned · in built decks · free), and for everyone how many public decks use it."""
+    panel = {
+        "template": "decks/_card_decks.html",
+        "card": card,
+        **card_decks(owner=user, card=card),
+    }
+    if user is not None and user.is_authenticated:
+        panel["figures"] = card_figures(owner=user, game_id=card.game_id, names=[card.name])[
+            card.name
+        ]
+    return [panel]

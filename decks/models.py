@@ -119,6 +119,9 @@ class Deck(models.Model):
         help_text="The rule set the deck is checked under for good; empty: the deck follows "
         "its format (checked under the rule set in effect today).",
     )
+    #: The deck is built: its cards sit in a deck box, so they are not free for another deck
+    #: (decks.collection: owned · in your built decks · free).
+    built = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -129,6 +132,9 @@ class Deck(models.Model):
         indexes = [
             models.Index(fields=["owner", "-updated_at"], name="deck_owner_updated"),
             models.Index(fields=["game", "visibility", "-updated_at"], name="deck_game_public"),
+            models.Index(
+                fields=["owner", "game"], condition=Q(built=True), name="deck_owner_built"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -265,6 +271,33 @@ class CollectionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} {self.card}"
+
+
+class OwnedProduct(models.Model):
+    """`count` copies of a whole product (an expansion or core set) owned by a user: one copy
+    of each of its printings per product. A card's owned copies are its printings in the
+    owned products plus the loose copies (CollectionEntry), see decks.collection."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_products"
+    )
+    expansion = models.ForeignKey(
+        "catalogue.Expansion", on_delete=models.CASCADE, related_name="owned_by"
+    )
+    count = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["expansion__game__position", "expansion__code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "expansion"], name="owned_product_owner_expansion_unique"
+            ),
+            models.CheckConstraint(condition=Q(count__gte=1), name="owned_product_count_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} × {self.expansion}"
 
 
 class RecheckJob(ChunkedJob):

@@ -23,7 +23,7 @@ from validation.types import Entry, RuleSetFacts, plain
 from .list_header import export_header
 from .lists import IN_FORCE, deck_rule_set
 from .lists.edits import sections_for
-from .models import CollectionEntry
+from .lists.owned import owned_counts
 from .models import Deck as DeckModel
 from .services import entries_as_sections
 from .verdicts import only_fresh, with_in_force
@@ -206,18 +206,15 @@ def deck_export(*, deck, version, as_: str = "text") -> str | dict[str, Any]:
 
 def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     """The cards of a deck's version (the current one by default) the user lacks:
-    [{card, needed, owned, missing}] sorted by name, counting copies across sections."""
+    [{card, needed, owned, missing}] sorted by name, counting copies across sections (owned:
+    products and loose cards, decks.lists.owned)."""
     version = version or deck.current_version
     if version is None:
         return []
     needed: dict[str, int] = {}
     for e in version.entries:
         needed[e["card"]] = needed.get(e["card"], 0) + e["count"]
-    owned = dict(
-        CollectionEntry.objects.filter(
-            owner=owner, card__game_id=deck.game_id, card__name__in=list(needed)
-        ).values_list("card__name", "count")
-    )
+    owned = owned_counts(owner=owner, game_id=deck.game_id, names=needed)
     out = []
     for name in sorted(needed, key=str.lower):
         have = owned.get(name, 0)

@@ -13,9 +13,12 @@ from catalogue.models import Card
 from validation import decklist
 from validation.registry import registry
 
+from .lists.collection_file import MAX_FILE_BYTES, MAX_FILE_ROWS
 from .models import CollectionEntry, Deck, DeckVersion, Visibility
 
 MAX_LIST = decklist.MAX_LIST_BYTES
+#: The most products a collection written whole (PUT /api/collection/) holds.
+MAX_PRODUCTS = 1_000
 
 
 class ListTextField(serializers.CharField):
@@ -123,6 +126,7 @@ class DeckSerializer(serializers.ModelSerializer):
             "legal",
             "violations_count",
             "warnings_count",
+            "built",
             "share_url",
             "created_at",
             "updated_at",
@@ -272,6 +276,11 @@ class DeckImportSerializer(DeckCreateSerializer):
 
 class DeckUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
+    built = serializers.BooleanField(
+        required=False,
+        help_text="the deck is built: its cards sit in a deck box and are not free for "
+        "another deck (GET /api/decks/<id>/availability/)",
+    )
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     visibility = serializers.ChoiceField(choices=Visibility.choices, required=False)
     rule_set = serializers.CharField(
@@ -315,9 +324,96 @@ class CollectionEntrySerializer(serializers.ModelSerializer):
 
 class CollectionImportSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=[])
-    list = ListTextField()
+    list = ListTextField(required=False, help_text="`N Card Name` lines")
+    csv = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        max_length=MAX_FILE_BYTES,
+        help_text="CSV text with the columns Count, Name, Edition (an expansion code) and "
+        "Card Number (others ignored); a row with an Edition and no Name is a whole product. "
+        f"At most {MAX_FILE_ROWS:,} rows",
+    )
     replace = serializers.BooleanField(default=False)
+    dry_run = serializers.BooleanField(
+        default=False, help_text="read and answer what would be imported; write nothing"
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         cast(serializers.ChoiceField, self.fields["game"]).choices = registry.slugs()
+
+    def validate(self, attrs):
+        if bool(attrs.get("list")) == bool(attrs.get("csv")):
+            raise serializers.ValidationError({"list": ["give either `list` or `csv`"]})
+        return attrs
+
+
+class CollectionImportedSerializer(serializers.Serializer):
+    cards = serializers.IntegerField(help_text="copies of loose cards")
+    distinct_cards = serializers.IntegerField()
+    products = serializers.IntegerField(help_text="copies of whole products")
+    rows = serializers.IntegerField()
+    dry_run = serializers.BooleanField()
+
+
+class OwnedProductSerializer(serializers.Serializer):
+    """A whole product owned: an expansion (its id) and how many copies."""
+
+    expansion = serializers.IntegerField(min_value=1, help_text="the expansion's id")
+    code = serializers.CharField(read_only=True)
+    game = serializers.CharField(read_only=True)
+    count = serializers.IntegerField(min_value=1, max_value=9999)
+
+
+class LooseCardSerializer(serializers.Serializer):
+    """Loose copies of a card (its id)."""
+
+    card = serializers.IntegerField(min_value=1, help_text="the card's id")
+    card_name = serializers.CharField(read_only=True)
+    game = serializers.CharField(read_only=True)
+    count = serializers.IntegerField(min_value=1, max_value=9999)
+
+
+class CollectionSerializer(serializers.Serializer):
+    """The whole collection: products and loose cards. PUT replaces it."""
+
+    # ListSerializer takes max_length (DRF's LIST_SERIALIZER_KWARGS); the stubs do not say so.
+    products = OwnedProductSerializer(many=True, max_length=MAX_PRODUCTS)  # type: ignore[call-arg]
+    cards = LooseCardSerializer(many=True, max_length=MAX_FILE_ROWS)  # type: ignore[call-arg]
+
+
+class BuiltDeckSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class AvailabilitySerializer(serializers.Serializer):
+    card = serializers.CharField()
+    needed = serializers.IntegerField()
+    owned = serializers.IntegerField(help_text="products' printings of it plus loose copies")
+    in_built_decks = serializers.IntegerField(help_text="copies in your other built decks")
+    built_decks = BuiltDeckSerializer(many=True)
+    free = serializers.IntegerField(help_text="owned less what the other built decks hold")
+    short = serializers.IntegerField(help_text="needed beyond free")
+
+
+class WantSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    card = serializers.CharField()
+    needed = serializers.IntegerField()
+    owned = serializers.IntegerField()
+    missing = serializers.IntegerField()
+
+
+class CardDeckSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+    built = serializers.BooleanField()
+
+
+class CardDecksSerializer(serializers.Serializer):
+    decks = CardDeckSerializer(many=True, help_text="your decks holding the card")
+    public_decks = serializers.IntegerField()
+    decklists = serializers.IntegerField(help_text="published decklists holding it")

@@ -26,6 +26,7 @@ from catalogue import rulesets
 from catalogue.models import Card, Game
 from validation.registry import registry
 
+from . import collection as collection_reads
 from . import exports, selectors, services, verdicts
 from .builder.views import list_view
 from .forms import (
@@ -38,7 +39,7 @@ from .forms import (
     list_too_large,
 )
 from .lists import ListInvalid, list_check
-from .models import CollectionEntry, Deck, DeckVersion, RetiredShareToken
+from .models import CollectionEntry, Deck, DeckVersion, OwnedProduct, RetiredShareToken
 from .presentation import explained, totals_rows
 
 #: Versions listed per page of a deck's history.
@@ -360,7 +361,12 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     code = report.rule_set if report is not None else None
     checked_under = next((rs for rs in rule_sets.choices if rs.code == code), None)
     missing = None
-    if user.is_authenticated and version is not None:
+    availability = None
+    is_owner = user.is_authenticated and deck.owner_id == user.pk
+    if is_owner and is_current:
+        # Per card: owned · in your other built decks (which) · free, and what is short.
+        availability = collection_reads.availability(owner=user, deck=deck)
+    elif user.is_authenticated and version is not None:
         if CollectionEntry.objects.filter(owner=user, card__game_id=deck.game_id).exists():
             missing = selectors.collection_missing(owner=user, deck=deck, version=version)
     return render(
@@ -376,7 +382,9 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "violations": explained(report, game, deck.format, rule_set=checked_under),
             "totals": totals_rows(report.totals if report else None, game),
             "versions": versions,
-            "is_owner": user.is_authenticated and deck.owner_id == user.pk,
+            "is_owner": is_owner,
+            "availability": availability,
+            "short": [a for a in availability or () if a["short"]],
             "token": token,
             "urls": _deck_urls(deck, token),
             "share_url": request.build_absolute_uri(deck.get_share_url()),
@@ -606,6 +614,24 @@ def deck_settings(request, pk: int):
 
 @login_required
 @require_POST
+def deck_built(request, pk: int):
+    """Mark one of your decks built (its cards sit in a deck box) or not; back to the page
+    the form was on (the deck page or the builder). Another user's deck is a 404."""
+    deck = get_object_or_404(Deck.objects.owned_by(request.user), pk=pk)
+    built = request.POST.get("built") == "1"
+    services.deck_set_built(deck=deck, built=built)
+    messages.success(
+        request,
+        f"“{deck.name}” is {'built' if built else 'no longer built'}: every figure counts it now.",
+    )
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}):
+        return redirect(back)
+    return redirect(deck)
+
+
+@login_required
+@require_POST
 def deck_delete(request, pk: int):
     deck = _owned(request, pk)
     name = deck.name
@@ -620,23 +646,42 @@ def deck_delete(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def collection(request):
-    """The cards the user owns, and a form to import a list into the collection."""
+    """What the user owns: per expansion, what they own of it and what they miss (the
+    products and loose cards together); the products and loose cards; a form to import a
+    list or a CSV file (or only check one); the export and the wants as files."""
     form = CollectionImportForm(request.POST or None, request.FILES or None)
     context: dict = {"form": form}
     status = 200
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
-            n = services.collection_import(
+            summary = services.collection_import(
                 owner=request.user,
-                game_slug=form.cleaned_data["game"],
-                text=form.cleaned_data["list"],
-                replace=form.cleaned_data["replace"],
+                game_slug=data["game"],
+                text=data["list"] or "",
+                csv_text=data["csv"],
+                replace=data["replace"],
+                dry_run=data["dry_run"],
             )
         except ListInvalid as exc:
             status = _list_invalid(context, exc)
         else:
-            messages.success(request, f"{n} card{'s' if n != 1 else ''} imported.")
-            return redirect("decks:collection")
+            said = (
+                f"{summary.cards} card{'s' if summary.cards != 1 else ''} "
+                f"({summary.distinct} different) and {summary.products} "
+                f"product{'s' if summary.products != 1 else ''}"
+            )
+            if summary.dry_run:
+                context["dry_run"] = f"The file holds {said}; nothing was imported."
+            else:
+                messages.success(request, f"{said[0].upper()}{said[1:]} imported.")
+                return redirect("decks:collection")
+    context["completion"] = collection_reads.completion(owner=request.user)
+    context["products"] = list(
+        OwnedProduct.objects.filter(owner=request.user)
+        .select_related("expansion__game")
+        .order_by("expansion__game__position", "expansion__code")
+    )
     context["entries"] = list(
         CollectionEntry.objects.filter(owner=request.user)
         .select_related("card__game")

@@ -41,11 +41,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cardsite.account_needed import account_needed
 from catalogue import rulesets
-from catalogue.models import Card
+from catalogue.models import Card, Printing
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
 from catalogue.services import card_facts_by_names
-from decks import lists, selectors, services, verdicts
+from decks import collection, lists, selectors, services, verdicts
 from decks.lists import ListEntry
 from decks.lists.edits import apply_change, section_kinds, sections_for
 from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
@@ -624,7 +624,7 @@ def _save(
 # --- Views ---------------------------------------------------------------------------------
 
 
-def _search_queryset(request, deck: Deck, game: GameDef, owned: bool):
+def _search_queryset(request, deck: Deck, game: GameDef, owned: bool, free: list[str] | None):
     qs = picked_kind_and_faction(
         Card.objects.filter(game_id=deck.game_id),
         game,
@@ -632,9 +632,18 @@ def _search_queryset(request, deck: Deck, game: GameDef, owned: bool):
         faction=request.GET.get("faction", ""),
     )
     if owned:
+        # Owned: loose copies, or a printing in a product the user owns.
         qs = qs.filter(
             Exists(CollectionEntry.objects.filter(owner=request.user, card=OuterRef("pk")))
+            | Exists(
+                Printing.objects.filter(
+                    card=OuterRef("pk"), expansion__owned_by__owner=request.user
+                )
+            )
         )
+    if free is not None:
+        # Only what is free: a copy left after the user's other built decks.
+        qs = qs.filter(name__in=free)
     result = search_cards(query=request.GET.get("q", ""), queryset=qs, game_slug=deck.game.slug)
     return result
 
@@ -651,7 +660,17 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
     fmt = game.format(deck.format)
     if owned is None:
         owned = request.GET.get("owned") == "1"
-    result = _search_queryset(request, deck, game, owned)
+    only_free = request.GET.get("free") == "1"
+    # Each card's owned · in your built decks · free (this deck left out of the built decks):
+    # read for the whole game when the search keeps only what is free, else for the page's
+    # cards below; two queries either way.
+    figures = (
+        collection.card_figures(owner=request.user, game_id=deck.game_id, exclude=deck.pk)
+        if only_free
+        else None
+    )
+    free = [name for name, f in figures.items() if f.free] if figures is not None else None
+    result = _search_queryset(request, deck, game, owned, free)
     kinds_by_section = section_kinds(game, fmt)
     main = fmt.main_section
     qs = result.queryset
@@ -671,11 +690,19 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
             start : start + SEARCH_LIMIT + 1
         ]
     )
+    if figures is None:
+        figures = collection.card_figures(
+            owner=request.user,
+            game_id=deck.game_id,
+            names=[c.name for c in cards[:SEARCH_LIMIT]],
+            exclude=deck.pk,
+        )
     rows = []
     for card in cards[:SEARCH_LIMIT]:
         rows.append(
             {
                 "card": card,
+                "figures": figures.get(card.name),
                 "kind": game.kinds[card.kind].label if card.kind in game.kinds else card.kind,
                 "faction": game.factions.get(card.faction, card.faction),
                 "has_cost": game.has_cost(card.kind),
@@ -709,6 +736,7 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
         "kind": request.GET.get("kind", ""),
         "faction": request.GET.get("faction", ""),
         "owned": owned,
+        "free": only_free,
         "urls": _urls(deck),
     }
 
@@ -763,6 +791,25 @@ def builder_deck(request, pk: int):
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
     context["rule_sets"] = rule_sets
     return render(request, "decks/builder/builder.html", context)
+
+
+@login_required
+def builder_availability(request, pk: int):
+    """The deck's cards against the collection (owned · in your other built decks · free,
+    and what is short), drawn in the builder's panel; its own request, so the builder's
+    answers do not read it."""
+    deck = _owned_deck(request, pk)
+    availability = collection.availability(owner=request.user, deck=deck)
+    return render(
+        request,
+        "decks/_availability.html",
+        {
+            "deck": deck,
+            "availability": availability,
+            "short": [a for a in availability if a["short"]],
+            "next": reverse("builder:deck", args=[deck.pk]),
+        },
+    )
 
 
 @login_required

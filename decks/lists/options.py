@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from decks.models import CollectionEntry
 from validation.types import Deck
 
 from .errors import DeckInvalid
+from .owned import owned_counts
 
 #: The deck option "restrict to my collection": `true` checks the deck against its owner's
 #: collection (army.collection); a mapping {card name: copies} gives the counts directly.
@@ -17,16 +17,9 @@ COLLECTION_OPTION = "collection"
 
 
 def collection_counts(*, owner, game_slug: str, names) -> dict[str, int]:
-    """How many copies of each named card of a game `owner` owns (cards not owned are left
-    out), in one query."""
-    names = list(dict.fromkeys(names))
-    if owner is None or not getattr(owner, "is_authenticated", False) or not names:
-        return {}
-    return dict(
-        CollectionEntry.objects.filter(
-            owner=owner, card__game__slug=game_slug, card__name__in=names
-        ).values_list("card__name", "count")
-    )
+    """How many copies of each named card of a game `owner` owns, products and loose cards
+    together (cards not owned are left out), in one query (lists.owned)."""
+    return owned_counts(owner=owner, game_slug=game_slug, names=names)
 
 
 def clean_collection_option(options: Mapping[str, Any] | None, *, owner) -> dict[str, Any]:

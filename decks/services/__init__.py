@@ -3,7 +3,8 @@
 - `versions`: decks and their versions (create, save, autosave, seal, update, pin to a rule
   set, share links, delete, clone);
 - `cards`: a card added to a deck from the card's page (`deck_add_card`);
-- `collection`: a player's collection and importing it.
+- `collection`: a player's collection (products and loose cards), importing it (text or
+  CSV), replacing it, and marking a deck built.
 
 Reading and checking a list is `decks.lists`; stored verdicts and their re-checks are
 `decks.verdicts`. The errors these services raise are `decks.lists`' and are named here too
@@ -18,7 +19,13 @@ it is handed. The names below are the package's public interface.
 from decks.lists import DeckInvalid, ListInvalid, VersionConflict
 
 from .cards import deck_add_card
-from .collection import collection_import, collection_set
+from .collection import (
+    Imported,
+    collection_import,
+    collection_replace,
+    collection_set,
+    deck_set_built,
+)
 from .versions import (
     WORKING_WINDOW_SECONDS,
     _entries,
@@ -37,10 +44,12 @@ from .versions import (
 __all__ = [
     "WORKING_WINDOW_SECONDS",
     "DeckInvalid",
+    "Imported",
     "ListInvalid",
     "VersionConflict",
     "_entries",
     "collection_import",
+    "collection_replace",
     "collection_set",
     "deck_add_card",
     "deck_autosave",
@@ -51,6 +60,7 @@ __all__ = [
     "deck_pin",
     "deck_save_version",
     "deck_seal_version",
+    "deck_set_built",
     "deck_update",
     "entries_as_sections",
 ]

@@ -1,69 +1,128 @@
-"""A player's collection: counts owned per card, the deck option that checks a deck against
-them, and importing a collection from list text."""
+"""A player's collection: whole products and loose cards, importing it (list text or CSV,
+all or nothing, with a dry run), replacing it whole, and marking a deck built."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import F
 
 from catalogue.models import Card
-from decks.lists.check import _resolve
-from decks.models import CollectionEntry
-from validation import decklist
-from validation.registry import registry
+from decks.lists.collection_file import collection_read
+from decks.models import CollectionEntry, Deck, OwnedProduct
 
 
-def _collection_lines(text: str, game) -> decklist.ParseResult:
-    """Read `N Name` lines; section headers are allowed and ignored (a deck list can be
-    imported into a collection as it is)."""
-    result = decklist.ParseResult()
-    for line_no, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip() or decklist._COMMENT.match(raw):
-            continue
-        line = decklist._TRAILING_COMMENT.sub("", raw).strip()
-        if decklist._HEADER.match(line):
-            continue
-        # The parser's own card-line reader, so that errors read the same as a deck's.
-        error = decklist._card_line(result, line_no, line, "collection", game)
-        if error:
-            result.errors.append(error)
-    return result
+@dataclass(frozen=True)
+class Imported:
+    """What an import took (or, on a dry run, would take): copies of loose cards, distinct
+    cards, products (copies) and the rows read."""
+
+    cards: int
+    distinct: int
+    products: int
+    rows: int
+    dry_run: bool = False
+
+    def as_dict(self) -> dict[str, int | bool]:
+        return {
+            "cards": self.cards,
+            "distinct_cards": self.distinct,
+            "products": self.products,
+            "rows": self.rows,
+            "dry_run": self.dry_run,
+        }
 
 
-def collection_import(*, owner, game_slug: str, text: str, replace: bool = False) -> int:
-    """Add the cards of a list to the user's collection (or, with `replace`, make the
-    collection of that game exactly the list). All or nothing: a list with line errors
-    raises ListInvalid and changes nothing. Returns the number of cards (copies) read."""
+def _merge(model, owner, field: str, wanted: dict[int, int], scope, *, replace: bool) -> None:
+    """Write {object id: copies} into `model`'s rows of `owner` (`field` the object's
+    column): added to the copies owned, or, with `replace`, the rows of `scope` made exactly
+    `wanted`."""
+    mine = model.objects.filter(owner=owner, **scope)
+    if replace:
+        mine.exclude(**{f"{field}__in": list(wanted)}).delete()
+    existing = dict(mine.filter(**{f"{field}__in": list(wanted)}).values_list(field, "pk"))
+    new = []
+    for obj_id, n in wanted.items():
+        pk = existing.get(obj_id)
+        if pk is None:
+            new.append(model(owner=owner, **{field: obj_id, "count": n}))
+        elif replace:
+            model.objects.filter(pk=pk).update(count=n)
+        else:
+            model.objects.filter(pk=pk).update(count=F("count") + n)
+    model.objects.bulk_create(new)
 
-    game = registry.get(game_slug)
-    parsed = _collection_lines(text, game)
-    deck, _ = _resolve(game_slug, parsed)
-    wanted: dict[str, int] = {}
-    for items in deck.sections.values():
-        for e in items:
-            wanted[e.card.name] = wanted.get(e.card.name, 0) + e.count
-    cards = {c.name: c for c in Card.objects.filter(game__slug=game_slug, name__in=list(wanted))}
+
+def collection_import(
+    *,
+    owner,
+    game_slug: str,
+    text: str = "",
+    csv_text: str = "",
+    replace: bool = False,
+    dry_run: bool = False,
+) -> Imported:
+    """Add a list (`N Name` text) or a CSV file (Count, Name, Edition, Card Number; a row with
+    an Edition and no Name is a whole product) to the user's collection of a game, or, with
+    `replace`, make that game's collection exactly the file. All or nothing: a file with a
+    line that cannot be read raises ListInvalid naming every such line and changes nothing;
+    `dry_run` reads and answers without writing."""
+    read = collection_read(game_slug=game_slug, text=text, csv_text=csv_text)
+    summary = Imported(
+        cards=sum(read.cards.values()),
+        distinct=len(read.cards),
+        products=sum(read.products.values()),
+        rows=read.rows,
+        dry_run=dry_run,
+    )
+    if dry_run:
+        return summary
+    ids = dict(
+        Card.objects.filter(game__slug=game_slug, name__in=list(read.cards)).values_list(
+            "name", "pk"
+        )
+    )
     with transaction.atomic():
-        mine = CollectionEntry.objects.filter(owner=owner, card__game__slug=game_slug)
-        if replace:
-            mine.exclude(card__name__in=list(wanted)).delete()
-        existing = {e.card_id: e for e in mine.filter(card__in=list(cards.values()))}
-        new = []
-        for name, n in wanted.items():
-            card = cards[name]
-            entry = existing.get(card.pk)
-            if entry is None:
-                new.append(CollectionEntry(owner=owner, card=card, count=n))
-            elif replace:
-                CollectionEntry.objects.filter(pk=entry.pk).update(count=n)
-            else:
-                CollectionEntry.objects.filter(pk=entry.pk).update(count=F("count") + n)
-        CollectionEntry.objects.bulk_create(new)
-    return sum(wanted.values())
+        _merge(
+            CollectionEntry,
+            owner,
+            "card_id",
+            {ids[name]: n for name, n in read.cards.items()},
+            {"card__game__slug": game_slug},
+            replace=replace,
+        )
+        if read.products or replace:
+            _merge(
+                OwnedProduct,
+                owner,
+                "expansion_id",
+                {read.expansions[code].pk: n for code, n in read.products.items()},
+                {"expansion__game__slug": game_slug},
+                replace=replace,
+            )
+    return summary
+
+
+def collection_replace(
+    *, owner, products: Iterable[tuple[int, int]], cards: Iterable[tuple[int, int]]
+) -> None:
+    """Make the user's whole collection exactly these products (expansion id, copies) and
+    loose cards (card id, copies); ids repeated add up."""
+    boxed: dict[int, int] = {}
+    for pk, n in products:
+        boxed[pk] = boxed.get(pk, 0) + n
+    loose: dict[int, int] = {}
+    for pk, n in cards:
+        loose[pk] = loose.get(pk, 0) + n
+    with transaction.atomic():
+        _merge(OwnedProduct, owner, "expansion_id", boxed, {}, replace=True)
+        _merge(CollectionEntry, owner, "card_id", loose, {}, replace=True)
 
 
 def collection_set(*, owner, card, count: int):
-    """Set how many copies of `card` the user owns (0 removes the entry)."""
+    """Set how many loose copies of `card` the user owns (0 removes the entry)."""
     if count <= 0:
         CollectionEntry.objects.filter(owner=owner, card=card).delete()
         return None
@@ -71,3 +130,11 @@ def collection_set(*, owner, card, count: int):
         owner=owner, card=card, defaults={"count": count}
     )
     return entry
+
+
+def deck_set_built(*, deck: Deck, built: bool) -> None:
+    """Mark a deck built (its cards sit in a deck box) or not. Every figure is read from the
+    decks as they are, so the next read of any page or answer counts it (nothing cached)."""
+    if deck.built != built:
+        deck.built = built
+        Deck.objects.filter(pk=deck.pk).update(built=built)

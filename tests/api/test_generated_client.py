@@ -155,6 +155,30 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     as_json = mod("decks", "decks_export_retrieve").sync(client=c, id=deck.id)
     assert as_json.to_dict()
 
+    # The collection: a CSV of one product and loose cards, the deck marked built, its
+    # availability, the card's decks and the wants.
+    imported = mod("collection", "collection_import_create").sync(
+        client=c,
+        body=models.CollectionImportRequest(
+            game=models.GameEnum.REDLINE, csv="Count,Name,Edition\n1,,RL1\n2,Tigercat,\n"
+        ),
+    )
+    assert isinstance(imported, models.CollectionImported), imported
+    assert (imported.products, imported.cards) == (1, 2)
+    built = mod("decks", "decks_partial_update").sync(
+        client=c, id=deck.id, body=models.PatchedDeckUpdateRequest(built=True)
+    )
+    assert built.built is True
+    rows = mod("decks", "decks_availability_list").sync(client=c, id=deck.id)
+    tigercat = next(r for r in rows if r.card == "Tigercat")
+    assert (tigercat.owned, tigercat.needed, tigercat.free, tigercat.short) == (3, 4, 3, 1)
+    uses = mod("cards", "cards_decks_retrieve").sync(client=c, id=card.id)
+    assert [(d.id, d.count, d.built) for d in uses.decks] == [(deck.id, 4, True)]
+    wants = mod("collection", "collection_wants_list").sync(client=c, deck=deck.id)
+    assert {w.card: w.missing for w in wants}["Tigercat"] == 1
+    whole = mod("collection", "collection_whole").sync(client=c)
+    assert [p.code for p in whole.products] == ["RL1"]
+
     index = mod("bulk", "bulk_retrieve").sync(client=c)
     item = next(i for i in index.data if i.game == "redline")
     bulk = mod("games", "games_bulk_retrieve").sync(

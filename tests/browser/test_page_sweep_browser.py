@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from catalogue.models import Expansion
+from decks.models import OwnedProduct
 from validation.registry import registry
 
 from .support import BROKEN_WORDS, LONG_WORD, page_ready
@@ -240,6 +242,15 @@ def site(live_server, live_catalogue, django_user_model):
                 simulation_run_chunk(run_id=run.pk, chunk_index=i, worker="inline")
             game_runs.append(run.pk)
         runs[game.slug] = game_runs
+    # A collection: every sample expansion once, and the decks beyond each game's first
+    # built, so the collection page's checklist, the deck pages' "Your cards" (with cards
+    # short and the built decks holding them) and the card pages' figures are swept too.
+    OwnedProduct.objects.bulk_create(
+        [OwnedProduct(owner=user, expansion=e) for e in Expansion.objects.all()]
+    )
+    Deck.objects.filter(owner=user).exclude(
+        pk__in=[d.pk for d in decks.values() if d is not None]
+    ).update(built=True)
     links = old_share_links(user, decks[registry.all()[0].slug])
     return {
         "user": user,

@@ -426,8 +426,9 @@ def test_query_counts_are_pinned(
     monkeypatch.setattr(rulesets, "today", lambda: date(2026, 12, 15))
     deck = _deck_with(user, 27)
     # session, user, deck (+game, version), card facts, search results, generals; the
-    # format's rule sets (the upcoming one's effect on the list is stored with the verdict)
-    with django_assert_num_queries(6 + 1):
+    # format's rule sets (the upcoming one's effect on the list is stored with the verdict);
+    # the search results' figures (the owned copies, the built decks)
+    with django_assert_num_queries(6 + 1 + 2):
         signed_in.get(reverse("builder:deck", args=[deck.pk]))
     # session, user, deck, card facts of the new list, the rule set in force and its facts
     # for the list's cards (entries, expansions, the cards printed in them), the save

@@ -98,7 +98,7 @@ def test_collection_endpoint_permissions(client, owned_entry, accounts, endpoint
         # Another user's entries never appear in their listing.
         assert f"/api/collection/{owned_entry.pk}/" not in response.content.decode()
         if name == "api-list":
-            assert owned_entry.pk not in {e["id"] for e in response.json()["results"]}
+            assert owned_entry.pk not in {e["id"] for e in response.json()["cards"]}
         if name == "page-collection":
             assert "Tigercat" not in response.content.decode()
     if actor != "owner":

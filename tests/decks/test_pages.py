@@ -217,7 +217,8 @@ def test_collection_page_imports_and_lists(client, mini_catalogue, user, make_de
     assert "Tigercat" in client.get(url).content.decode()
     deck = make_deck(user)
     body = client.get(deck.get_absolute_url()).content.decode()
-    assert 'id="missing"' in body and "2 Tigercat" in body
+    # The owner's own deck: its cards against the collection, the short ones named.
+    assert 'id="short"' in body and "<strong>2 Tigercat</strong> short: own 2" in body
 
 
 def test_profile_lists_my_decks(client, mini_catalogue, user, make_deck):

@@ -53,10 +53,11 @@ def test_the_deck_page_costs_the_same_with_one_version_or_thirty(
     small, large = _deck(user), _deck(user, versions=30)
     client.force_login(user)
     counts = [_count(lambda d=d: client.get(f"/decks/{d.pk}/")) for d in (small, large)]
-    # session, user, deck, versions page (count, rows), collection check, the card facts of
-    # the list (grouped by kind, with the cost curve); the format's rule sets (the upcoming
-    # one's effect on the list is read from the deck: stored with its verdict)
-    assert counts[0] == counts[1] == 7 + 1, counts
+    # session, user, deck, versions page (count, rows), the card facts of the list (grouped
+    # by kind, with the cost curve); the format's rule sets (the upcoming one's effect on
+    # the list is read from the deck: stored with its verdict); the owner's cards against
+    # the deck (the owned copies, the other built decks)
+    assert counts[0] == counts[1] == 6 + 1 + 2, counts
 
 
 def test_a_page_of_builder_search_results(client, user, sample_catalogue):
@@ -65,8 +66,9 @@ def test_a_page_of_builder_search_results(client, user, sample_catalogue):
     url = f"/decks/{deck.pk}/build/search/"
     first = _count(lambda: client.get(url, **HTMX))
     second = _count(lambda: client.get(url, {"page": "2"}, **HTMX))
-    # session, user, deck, one page of cards
-    assert first == second == 4, (first, second)
+    # session, user, deck, one page of cards, its cards' figures (the owned copies, the
+    # built decks)
+    assert first == second == 4 + 2, (first, second)
 
 
 def test_the_card_page_with_its_face(client, sample_catalogue):
@@ -75,5 +77,6 @@ def test_the_card_page_with_its_face(client, sample_catalogue):
     card = Card.objects.filter(game__slug="hex-skirmish", kind="unit").first()
     # the card with its game, its printings (the face needs no query of its own); its
     # standing in each format: the game's rule sets, the card's entries in them, their
-    # expansions; the decklists holding it (counted from the card's index)
-    assert _count(lambda: client.get(f"/cards/hex-skirmish/card/{card.pk}/")) == 2 + 3 + 1
+    # expansions; the public decks holding it; the decklists holding it (counted from the
+    # card's index)
+    assert _count(lambda: client.get(f"/cards/hex-skirmish/card/{card.pk}/")) == 2 + 3 + 1 + 1

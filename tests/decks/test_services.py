@@ -223,7 +223,7 @@ def test_collection_import_adds_and_reports_missing_cards(mini_catalogue, user, 
     deck = make_deck(user)
     n = services.collection_import(
         owner=user, game_slug="redline", text="# mine\nArsenal:\n3 Tigercat\n10 supply drop\n"
-    )
+    ).cards
     assert n == 13
     services.collection_import(owner=user, game_slug="redline", text="1 Tigercat")
     owned = dict(CollectionEntry.objects.values_list("card__name", "count"))

@@ -1,0 +1,292 @@
+"""What a user owns set against what their decks use, read for the pages and the API
+(nothing here writes; the writes are decks.services.collection).
+
+A card's figures: *owned* (its printings in the products owned plus its loose copies,
+decks.lists.owned), *in your built decks* (the copies the current versions of your decks
+marked built hold, with those decks) and *free* (owned less what the built decks hold, never
+below 0). A deck's availability counts the other built decks only: its own cards are the
+ones it needs. Every read here costs a fixed number of queries whatever the number of
+decks, products or cards."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+
+from catalogue.models import Expansion, Printing
+from decks.models import CollectionEntry, Deck, OwnedProduct
+
+from .lists.owned import owned_by_game, owned_counts
+
+
+@dataclass(frozen=True)
+class DeckUse:
+    """`count` copies of a card held by one of the user's decks."""
+
+    id: int
+    name: str
+    count: int
+    built: bool = True
+
+
+@dataclass
+class CardFigures:
+    """One card's figures for its owner: owned · in built decks (which) · free."""
+
+    owned: int = 0
+    decks: list[DeckUse] = field(default_factory=list)
+
+    @property
+    def in_built(self) -> int:
+        return sum(d.count for d in self.decks)
+
+    @property
+    def free(self) -> int:
+        return max(self.owned - self.in_built, 0)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "owned": self.owned,
+            "in_built_decks": self.in_built,
+            "built_decks": [{"id": d.id, "name": d.name, "count": d.count} for d in self.decks],
+            "free": self.free,
+        }
+
+
+def entries_needed(entries: Iterable[Mapping[str, Any]] | None) -> dict[str, int]:
+    """A version's copies of each card, across its sections."""
+    out: dict[str, int] = {}
+    for e in entries or ():
+        out[e["card"]] = out.get(e["card"], 0) + int(e["count"])
+    return out
+
+
+def built_usage(*, owner, game_id: int, exclude: int | None = None) -> dict[str, list[DeckUse]]:
+    """{card name: the user's built decks of the game holding it} (their current versions),
+    `exclude` (a deck's id) left out. One query."""
+    decks = Deck.objects.filter(owner=owner, game_id=game_id, built=True)
+    if exclude is not None:
+        decks = decks.exclude(pk=exclude)
+    rows = decks.order_by("name", "pk").values_list("pk", "name", "current_version__entries")
+    out: dict[str, list[DeckUse]] = {}
+    for pk, name, entries in rows:
+        for card, n in entries_needed(entries).items():
+            out.setdefault(card, []).append(DeckUse(pk, name, n))
+    return out
+
+
+def card_figures(
+    *, owner, game_id: int, names: Iterable[str] | None = None, exclude: int | None = None
+) -> dict[str, CardFigures]:
+    """{card name: its figures} for `names` (every card owned or held by a built deck when
+    None), the deck `exclude` left out of the built decks. Two queries."""
+    wanted = None if names is None else list(dict.fromkeys(names))
+    owned = owned_counts(owner=owner, game_id=game_id, names=wanted)
+    used = built_usage(owner=owner, game_id=game_id, exclude=exclude)
+    keys = wanted if wanted is not None else sorted({*owned, *used}, key=str.lower)
+    return {name: CardFigures(owned.get(name, 0), used.get(name, [])) for name in keys}
+
+
+def availability(*, owner, deck) -> list[dict[str, Any]]:
+    """Per card of the deck's current version, by name: needed, owned, the other built
+    decks holding it (ids, names, copies), free, and `short` (needed beyond free). Two
+    queries (the deck and its version already read)."""
+    version = deck.current_version
+    needed = entries_needed(version.entries if version is not None else ())
+    figures = card_figures(owner=owner, game_id=deck.game_id, names=needed, exclude=deck.pk)
+    out = []
+    for name in sorted(needed, key=str.lower):
+        f = figures[name]
+        out.append(
+            {
+                "card": name,
+                "needed": needed[name],
+                **f.as_dict(),
+                "short": max(needed[name] - f.free, 0),
+            }
+        )
+    return out
+
+
+def wants(*, owner, deck=None, game_id: int | None = None) -> list[dict[str, Any]]:
+    """The cards beyond what the user owns: of one deck (its current version), or of all
+    their decks (of one game, with `game_id`) added up, as if every one were built at once.
+    [{game, card, needed, owned, missing}] by game and name. Two queries for all decks (the
+    decks' versions, the owned copies); one for a deck already read with its game."""
+    needs: dict[tuple[str, str], int] = {}
+    if deck is not None:
+        version = deck.current_version
+        slug = deck.game.slug
+        for name, n in entries_needed(version.entries if version else ()).items():
+            needs[(slug, name)] = n
+        owned = {
+            (slug, name): n
+            for name, n in owned_counts(
+                owner=owner, game_id=deck.game_id, names=[k[1] for k in needs]
+            ).items()
+        }
+    else:
+        decks = Deck.objects.filter(owner=owner)
+        if game_id is not None:
+            decks = decks.filter(game_id=game_id)
+        for slug, entries in decks.values_list("game__slug", "current_version__entries"):
+            for name, n in entries_needed(entries).items():
+                needs[(slug, name)] = needs.get((slug, name), 0) + n
+        owned = owned_by_game(owner=owner, game_id=game_id) if needs else {}
+    out: list[dict[str, Any]] = []
+    for (slug, name), n in needs.items():
+        have = owned.get((slug, name), 0)
+        if n > have:
+            out.append(
+                {"game": slug, "card": name, "needed": n, "owned": have, "missing": n - have}
+            )
+    out.sort(key=lambda r: (r["game"], r["card"].lower()))
+    return out
+
+
+def wants_text(rows: list[dict[str, Any]]) -> str:
+    """The wants as the `N Card Name` lines the deck lists use."""
+    return "".join(f"{r['missing']} {r['card']}\n" for r in rows)
+
+
+def _holding(decks, name: str):
+    """The decks whose current version holds the card called `name`: on PostgreSQL a
+    containment test on the version's entries; elsewhere the versions' text, narrowed by
+    name and confirmed from the entries by the caller."""
+    if connection.vendor == "postgresql":
+        return decks.filter(current_version__entries__contains=[{"card": name}])
+    return decks.filter(current_version__list_text__icontains=name)
+
+
+def card_decks(*, owner, card) -> dict[str, Any]:
+    """A card's use: the user's decks holding it (id, name, copies, built), and how many
+    public decks hold it. Two queries."""
+    mine: list[DeckUse] = []
+    if getattr(owner, "is_authenticated", False):
+        rows = (
+            _holding(Deck.objects.filter(owner=owner, game_id=card.game_id), card.name)
+            .order_by("name", "pk")
+            .values_list("pk", "name", "built", "current_version__entries")
+        )
+        for pk, name, built, entries in rows:
+            n = entries_needed(entries).get(card.name, 0)
+            if n:
+                mine.append(DeckUse(pk, name, n, built))
+    public = _holding(Deck.objects.public().filter(game_id=card.game_id), card.name)
+    if connection.vendor == "postgresql":
+        public_count = public.count()
+    else:
+        public_count = sum(
+            1
+            for entries in public.values_list("current_version__entries", flat=True)
+            if entries_needed(entries).get(card.name)
+        )
+    return {
+        "decks": [{"id": d.id, "name": d.name, "count": d.count, "built": d.built} for d in mine],
+        "public_decks": public_count,
+    }
+
+
+@dataclass
+class ExpansionCompletion:
+    """What a user owns of an expansion: the products owned, the cards it prints and how
+    many of them they own a copy of (from any product or loose), the names missing."""
+
+    expansion: Expansion
+    products: int
+    cards: int
+    have: int
+    missing: list[str]
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.have / self.cards) if self.cards else 100
+
+
+def completion(*, owner) -> list[ExpansionCompletion]:
+    """Per expansion of every game the user owns a card of: a collector's checklist. Four
+    queries (the owned copies, the products, the expansions, their printings)."""
+    owned = owned_by_game(owner=owner)
+    if not owned:
+        return []
+    products = dict(OwnedProduct.objects.filter(owner=owner).values_list("expansion_id", "count"))
+    games = {slug for slug, _ in owned}
+    expansions = list(
+        Expansion.objects.filter(game__slug__in=games)
+        .select_related("game")
+        .order_by("game__position", "released", "code")
+    )
+    names: dict[int, set[str]] = {e.pk: set() for e in expansions}
+    for pk, name in Printing.objects.filter(expansion__in=expansions).values_list(
+        "expansion_id", "card__name"
+    ):
+        names[pk].add(name)
+    out = []
+    for e in expansions:
+        pk, cards = e.pk, names[e.pk]
+        missing = sorted((n for n in cards if (e.game.slug, n) not in owned), key=str.lower)
+        out.append(
+            ExpansionCompletion(
+                e, products.get(pk, 0), len(cards), len(cards) - len(missing), missing
+            )
+        )
+    return out
+
+
+def export_rows(*, owner) -> list[tuple[int, str, str, str, str]]:
+    """The collection as rows (Count, Name, Edition, Card Number, game): products first (a
+    row with an Edition and no Name), then the loose cards with their first printing. Two
+    queries."""
+    rows: list[tuple[int, str, str, str, str]] = []
+    for count, code, slug in (
+        OwnedProduct.objects.filter(owner=owner)
+        .order_by("expansion__game__position", "expansion__code")
+        .values_list("count", "expansion__code", "expansion__game__slug")
+    ):
+        rows.append((count, "", code, "", slug))
+    for count, name, slug in (
+        CollectionEntry.objects.filter(owner=owner)
+        .order_by("card__game__position", "card__name")
+        .values_list("count", "card__name", "card__game__slug")
+    ):
+        rows.append((count, name, "", "", slug))
+    return rows
+
+
+def export_csv(*, owner) -> str:
+    """The collection as the CSV collection sites use (Count, Name, Edition, Card Number,
+    and the game)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["Count", "Name", "Edition", "Card Number", "Game"])
+    for row in export_rows(owner=owner):
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def export_text(*, owner) -> str:
+    """Every owned card (products and loose copies added up) as `N Card Name` lines, a
+    `# Game: <slug>` line before each game's. One query."""
+    by_game: dict[str, list[tuple[str, int]]] = {}
+    for (slug, name), n in owned_by_game(owner=owner).items():
+        by_game.setdefault(slug, []).append((name, n))
+    lines: list[str] = []
+    for slug in sorted(by_game):
+        lines.append(f"# Game: {slug}")
+        lines.extend(f"{n} {name}" for name, n in sorted(by_game[slug], key=lambda x: x[0].lower()))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def wants_csv(rows: list[dict[str, Any]]) -> str:
+    """The wants as CSV: Count (the copies missing), Name, and the game."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["Count", "Name", "Game"])
+    for r in rows:
+        writer.writerow([r["missing"], r["card"], r["game"]])
+    return buf.getvalue()

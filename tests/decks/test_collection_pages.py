@@ -1,0 +1,175 @@
+"""Collections across decks on the pages (issue 36): the collection page's checklist per
+expansion and its CSV upload (with a dry run, and a file that is not text refused), the
+built toggle and the per-card figures of the deck page, the builder's figures and its "only
+what is free" filter, the card page's "your decks using it" and public counts."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from catalogue.models import Card, Expansion, Printing
+from decks import services
+from decks.models import CollectionEntry, Deck, OwnedProduct
+from tests.decks.conftest import sample_list
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def signed_in(client, user):
+    client.force_login(user)
+    return client
+
+
+def _deck(owner, name="Deck", built=False, visibility="private"):
+    deck = services.deck_create(
+        owner=owner,
+        game_slug="redline",
+        format="standard",
+        name=name,
+        visibility=visibility,
+        text=sample_list("redline", "standard"),
+    )
+    if built:
+        services.deck_set_built(deck=deck, built=True)
+    return deck
+
+
+def _own(owner, code="RL1", count=1):
+    OwnedProduct.objects.create(
+        owner=owner, expansion=Expansion.objects.get(code=code), count=count
+    )
+
+
+def test_the_collection_page_shows_each_expansions_completion(signed_in, sample_catalogue, user):
+    rl1 = Expansion.objects.get(code="RL1")
+    printed = rl1.printings.values("card").distinct().count()
+    CollectionEntry.objects.create(owner=user, card=Card.objects.get(name="Tigercat"), count=2)
+    page = signed_in.get(reverse("decks:collection")).content.decode()
+    assert f"1 of {printed}" in page
+    assert f"{printed - 1} missing" in page
+    _own(user)
+    page = signed_in.get(reverse("decks:collection")).content.decode()
+    assert (
+        f"{printed} of {printed} (100 %)" in page
+        and "1 × REDLINE: Tactical Card Combat RL1" in page
+    )
+
+
+def test_a_csv_file_uploaded_on_the_page_is_checked_then_imported(signed_in, sample_catalogue):
+    data = b"Count,Name,Edition,Card Number\n2,,RL1,\n3,Tigercat,RL1,4\n"
+    upload = lambda: SimpleUploadedFile("mine.csv", data, content_type="text/csv")  # noqa: E731
+    url = reverse("decks:collection")
+    response = signed_in.post(url, {"game": "redline", "file": upload(), "dry_run": "on"})
+    assert response.status_code == 200
+    assert "The file holds 3 cards (1 different) and 2 products; nothing was imported." in (
+        response.content.decode()
+    )
+    assert not OwnedProduct.objects.exists()
+    response = signed_in.post(url, {"game": "redline", "file": upload()})
+    assert response.status_code == 302
+    assert dict(OwnedProduct.objects.values_list("expansion__code", "count")) == {"RL1": 2}
+
+
+def test_a_file_that_is_not_text_is_refused_on_the_page(signed_in, sample_catalogue):
+    upload = SimpleUploadedFile(
+        "cards.csv", b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", content_type="image/png"
+    )
+    response = signed_in.post(reverse("decks:collection"), {"game": "redline", "file": upload})
+    assert response.status_code == 200
+    assert "the file is not text" in response.content.decode()
+    assert not CollectionEntry.objects.exists()
+
+
+def test_bad_csv_lines_are_named_on_the_page(signed_in, sample_catalogue):
+    upload = SimpleUploadedFile("c.csv", b"Count,Name\n2,Tigercat\n-3,Rabbit\n1,Rabit\n")
+    response = signed_in.post(reverse("decks:collection"), {"game": "redline", "file": upload})
+    page = response.content.decode()
+    assert response.status_code == 400 or "Line 3" in page
+    assert "Line 3" in page and "Line 4" in page
+    assert not CollectionEntry.objects.exists()
+
+
+def test_the_deck_page_toggles_built_and_says_which_cards_are_short_and_where(
+    signed_in, sample_catalogue, user
+):
+    _own(user)  # one copy of every RL1 card
+    other = _deck(user, name="Deck A")
+    deck = _deck(user, name="Deck B")
+    response = signed_in.post(reverse("decks:built", args=[other.pk]), {"built": "1"})
+    assert response.status_code == 302 and Deck.objects.get(pk=other.pk).built
+    page = signed_in.get(reverse("decks:detail", args=[deck.pk])).content.decode()
+    assert 'id="short"' in page
+    assert "Tigercat</strong> short: own 1, in" in page and "Deck A</a> (4)" in page
+    assert "owned 1 · in your built decks 4 (Deck A) · free 0" in page
+    signed_in.post(reverse("decks:built", args=[other.pk]), {"built": "0"})
+    page = signed_in.get(reverse("decks:detail", args=[deck.pk])).content.decode()
+    assert "(Deck A)" not in page and "owned 1 · in your built decks 0 · free 1" in page
+
+
+def test_another_users_deck_cannot_be_marked_built_from_the_page(
+    client, sample_catalogue, user, other_user
+):
+    deck = _deck(user)
+    client.force_login(other_user)
+    assert client.post(reverse("decks:built", args=[deck.pk]), {"built": "1"}).status_code == 404
+    assert not Deck.objects.get(pk=deck.pk).built
+
+
+def test_the_builder_shows_figures_and_keeps_only_what_is_free(signed_in, sample_catalogue, user):
+    CollectionEntry.objects.create(owner=user, card=Card.objects.get(name="Tigercat"), count=4)
+    CollectionEntry.objects.create(owner=user, card=Card.objects.get(name="Rabbit"), count=6)
+    _deck(user, name="In a box", built=True)  # holds 4 Tigercat and 4 Rabbit
+    deck = _deck(user, name="Next")
+    url = reverse("builder:search", args=[deck.pk])
+    page = signed_in.get(url, {"q": "Rabbit"}, **HTMX).content.decode()
+    assert "owned 6 · in your built decks 4 (In a box) · free 2" in page
+    free = signed_in.get(url, {"q": "kind:efreet", "free": "1"}, **HTMX).content.decode()
+    assert 'data-card="Rabbit"' in free and 'data-card="Tigercat"' not in free
+    box = signed_in.get(reverse("builder:availability", args=[deck.pk])).content.decode()
+    assert "Tigercat</strong> short" in box
+
+
+def test_the_builders_search_costs_the_same_queries_for_one_built_deck_or_twenty(
+    signed_in, sample_catalogue, user
+):
+    _own(user)
+    deck = _deck(user, name="Next")
+    _deck(user, name="built", built=True)
+    url = reverse("builder:search", args=[deck.pk])
+
+    def count(params):
+        with CaptureQueriesContext(connection) as ctx:
+            assert signed_in.get(url, params, **HTMX).status_code == 200
+        return len(ctx)
+
+    few = (count({"q": "kind:efreet"}), count({"q": "kind:efreet", "free": "1"}))
+    for i in range(19):
+        _deck(user, name=f"built {i}", built=True)
+    Printing.objects.create(
+        card=Card.objects.get(name="Tigercat"),
+        expansion=Expansion.objects.create(game_id=deck.game_id, code="RL2", name="Reprints"),
+    )
+    _own(user, "RL2", 3)
+    assert (count({"q": "kind:efreet"}), count({"q": "kind:efreet", "free": "1"})) == few
+
+
+def test_the_card_page_shows_your_decks_using_it_and_the_public_count(
+    client, sample_catalogue, user, other_user
+):
+    _deck(user, name="Mine", built=True)
+    _deck(other_user, name="Theirs", visibility="public")
+    card = Card.objects.get(name="Tigercat")
+    url = reverse("catalogue:card", args=["redline", card.pk])
+    client.force_login(user)
+    page = client.get(url).content.decode()
+    assert "Mine</a> · 4 copies · built" in page
+    assert "In 1 public deck." in page
+    assert "owned 0 · in your built decks 4 (Mine) · free 0" in page
+    client.logout()
+    page = client.get(url).content.decode()
+    assert "In 1 public deck." in page and "Mine" not in page
