@@ -15,8 +15,8 @@ that each of these costs a fixed number of queries whatever the data size.
 
     .venv/bin/python bench/decklists.py      # BENCH_DECKLISTS=20000 for a smaller run
 
-It runs in a throwaway PostgreSQL database (`cardsite_decklists_bench` on the server of
-DATABASE_URL, default 127.0.0.1:5432), created, migrated and dropped at the end;
+It runs in a throwaway PostgreSQL database (`cardsite_decklists_bench`, or BENCH_DATABASE, on the
+server of DATABASE_URL, default 127.0.0.1:5432), created, migrated and dropped at the end;
 BENCH_KEEP=1 keeps it, and BENCH_REUSE=1 measures again on the kept one (no new data).
 """
 
@@ -40,7 +40,7 @@ SERVER = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/p
 if urlparse(SERVER).scheme not in ("postgres", "postgresql", "pgsql"):
     sys.exit(f"bench/decklists.py needs PostgreSQL; DATABASE_URL is {SERVER!r}")
 BASE = SERVER.rsplit("/", 1)[0]
-DB_NAME = "cardsite_decklists_bench"
+DB_NAME = os.environ.get("BENCH_DATABASE", "cardsite_decklists_bench")
 os.environ["DATABASE_URL"] = f"{BASE}/{DB_NAME}"
 os.environ["DJANGO_SETTINGS_MODULE"] = "cardsite.settings"
 os.environ["DJANGO_ENV"] = "development"

@@ -55,6 +55,8 @@ ATTACKERS = int(os.environ.get("LOAD_ATTACKERS", "8"))
 PORT = int(os.environ.get("LOAD_PORT", "8731"))
 # LOAD_BASELINE=0 skips the runserver baseline (the attackers' comparison needs none).
 BASELINE = os.environ.get("LOAD_BASELINE", "1") != "0"
+# How long a server may take to start (migrate, sample data, the goldfish warmed) on a busy machine.
+START_SECONDS = float(os.environ.get("LOAD_START_SECONDS", "240"))
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/cardsite_load")
 BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/9")
 
@@ -96,7 +98,7 @@ def ensure_database() -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def wait_until_up(port: int, proc: subprocess.Popen, limit: float = 240.0) -> None:
+def wait_until_up(port: int, proc: subprocess.Popen, limit: float = START_SECONDS) -> None:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -2,8 +2,9 @@
 
 A scope's rate (THROTTLE_* settings, `N/second|minute|hour|day`) is N requests in a window of
 that length, which begins with the client's first request. Each request adds one to the
-client's counter with the cache's atomic increment (`cache.add` then `cache.incr`: Redis INCR,
-or a file lock for the embedded file cache), the counter living as long as the window:
+client's counter with the cache's atomic increment (on Redis one MULTI of SET NX, INCR and
+PTTL, `cardsite.cache.RedisCache.count_in_window`; elsewhere `cache.add` then `cache.incr`
+under the embedded file cache's lock), the counter living as long as the window:
 however many requests race, at most N pass in a window. (DRF's own throttles read a list of
 times, append and write it back: concurrent requests read the same list, and 32 concurrent
 clients got half as many again through.)
@@ -138,7 +139,12 @@ class WindowCounter:
 def _increment(key: str, duration: int, now: float) -> tuple[int, float | None]:
     """Add one to the client's counter `key`, atomically. The first request of a window
     creates it at 0, living `duration` seconds (and notes when the window began, for the
-    Retry-After hint). Returns the count and, when this request began the window, its start."""
+    Retry-After hint). Returns the count and, when this request began the window, its start
+    (on Redis always: one round trip answers the count and the window's time left)."""
+    in_window = getattr(cache, "count_in_window", None)
+    if in_window is not None:
+        used, left = in_window(key, duration)
+        return used, now + left - duration
     for _ in range(3):
         created = cache.add(key, 0, duration)
         if created:

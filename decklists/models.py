@@ -20,7 +20,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.signals import post_delete, post_save
 from django.urls import reverse
+
+from .listing_cache import listings_changed
 
 #: The longest description and comment a user may write (characters of Markdown).
 DESCRIPTION_MAX = 5000
@@ -43,6 +46,14 @@ class DecklistQuerySet(models.QuerySet):
         if getattr(user, "is_staff", False):
             return self.all()
         return self.listed()
+
+    def update(self, **kwargs) -> int:
+        """Every change of decklists' rows (counters, score, hidden) gives the cached lists
+        a new generation once it commits (`listing_cache`)."""
+        n = super().update(**kwargs)
+        if n:
+            listings_changed()
+        return n
 
 
 class DecklistSet(models.Model):
@@ -389,3 +400,15 @@ class ModerationLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.target_kind} {self.target_id}"
+
+
+def _decklist_saved_or_deleted(sender, **kwargs) -> None:
+    """A decklist published, edited (the admin) or deleted (also with its author): the
+    cached lists are renewed once it commits."""
+    listings_changed()
+
+
+post_save.connect(_decklist_saved_or_deleted, sender=Decklist, dispatch_uid="decklist_listings")
+post_delete.connect(
+    _decklist_saved_or_deleted, sender=Decklist, dispatch_uid="decklist_listings_gone"
+)

@@ -21,6 +21,7 @@ from simulations.models import SimulationRun, Status
 from simulations.pipeline import shown
 from validation.registry import registry
 
+from . import listing_cache
 from .models import Author, Comment, Decklist, DecklistCard, Favourite, Follow, Like
 from .services import duplicate_of
 from .services.search import LIST_DEFERRED
@@ -61,8 +62,15 @@ def popular_this_week(*, now=None) -> list[dict[str, Any]]:
 
 
 def card_decklist_count(card) -> int:
-    """The listed decklists holding the card (one query, read from the card's index)."""
-    return DecklistCard.objects.filter(card=card, decklist__hidden=False).count()
+    """The listed decklists holding the card (one query, read from the card's index; kept
+    in the cache with the lists, `listing_cache`, so a card page read again costs none)."""
+    qs = DecklistCard.objects.filter(card=card, decklist__hidden=False)
+    name = listing_cache.key(qs, "card count")
+    kept = listing_cache.read(name)
+    if kept is None:
+        kept = qs.count()
+        listing_cache.keep(name, kept)
+    return kept
 
 
 def _chain_up(decklist, user) -> list[Decklist]:
@@ -199,11 +207,23 @@ def comments_of(decklist, *, page=1, moderator: bool = False):
     return _Counted(qs.filter(hidden=False), COMMENTS_PAGE, count=decklist.comments).get_page(page)
 
 
+def _shown(ids: list[int]) -> dict[int, Decklist]:
+    """The page's decklists by id (listed ones only: a page kept a moment before a decklist
+    was hidden does not show it)."""
+    return (
+        Decklist.objects.listed()
+        .select_related("game", "author")
+        .defer(*LIST_DEFERRED)
+        .in_bulk(ids)
+    )
+
+
 class SearchPaginator(Paginator):
     """A search by cards: the page's ids and the total in one query (`COUNT(*) OVER ()`,
     read from the decklists' index on the sort, not their rows), then the page's decklists
     by id. The set operation on the card index runs once, and no row of a decklist that is
-    not shown is read."""
+    not shown is read. The ids and the total are kept in the cache (`listing_cache`) until
+    a decklist changes: the same search again reads only the page's decklists."""
 
     def page(self, number):
         try:
@@ -213,38 +233,57 @@ class SearchPaginator(Paginator):
         if number < 1:
             raise EmptyPage("That page number is less than 1")
         bottom = (number - 1) * self.per_page
-        rows = self.object_list.annotate(found_total=Window(Count("pk")))  # type: ignore[attr-defined]  # a queryset
-        found: list[tuple[int, int]] = list(
-            rows.values_list("pk", "found_total")[bottom : bottom + self.per_page]
-        )
-        if found:
-            self.__dict__["count"] = found[0][1]
-        elif number > 1:
+        name = listing_cache.key(self.object_list, "search", bottom, self.per_page)
+        kept = listing_cache.read(name)
+        if kept is None:
+            rows = self.object_list.annotate(found_total=Window(Count("pk")))  # type: ignore[attr-defined]  # a queryset
+            found: list[tuple[int, int]] = list(
+                rows.values_list("pk", "found_total")[bottom : bottom + self.per_page]
+            )
+            kept = ([pk for pk, _ in found], found[0][1] if found else 0)
+            listing_cache.keep(name, kept)
+        ids, total = kept
+        if not ids and number > 1:
             raise EmptyPage("That page contains no results")
-        else:
-            self.__dict__["count"] = 0
-        by_id = (
-            Decklist.objects.select_related("game", "author")
-            .defer(*LIST_DEFERRED)
-            .in_bulk([pk for pk, _ in found])
-        )
+        self.__dict__["count"] = total
+        by_id = _shown(ids)
         return self._get_page(  # type: ignore[attr-defined]  # Paginator's own page factory
-            [by_id[pk] for pk, _ in found if pk in by_id], number, self
+            [by_id[pk] for pk in ids if pk in by_id], number, self
         )
 
 
 class CappedPaginator(Paginator):
     """A paginator that counts at most COUNT_CAP + 1 rows (a LIMITed subquery): a list of
     many decklists costs the same to count however many there are; `capped` says the count
-    stopped there."""
+    stopped there. The count and each page's ids are kept in the cache (`listing_cache`)
+    until a decklist changes; the page's decklists are read by id."""
 
     @cached_property
     def count(self) -> int:
-        return self.object_list[: COUNT_CAP + 1].count()  # type: ignore[attr-defined]  # a queryset
+        name = listing_cache.key(self.object_list, "count", COUNT_CAP)
+        kept = listing_cache.read(name)
+        if kept is None:
+            kept = self.object_list[: COUNT_CAP + 1].count()  # type: ignore[attr-defined]  # a queryset
+            listing_cache.keep(name, kept)
+        return kept
 
     @property
     def capped(self) -> bool:
         return self.count > COUNT_CAP
+
+    def page(self, number):
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = min(bottom + self.per_page, self.count)
+        name = listing_cache.key(self.object_list, "page", bottom, top)
+        ids = listing_cache.read(name)
+        if ids is None:
+            ids = list(self.object_list.values_list("pk", flat=True)[bottom:top])  # type: ignore[attr-defined]  # a queryset
+            listing_cache.keep(name, ids)
+        by_id = _shown(ids)
+        return self._get_page(  # type: ignore[attr-defined]  # Paginator's own page factory
+            [by_id[pk] for pk in ids if pk in by_id], number, self
+        )
 
 
 def author_page(author) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from catalogue import rulesets
 from catalogue.models import Game, RuleSet
 from catalogue.services import GamePool, card_facts_by_names
 from decklists.from_decks import RuleSetCache, version_check
+from decklists.listing_cache import listings_changed
 from decklists.models import Decklist, DecklistLegality
 from validation.runner import Report
 
@@ -105,7 +106,8 @@ def legality_rows(decklist_id: int, reports: dict[str, Report], now) -> list:
 
 
 def legality_write(rows: list) -> None:
-    """Insert or replace the rows (one statement a thousand)."""
+    """Insert or replace the rows (one statement a thousand); "legal today" searches are
+    read again (`listing_cache`)."""
     if rows:
         DecklistLegality.objects.bulk_create(
             rows,
@@ -114,6 +116,7 @@ def legality_write(rows: list) -> None:
             unique_fields=["decklist", "format"],
             update_fields=["legal", "rule_set_code", "errors", "checked_at"],
         )
+        listings_changed()
 
 
 def recheck_decklists(

@@ -5,6 +5,8 @@ the home page's strip and a card's count; each page costs a fixed number of quer
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from decklists import services
@@ -175,6 +177,9 @@ def test_a_card_page_says_in_how_many_decklists_it_is(client, sample_catalogue, 
     card = Card.objects.get(game__slug="redline", name=decklist.entries[0]["card"])
     page = client.get(card.get_absolute_url()).content.decode()
     assert "In <a" in page and "1 decklist<" in page
+    publish(user)  # a new decklist: the count kept in the cache is renewed
+    page = client.get(card.get_absolute_url()).content.decode()
+    assert "2 decklists<" in page
 
 
 def test_the_popular_page_costs_the_same_queries_however_many_decklists(
@@ -227,3 +232,38 @@ def test_a_decklist_page_shows_the_goldfish_its_author_ran_on_the_published_vers
     other = make_deck(other_user, "redline", "standard")
     untested = services.decklist_publish(deck=other, author=other_user, name="Untested")
     assert 'id="goldfish"' not in client.get(untested.get_absolute_url()).content.decode()
+
+
+def test_the_popular_page_again_reads_only_its_decklists_until_one_changes(
+    client, sample_catalogue, user, other_user, publish, django_assert_num_queries
+):
+    """The list's count and the page's ids are kept in the cache (decklists.listing_cache):
+    the same page again costs the count and the page's ids fewer (2 → 0, the decklists read
+    by id); a like moves a decklist up and the next request shows it."""
+    first, second = publish(user, "redline", "standard"), publish(user, "redline", "standard")
+    with CaptureQueriesContext(connection) as cold:
+        page = client.get("/decklists/").content.decode()
+    assert page.index(f'data-decklist="{second.pk}"') < page.index(f'data-decklist="{first.pk}"')
+    with django_assert_num_queries(len(cold.captured_queries) - 2):
+        assert client.get("/decklists/").status_code == 200
+    services.decklist_like(decklist=first, user=other_user)
+    with django_assert_num_queries(len(cold.captured_queries)):
+        page = client.get("/decklists/").content.decode()
+    assert page.index(f'data-decklist="{first.pk}"') < page.index(f'data-decklist="{second.pk}"')
+
+
+def test_a_search_by_cards_again_reads_only_its_decklists_until_one_changes(
+    client, sample_catalogue, user, publish, django_assert_num_queries
+):
+    """A search by cards: its ids and total kept, so the same search again costs one query
+    fewer; a hidden decklist leaves the next answer at once."""
+    made = [publish(user, "redline", "standard") for _ in range(2)]
+    card = made[0].entries[0]["card"]
+    url = f"/decklists/redline/?cards={card}"
+    with CaptureQueriesContext(connection) as cold:
+        page = client.get(url).content.decode()
+    assert page.count('class="decklist-row"') == 2
+    with django_assert_num_queries(len(cold.captured_queries) - 1):
+        assert client.get(url).content.decode().count('class="decklist-row"') == 2
+    services.decklist_hide(decklist=made[0], actor=user, reason="spam")
+    assert client.get(url).content.decode().count('class="decklist-row"') == 1

@@ -13,10 +13,12 @@ import urllib.error
 import urllib.request
 
 import pytest
-from django.core.cache import cache
+import redis
+from django.core.cache import cache, caches
 from django.test import override_settings
 from rest_framework.throttling import ScopedRateThrottle
 
+from cardsite.cache import RedisCache
 from tests.conftest import _database_url_for_test_db
 from tests.decks.conftest import sample_list
 from tests.site.test_serving import _free_port, _start_gunicorn, _wait_up
@@ -24,7 +26,7 @@ from tests.site.test_serving import _free_port, _start_gunicorn, _wait_up
 SHORT_LIST = "General:\n1 General Jeffrey Moore"
 DOWN_CACHE = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "cardsite.cache.RedisCache",
         "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
     }
@@ -74,6 +76,31 @@ def test_a_refused_request_says_when_to_come_back(client, sample_catalogue):
     refused = client.post("/api/validate/", body, content_type="application/json")
     assert refused.status_code == 429
     assert 3500 <= int(refused["Retry-After"]) <= 3601
+
+
+@pytest.mark.django_db
+def test_a_throttled_request_costs_one_cache_round_trip(client, sample_catalogue, monkeypatch):
+    """On Redis the counter is added to, created with its lifetime and its time left read in
+    one MULTI (was: add, incr's EXISTS and INCR, the window's start: four or five), and the
+    RateLimit headers need no other call."""
+    assert isinstance(caches["default"], RedisCache)
+    _rates(validate="5/min")
+    sent: list[bytes] = []
+    real = redis.connection.Connection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        sent.append(command)
+        return real(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counted)
+    for n in range(5):
+        body = {"game": "redline", "format": "standard", "list": SHORT_LIST}
+        response = client.post("/api/validate/", body, content_type="application/json")
+        assert response.status_code == 200
+        assert response["RateLimit-Remaining"] == str(4 - n)
+        assert 55 <= int(response["RateLimit-Reset"]) <= 60
+    assert len(sent) == 5
+    assert _validate_api(client) == 429
 
 
 @pytest.mark.django_db
