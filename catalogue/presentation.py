@@ -91,7 +91,46 @@ def _forms(word: str) -> set[str]:
     return forms
 
 
-def search_reading(query: str, result, cards) -> dict[str, str]:
+def _edits_allowed(word: str) -> int:
+    """How many edits a corrected word may be from the name's word (a letter changed, added
+    or dropped, or two swapped, is one): one up to five letters, two from six, so that
+    "tigrcat" is "Tigercat" and "rally" is not "Alley"."""
+    return 1 if len(word) <= 5 else 2
+
+
+#: How many names a search that matched only by a loose likeness offers as links.
+SUGGESTIONS = 5
+
+
+def _edits(a: str, b: str) -> int:
+    """The edits from `a` to `b`: letters changed, added or dropped, two neighbours swapped."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, prev2[j - 2] + 1)
+            row.append(cost)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+def bare_words(query: str) -> list[str]:
+    """The words of a query searched as words of a name or text (no key term, no negated
+    term, no operator, no quoted phrase), lower-cased, of three letters or more."""
+    if '"' in query:
+        return []
+    words = [
+        w.lower()
+        for w in query.split()
+        if not _KEY_TERM.search(w) and not w.startswith("-") and w.lower() not in _OPERATORS
+    ]
+    return [w for w in words if len(re.sub(r"[\W_]", "", w)) >= 3]
+
+
+def search_reading(query: str, result, cards) -> dict[str, Any]:
     """What a results page says about how a query was read.
 
     `corrected`: the name of the best match among `cards` (the page's, best first when the
@@ -99,10 +138,14 @@ def search_reading(query: str, result, cards) -> dict[str, str]:
     name is what a word of the query was corrected to: no card of the page holds the word
     as typed (or a form of it: "wizards" is found as "wizard") in its name or text, and a
     word of that name is a close spelling of it (a name typed with a letter left out shows
-    the name as spelt). `read_as`: the query as the search read it, only when that says
+    the name as spelt: at most one letter off up to five letters, two from six).
+    `suggestions`: when such a word is in no card of the page and no name is close enough
+    to be what was meant ("rally" and "Thieves' Alley"), the names of the page's first cards,
+    for the page to offer as links in place of the cards (not for a query with OR, whose
+    other words may hold). `read_as`: the query as the search read it, only when that says
     more than the query itself (keys and values normalised, terms dropped). At most one
     query (the texts of the page's cards, when a word is in none of their names)."""
-    out = {"corrected": "", "read_as": ""}
+    out: dict[str, Any] = {"corrected": "", "read_as": "", "suggestions": []}
     read_as = getattr(result, "read_as", "") or ""
     typed = " ".join(query.split()).lower()
     plain = " ".join(re.sub(r"\bAND\b", " ", read_as).split()).lower()
@@ -111,12 +154,7 @@ def search_reading(query: str, result, cards) -> dict[str, str]:
     cards = list(cards)
     if not cards or '"' in query:
         return out
-    words = [
-        w.lower()
-        for w in query.split()
-        if not _KEY_TERM.search(w) and not w.startswith("-") and w.lower() not in _OPERATORS
-    ]
-    words = [w for w in words if len(re.sub(r"[\W_]", "", w)) >= 3]
+    words = bare_words(query)
     if not words:
         return out
     names = " ".join(c.name.lower() for c in cards)
@@ -145,10 +183,14 @@ def search_reading(query: str, result, cards) -> dict[str, str]:
     def corrected(word: str) -> bool:
         letters = "".join(re.findall(r"[^\W_]+", word))
         return any(
-            difflib.SequenceMatcher(a=letters, b=n).ratio() >= CORRECTED_CUTOFF for n in name_words
+            difflib.SequenceMatcher(a=letters, b=n).ratio() >= CORRECTED_CUTOFF
+            and _edits(letters, n) <= _edits_allowed(letters)
+            for n in name_words
         )
 
     if all(corrected(w) for w in unseen):
         out["corrected"] = top.name
         out["read_as"] = ""
+    elif not any(w.lower() == "or" for w in query.split()):
+        out["suggestions"] = list(dict.fromkeys(c.name for c in cards))[:SUGGESTIONS]
     return out

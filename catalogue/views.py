@@ -19,8 +19,15 @@ from . import card_images, rulesets
 from .image_views import card_image_url
 from .models import Card, Expansion, Game, collector_order
 from .paging import WalkPaginator, search_walk
-from .presentation import face_context, labelled_attributes, search_reading, stat_line
-from .search import picked_kind_and_faction, search_cards
+from .presentation import (
+    SUGGESTIONS,
+    bare_words,
+    face_context,
+    labelled_attributes,
+    search_reading,
+    stat_line,
+)
+from .search import close_name_ids, picked_kind_and_faction, search_cards
 from .search.examples import examples, keys_of, vars_of
 from .services import game_card_counts
 
@@ -120,6 +127,20 @@ def game_cards(request, game: str):
     view = "list" if request.GET.get("view") == "list" else "grid"
     params = request.GET.copy()
     params.pop("page", None)
+    suggestions: list[tuple[str, str]] = []
+    words = bare_words(query) if not cards and not result.error and page.number == 1 else []
+    if words and not reading["suggestions"]:
+        # Nothing found by a word: the names nearest to it are offered (two queries).
+        near = close_name_ids(" ".join(words), game)[:SUGGESTIONS]
+        named = dict(Card.objects.filter(pk__in=near).values_list("pk", "name"))
+        reading["suggestions"] = [named[pk] for pk in near if pk in named]
+    if reading["suggestions"]:
+        # Matched only by a loose likeness: no card is shown, the names are offered.
+        cards = []
+        for name in reading["suggestions"]:
+            params["q"] = f'"{name}"'
+            suggestions.append((name, params.urlencode()))
+        params["q"] = query
     context = {
         "game": game_def,
         "game_obj": game_obj,
@@ -128,6 +149,7 @@ def game_cards(request, game: str):
         "query": query,
         "search": result,
         "reading": reading,
+        "suggestions": suggestions,
         "kind": kind,
         "faction": faction,
         "set_code": set_code,

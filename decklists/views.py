@@ -80,7 +80,7 @@ def search(request, game: str | None = None):
         "search": found,
         "errors": errors,
         "page": page,
-        "decklists": page.object_list if page else [],
+        "decklists": page.object_list if page is not None else [],
         "formats": sorted({(f.slug, f.name) for g in defs for f in g.formats.values()}),
         "factions": sorted({(k, v) for g in defs for k, v in g.factions.items()}),
         "sorts": list(finder.SORTS),
@@ -197,6 +197,10 @@ def comment(request, pk: int):
     return render(request, "decklists/detail.html", context, status=status)
 
 
+#: Each moderation action said done, in its past tense.
+DONE = {"hide": "hidden", "restore": "restored", "delete": "deleted"}
+
+
 def _reason(request) -> str:
     form = ReasonForm(request.POST)
     return form.data.get("reason", "") if form.is_bound else ""
@@ -223,7 +227,7 @@ def comment_moderate(request, pk: int, cid: int):
     except services.DecklistInvalid as exc:
         messages.error(request, "Not done: " + " ".join(exc.errors.get("reason", [])))
     else:
-        messages.success(request, f"Comment {action}{'d' if action.endswith('e') else 'den'}.")
+        messages.success(request, f"Comment {DONE[action]}.")
     return redirect(_back(decklist, f"#comment-{cid}" if action != "delete" else "#comments"))
 
 
@@ -248,10 +252,7 @@ def moderate(request, pk: int):
     except services.DecklistInvalid as exc:
         messages.error(request, "Not done: " + " ".join(exc.errors.get("reason", [])))
         return redirect(_back(decklist))
-    messages.success(
-        request,
-        f"Decklist {'deleted' if action == 'delete' else action + ('d' if action.endswith('e') else 'den')}.",
-    )
+    messages.success(request, f"Decklist {DONE[action]}.")
     return redirect("decklists:index" if action == "delete" else _back(decklist))
 
 

@@ -79,6 +79,26 @@ class Search:
     card_ids: dict[str, list[int]] = field(default_factory=dict)
     author_id: int | None = None
 
+    def terms(self) -> list[str]:
+        """What was searched, in words (for the page that found nothing)."""
+
+        said: list[str] = []
+        for key, label in (
+            ("q", "name contains"),
+            ("author", "author"),
+            ("format", "format"),
+            ("faction", "faction"),
+        ):
+            if getattr(self, key):
+                said.append(f"{label} “{getattr(self, key)}”")
+        said += [f"with {m} × {n}" if m > 1 else f"with {n}" for n, m in self.cards]
+        said += [f"without {n}" for n in self.exclude]
+        if self.legal_today:
+            said.append("legal today")
+        if self.since:
+            said.append(f"published since {self.since.isoformat()}")
+        return said
+
     def query_string(self) -> str:
         """The search as query parameters (for the pages' links)."""
 

@@ -99,3 +99,21 @@ def test_a_key_written_as_its_label_finds_cards_and_a_banner_only_for_a_typo(pag
     script, _pinned = axe_source()
     assert axe_violations(page, script) == []
     assert page.console_errors == []
+
+
+def test_text_put_in_the_catalogue_search_box_without_keys_searches(
+    browser, live_server, live_catalogue
+):
+    """Text pasted with the mouse or set by fill() fires no key event: the box hears `input`."""
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    context.set_default_timeout(15_000)
+    pg = context.new_page()
+    try:
+        pg.goto("/cards/redline/")
+        page_ready(pg)
+        expect(pg.locator("#results")).not_to_contain_text("No card matches")
+        pg.fill("#filters input[name=q]", "zzzzqqq")
+        expect(pg.locator("#results")).to_contain_text("No card matches")
+        expect(pg).to_have_url(re.compile(r"q=zzzzqqq"))
+    finally:
+        context.close()

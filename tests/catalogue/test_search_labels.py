@@ -90,6 +90,7 @@ def test_an_unknown_key_suggests_a_label_or_a_key(sample_catalogue):
         ("tactical-assault", "armored", ""),  # found as "armor"
         ("red-code", "carriers", ""),
         ("red-mittens", "mittens", ""),
+        ("red-mittens", "rally", ""),  # "Thieves' Alley": too far to be a typo of it
     ],
 )
 def test_the_showing_results_for_banner_is_only_for_a_corrected_word(
@@ -100,6 +101,21 @@ def test_the_showing_results_for_banner_is_only_for_a_corrected_word(
         assert f"Showing results for <strong>{banner}</strong>" in page
     else:
         assert "Showing results for" not in page
+
+
+def test_a_word_only_loosely_like_a_name_finds_no_card_and_offers_the_name_as_a_link(
+    client, sample_catalogue
+):
+    # "rally" is like "Alley" in "Thieves' Alley" (the trigram search finds it), but two
+    # letters off: not what was meant, so no card is shown in its place.
+    page = client.get("/cards/red-mittens/", {"q": "rally"}).content.decode()
+    assert "Showing results for" not in page
+    assert "No card matches “rally”. Did you mean " in page
+    assert 'href="?q=%22Thieves%27+Alley%22">Thieves&#x27; Alley</a>' in page
+    assert "data-card=" not in page and "1 card<" not in page
+    # The link finds the card.
+    found = client.get("/cards/red-mittens/", {"q": '"Thieves\' Alley"'}).content.decode()
+    assert "1 card<" in found and "No card matches" not in found
 
 
 def test_the_search_help_lists_the_labels_as_keys(client):

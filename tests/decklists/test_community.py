@@ -190,7 +190,8 @@ def test_the_decklists_author_hides_a_comment_and_every_step_is_logged(
     assert client.post(url, {"action": "hide", "reason": ""}).status_code == 302
     comment.refresh_from_db()
     assert comment.hidden is False  # no reason: not done
-    client.post(url, {"action": "hide", "reason": "spam"})
+    hidden = client.post(url, {"action": "hide", "reason": "spam"}, follow=True)
+    assert "Comment hidden." in hidden.content.decode()
     comment.refresh_from_db()
     decklist.refresh_from_db()
     assert comment.hidden and comment.hidden_reason == "spam" and decklist.comments == 0
@@ -206,6 +207,18 @@ def test_the_decklists_author_hides_a_comment_and_every_step_is_logged(
         )
     )
     assert log == [("alice", "hide", "spam"), ("staff", "delete", "spam, for good")]
+
+
+def test_staff_hide_and_restore_a_decklist_and_are_told_so_in_the_past_tense(
+    client, sample_catalogue, user, staff_user, publish
+):
+    decklist = publish(user)
+    client.force_login(staff_user)
+    url = reverse("decklists:moderate", args=[decklist.pk])
+    hidden = client.post(url, {"action": "hide", "reason": "spam"}, follow=True)
+    assert "Decklist hidden." in hidden.content.decode()
+    restored = client.post(url, {"action": "restore", "reason": "not spam"}, follow=True)
+    assert "Decklist restored." in restored.content.decode()
 
 
 def test_a_comment_of_someone_elses_decklist_cannot_be_hidden_by_a_player(

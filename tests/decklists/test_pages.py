@@ -162,6 +162,24 @@ def test_the_search_page_names_an_unknown_card_with_suggestions(client, sample_c
     assert "did you mean Tigercat" in page.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        ({"cards": "Bogatyr"}, "with Bogatyr"),
+        ({"q": "zzzz"}, "name contains “zzzz”"),
+        ({"q": "zzzz", "legal": "today"}, "legal today"),
+    ],
+)
+def test_a_search_that_finds_nothing_says_so_and_what_was_searched(
+    client, sample_catalogue, params, said
+):
+    page = client.get(reverse("decklists:game", args=["redline"]), params)
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert 'id="no-decklists"' in body and "No decklist matches: " in body
+    assert said in body
+
+
 def test_the_home_page_shows_this_weeks_popular_decklists_per_game(
     client, sample_catalogue, user, publish
 ):
