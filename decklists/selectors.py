@@ -17,7 +17,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import cached_property
 
-from simulations.models import SimulationRun, Status
+from simulations.models import RunKind, SimulationRun, Status
 from simulations.pipeline import shown
 from validation.registry import registry
 
@@ -163,7 +163,8 @@ def goldfish_summary(decklist) -> dict[str, Any] | None:
         SimulationRun.objects.filter(
             deck_version_id=decklist.deck_version_id,
             owner_id=decklist.author_id,
-            kind=game.goldfish.slug,
+            kind=RunKind.GOLDFISH,
+            simulation=game.goldfish.slug,
             status=Status.DONE,
         )
         .order_by("-finished_at", "-pk")
