@@ -11,7 +11,7 @@ import json
 from typing import cast
 
 from django.db.models import F
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -778,6 +778,13 @@ class CollectionViewSet(viewsets.ModelViewSet):
     throttle_classes = [WriteThrottle]
     throttle_scope = "deck_write"
     lookup_value_regex = r"\d+"
+
+    def get_object(self):
+        # The whole collection's route (GET and PUT of /collection/) has no entry: an OPTIONS
+        # request asks for one to describe PUT (DRF's metadata), which is then left out.
+        if self.lookup_field not in self.kwargs:
+            raise Http404("the whole collection has no single entry")
+        return super().get_object()
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):

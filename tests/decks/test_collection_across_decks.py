@@ -359,3 +359,12 @@ def test_a_card_of_another_game_is_an_unknown_card(signed_in, sample_catalogue):
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["line"] == 2
+
+
+def test_options_on_the_whole_collection_describes_it_instead_of_failing(signed_in):
+    """OPTIONS asks DRF to describe PUT, which would read a single entry: the whole
+    collection's route has none (it answered 500)."""
+    response = signed_in.options("/api/collection/")
+    assert response.status_code == 200
+    assert response.json()["name"]
+    assert "PUT" in response["Allow"] and "GET" in response["Allow"]
