@@ -18,7 +18,7 @@ from validation.trace import codes_without_source
 from . import card_images, rulesets
 from .image_views import card_image_url
 from .models import Card, Expansion, Game, collector_order
-from .paging import WalkPaginator, search_walk
+from .paging import COUNT_CAP, WalkPaginator, search_walk
 from .presentation import face_context, labelled_attributes, search_reading, stat_line
 from .search import picked_kind_and_faction, search_cards
 from .search.examples import examples, keys_of, vars_of
@@ -124,6 +124,7 @@ def game_cards(request, game: str):
         "game": game_def,
         "game_obj": game_obj,
         "page": page,
+        "count_cap": f"{COUNT_CAP:,}",
         "cards": cards,
         "query": query,
         "search": result,
