@@ -88,6 +88,7 @@ SEARCH_INDEXES = (
     "card_game_name_id",
     "card_game_kind_name",
     "card_game_cost_name",
+    "card_game_cost_desc_name_id",
 )
 # The btree indexes of integer attributes (migration 0004): card_num_<key>.
 NUMBER_INDEX = re.compile(r"\bcard_num_[a-z_]+")
@@ -621,11 +622,14 @@ def measure() -> bool:
             params["game"] = game
         samples, first, response = timed(client, path, params)
         if page:
-            count = response.context["page"].paginator.count
+            paginator = response.context["page"].paginator
+            count = f">{paginator.count - 1}" if paginator.capped else paginator.count
             problems = response.context["search"].problems
         else:
             data = response.json()
             count, problems = data.get("count"), data.get("problems")
+            if data.get("count_capped"):
+                count = f">{count}"  # the count stopped there
         with CaptureQueriesContext(connection) as ctx:
             client.get(path, params)
         statements = search_statements(ctx.captured_queries)

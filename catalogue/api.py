@@ -33,7 +33,7 @@ from validation.registry import registry
 
 from . import bulk, rulesets
 from .models import Card, Expansion, Game, Printing
-from .paging import WalkPaginator, search_walk
+from .paging import COUNT_CAP, WalkPaginator, search_walk
 from .search import search_cards
 from .serializers import (
     BulkFileSerializer,
@@ -190,11 +190,21 @@ CARD_PREFETCH = (
 
 class CardPagination(Pagination):
     """Pages of cards; a page of a search matching many of a game's cards is found by
-    walking its cards in name order (`catalogue.search.walk_page`). With `q`, the page also
-    says how the query was read and what was left out of it."""
+    walking its cards in name order (`catalogue.search.walk_page`), a deep page by reading
+    the ids before it (`catalogue.search.deep_page`). The count stops after COUNT_CAP results
+    (`count_capped`). With `q`, the page also says how the query was read and what was left
+    out of it."""
 
     def get_paginated_response_schema(self, schema):
         answer = super().get_paginated_response_schema(schema)
+        answer["properties"]["count"]["description"] = (
+            f"the number of results, or {COUNT_CAP:,} when count_capped"
+        )
+        answer["properties"]["count_capped"] = {
+            "type": "boolean",
+            "description": f"the results are more than {COUNT_CAP:,}: count says {COUNT_CAP:,}",
+        }
+        answer["required"] = [*answer.get("required", []), "count_capped"]
         answer["properties"]["read_as"] = {
             "type": "string",
             "description": "with q: how the query was read",
@@ -210,6 +220,7 @@ class CardPagination(Pagination):
         result = getattr(view, "search_result", None)
         base = getattr(view, "search_base", None)
         # A walk follows a game's name index: only for the cards of one game.
+        walk = None
         if result is not None and base is not None and request.query_params.get("game"):
             walk = search_walk(
                 base=base,
@@ -217,8 +228,21 @@ class CardPagination(Pagination):
                 ordering=queryset.query.order_by,
                 prefetch=CARD_PREFETCH,
             )
-            self.django_paginator_class = partial(WalkPaginator, walk=walk)  # type: ignore[assignment]
+        # Every list (with `q` or without, of one game or of all): a deep page is read as a
+        # deferred join, and the count stops after COUNT_CAP results.
+        self.django_paginator_class = partial(WalkPaginator, walk=walk)  # type: ignore[assignment]
         return super().paginate_queryset(queryset, request, view)
+
+    def get_paginated_response(self, data):
+        response = super().get_paginated_response(data)
+        paginator = self.page.paginator if self.page is not None else None
+        capped = isinstance(paginator, WalkPaginator) and paginator.capped
+        response.data = {
+            "count": COUNT_CAP if capped else response.data["count"],
+            "count_capped": capped,
+            **{k: v for k, v in response.data.items() if k != "count"},
+        }
+        return response
 
 
 @extend_schema(

@@ -1,12 +1,15 @@
 """Pagination of card searches: a page of a dense search comes from `walk_page`, a deep page
-from `deep_page`."""
+from `deep_page`; the results are counted up to COUNT_CAP (`WalkPaginator.capped`)."""
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Any
 
-from django.core.paginator import Paginator
+from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import QuerySet, prefetch_related_objects
 
 from .search import SearchResult, deep_page, walk_page
@@ -14,31 +17,103 @@ from .search import SearchResult, deep_page, walk_page
 #: offset, limit, count -> the page's objects, or None for the usual slice of the queryset.
 Walk = Callable[[int, int, int], list[Any] | None]
 
+#: Results are counted up to this many (a LIMITed subquery): a search matching more says
+#: "more than 10,000" and costs the same to count however many it matches.
+COUNT_CAP = 10_000
+
+
+class CappedPage(Page):
+    """A page of a count that stopped at COUNT_CAP: whether another page follows is known
+    from the page's own reading (`more`), not from the count."""
+
+    def __init__(self, object_list, number, paginator, *, more: bool) -> None:
+        super().__init__(object_list, number, paginator)
+        self.more = more
+
+    def has_next(self) -> bool:
+        return self.more
+
+    def end_index(self) -> int:
+        return self.start_index() + len(self.object_list) - 1 if self.object_list else 0
+
 
 class WalkPaginator(Paginator):
-    """A Django paginator whose pages may come from `walk` instead of a slice, and whose deep
-    pages read only the ids of the results before them (`deep_page`)."""
+    """A Django paginator whose pages may come from `walk` instead of a slice, whose deep
+    pages read only the ids of the results before them (`deep_page`), and whose count stops
+    after COUNT_CAP results (`capped`): a page past them is read as the next ones in order,
+    and answers EmptyPage when it holds none."""
 
     def __init__(self, object_list, per_page, *, walk: Walk | None = None, **kwargs) -> None:
         super().__init__(object_list, per_page, **kwargs)
         self.walk = walk
 
+    @cached_property
+    def count(self) -> int:
+        """The number of results, at most COUNT_CAP + 1 (then `capped`)."""
+        if not isinstance(self.object_list, QuerySet):
+            return len(self.object_list)
+        return self.object_list.order_by()[: COUNT_CAP + 1].count()
+
+    @property
+    def capped(self) -> bool:
+        """The results are more than COUNT_CAP: the count stopped there."""
+        return self.count > COUNT_CAP
+
+    def validate_number(self, number):
+        if not self.capped:
+            return super().validate_number(number)
+        # Past the counted results the last page is not known: a page is read to say.
+        try:
+            if isinstance(number, float) and not number.is_integer():
+                raise ValueError
+            number = int(number)
+        except (TypeError, ValueError) as exc:
+            raise PageNotAnInteger("That page number is not an integer") from exc
+        if number < 1:
+            raise EmptyPage("That page number is less than 1")
+        return number
+
+    def get_page(self, number):
+        """As Django's; a page past the end of a capped count shows the last page, found by
+        counting the results exactly (only for a page number past the end)."""
+        try:
+            return super().get_page(number)
+        except EmptyPage:
+            total = self.object_list.count()  # type: ignore[attr-defined]  # a queryset
+            return self.page(max(1, math.ceil(total / self.per_page)))
+
     def page(self, number):
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         top = bottom + self.per_page
-        if top + self.orphans >= self.count:
+        if self.capped and top >= self.count:
+            return self._page_past_count(number, bottom)
+        if not self.capped and top + self.orphans >= self.count:
             top = self.count
+        # A capped count is not the end of the results: a deep page reads forward only.
+        known = sys.maxsize if self.capped else self.count
         objects: Any = None
         if self.walk is not None:
             objects = self.walk(bottom, top - bottom, self.count)
         if objects is None and isinstance(self.object_list, QuerySet):
-            objects = deep_page(
-                self.object_list, offset=bottom, limit=top - bottom, count=self.count
-            )
+            objects = deep_page(self.object_list, offset=bottom, limit=top - bottom, count=known)
         if objects is None:
             objects = self.object_list[bottom:top]
         return self._get_page(objects, number, self)  # type: ignore[attr-defined]  # Django's
+
+    def _page_past_count(self, number: int, bottom: int) -> CappedPage:
+        """A page reaching past the counted results: one more result than the page is read,
+        to know whether another page follows."""
+        objects: list[Any] | None = None
+        if isinstance(self.object_list, QuerySet):
+            objects = deep_page(
+                self.object_list, offset=bottom, limit=self.per_page + 1, count=sys.maxsize
+            )
+        if objects is None:
+            objects = list(self.object_list[bottom : bottom + self.per_page + 1])
+        if not objects:
+            raise EmptyPage("That page contains no results")
+        return CappedPage(objects[: self.per_page], number, self, more=len(objects) > self.per_page)
 
 
 def search_walk(

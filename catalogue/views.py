@@ -18,7 +18,7 @@ from validation.trace import codes_without_source
 from . import card_images, rulesets
 from .image_views import card_image_url
 from .models import Card, Expansion, Game, collector_order
-from .paging import WalkPaginator, search_walk
+from .paging import COUNT_CAP, WalkPaginator, search_walk
 from .presentation import (
     SUGGESTIONS,
     bare_words,
@@ -145,6 +145,7 @@ def game_cards(request, game: str):
         "game": game_def,
         "game_obj": game_obj,
         "page": page,
+        "count_cap": f"{COUNT_CAP:,}",
         "cards": cards,
         "query": query,
         "search": result,

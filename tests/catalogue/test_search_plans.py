@@ -18,7 +18,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalogue.models import Card, Game
-from catalogue.paging import WalkPaginator
+from catalogue.paging import COUNT_CAP, WalkPaginator
 from catalogue.search import deep_page, search_cards
 from catalogue.search.paging import DEEP_OFFSET
 from catalogue.services import games_sync
@@ -155,6 +155,7 @@ def test_a_deep_page_reads_the_ids_from_an_index_alone(game):
         (("cost", "name"), "card_game_cost_name_id"),
         (("kind", "name"), "card_game_kind_name_id"),
         (("faction", "name"), "card_game_faction_name_id"),
+        (("-cost", "name"), "card_game_cost_desc_name_id"),
     ],
 )
 def test_a_deep_page_of_a_sort_reads_the_ids_from_its_index(game, ordering, index):
@@ -231,3 +232,71 @@ def test_deep_page_leaves_the_first_pages_and_other_orders_to_the_slice(game):
     assert deep_page(qs.distinct(), offset=DEEP_OFFSET, limit=PER_PAGE, count=CARDS) is None
     ranked = search_cards(query="tigercat", queryset=qs, game_slug="redline").queryset
     assert deep_page(ranked, offset=DEEP_OFFSET, limit=PER_PAGE, count=CARDS) is None
+
+
+def test_the_first_page_by_falling_cost_is_read_in_its_index_order(game, client):
+    def get():
+        response = client.get("/cards/redline/", {"sort": "-cost"})
+        assert response.status_code == 200
+
+    plan = _plan(_statements(get)[-1])
+    assert "card_game_cost_desc_name_id" in plan and "Sort" not in plan, plan
+
+
+# --- Counts that stop at COUNT_CAP --------------------------------------------------------
+
+
+def test_a_large_result_is_counted_up_to_the_cap_and_said_so_in_the_api(
+    game, client, django_assert_num_queries
+):
+    assert CARDS > COUNT_CAP
+    # The game, the count, the page, its games, its printings.
+    with django_assert_num_queries(5) as captured:
+        response = client.get("/api/cards/", {"game": "redline"})
+    data = response.json()
+    assert data["count"] == COUNT_CAP and data["count_capped"] is True
+    assert len(data["results"]) == PER_PAGE and data["next"]
+    counts = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"]]
+    assert len(counts) == 1 and f"LIMIT {COUNT_CAP + 1}" in counts[0], counts
+    # A result under the cap is counted exactly.
+    small = client.get("/api/cards/", {"game": "redline", "q": "kind:efreet"}).json()
+    assert small["count"] == CARDS // 3 and small["count_capped"] is False
+
+
+def test_the_card_page_says_more_than_the_cap(game, client):
+    page = client.get("/cards/redline/").content.decode()
+    assert f"More than {COUNT_CAP:,} cards" in page
+    assert "Page 1</span>" in page and "Page 1 of" not in page
+    efreets = client.get("/cards/redline/", {"q": "kind:efreet"}).content.decode()
+    assert f"{CARDS // 3} cards" in efreets and "More than" not in efreets
+
+
+def test_pages_past_the_cap_are_read_to_the_end_of_the_results(game, client):
+    per = 200
+    last = -(-CARDS // per)
+    names = list(
+        Card.objects.filter(game=game).order_by("name", "id").values_list("name", flat=True)
+    )
+    page = client.get("/api/cards/", {"game": "redline", "page": last - 1, "page_size": per})
+    data = page.json()
+    assert data["count_capped"] is True and data["next"]
+    assert [c["name"] for c in data["results"]] == names[(last - 2) * per : (last - 1) * per]
+    end = client.get("/api/cards/", {"game": "redline", "page": last, "page_size": per}).json()
+    assert [c["name"] for c in end["results"]] == names[(last - 1) * per :]
+    assert end["next"] is None
+    past = client.get("/api/cards/", {"game": "redline", "page": last + 1, "page_size": per})
+    assert past.status_code == 404
+    # The card page past the end shows its last page.
+    html = client.get("/cards/redline/", {"page": 10_000, "per": 96}).content.decode()
+    assert names[-1] in html and "Next" not in html
+
+
+def test_a_deep_page_of_the_api_without_a_query_reads_the_ids_from_an_index(game, client):
+    def get():
+        response = client.get("/api/cards/", {"game": "redline", "page": 30})
+        assert response.status_code == 200
+
+    statements = _statements(get)
+    plan = _plan(statements[-1])
+    assert "Index Only Scan" in plan and "card_game_name_id" in plan, plan
+    assert "OFFSET" in statements[-1] and '"catalogue_card"."id" IN (SELECT' in statements[-1]
