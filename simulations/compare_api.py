@@ -92,7 +92,12 @@ class TuneSerializer(serializers.Serializer):
     keep = serializers.ListField(
         child=serializers.CharField(max_length=200), required=False, default=list, max_length=100
     )
-    max_games = serializers.IntegerField(required=False, min_value=1, max_value=10**9)
+    max_games = serializers.IntegerField(
+        required=False,
+        min_value=tuner.MIN_GAMES,
+        max_value=tuner.MAX_GAMES,
+        help_text=f"games per swap (default {tuner.DEFAULT_MAX_GAMES:,})",
+    )
     version = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
     token = serializers.CharField(required=False, max_length=200)
     params = serializers.DictField(required=False, default=dict)
