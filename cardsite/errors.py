@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
@@ -143,6 +145,12 @@ def api_exception_handler(exc, context):
     if isinstance(exc, OperationalError) and is_statement_timeout(exc):
         set_rollback()
         return Response({"detail": TOO_SLOW}, status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(
+            {"body": [f"the request body is larger than {limit:,} bytes, the limit"]},
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, RecursionError):
         return Response(
             {"detail": "the request is nested too deeply"}, status=status.HTTP_400_BAD_REQUEST

@@ -276,6 +276,11 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                     "line": {"type": "integer", "description": "the list's line (or item)"},
                     "code": {"type": "string"},
                     "message": {"type": "string"},
+                    "severity": {
+                        "type": "string",
+                        "enum": ["error", "warning"],
+                        "description": "a list's rule: error (the deck is illegal) or warning",
+                    },
                     "suggestions": {
                         "type": "array",
                         "items": {"type": "string"},
@@ -286,7 +291,11 @@ PROBLEM_SCHEMA: dict[str, Any] = {
             },
         },
         "retry_after": {"type": "integer", "description": "429: seconds to wait"},
-        "current_version": {"type": "integer", "description": "409: the deck's newest version"},
+        "current_version": {
+            "type": "integer",
+            "nullable": True,
+            "description": "409: the deck's newest version (null: the deck has none)",
+        },
         "reasons": {"type": "array", "items": {"type": "string"}},
     },
     "required": ["type", "title", "status", "detail", "errors"],

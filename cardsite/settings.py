@@ -459,6 +459,11 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # `?format=` names no renderer: it is a parameter of its own on several operations (the
+    # deck list's filter, the export's kind, the decklist search's format); the answer's type
+    # comes from the Accept header alone. The schema keeps `?format=json|yaml`
+    # (cardsite.urls.SchemaView).
+    "URL_FORMAT_OVERRIDE": None,
     # The API reads JSON alone: any other body's content type answers 415 (the site's pages
     # are Django views with their own forms, not DRF views).
     "DEFAULT_PARSER_CLASSES": ["cardsite.errors.SafeJSONParser"],

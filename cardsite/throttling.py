@@ -182,6 +182,9 @@ class ScopedRateThrottle(WindowCounter, drf_throttling.ScopedRateThrottle):
     rate counts new accounts under it (`account_scope`)."""
 
     def allow_request(self, request, view):
+        method = request.method.lower()
+        if method not in view.http_method_names or not hasattr(view, method):
+            return True  # not counted: the view answers 405 (the method before the limit)
         self.scope = getattr(view, self.scope_attr, None)
         if self.scope:
             self.scope = account_scope(self.scope, getattr(request, "user", None))

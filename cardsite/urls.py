@@ -2,8 +2,30 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.settings import api_settings
 
 from . import offline, views
+
+
+class _FormatOverride:
+    """DRF's settings with `?format=` naming a renderer (the API's own settings have none)."""
+
+    URL_FORMAT_OVERRIDE = "format"
+
+    def __getattr__(self, name):
+        return getattr(api_settings, name)
+
+
+class SchemaNegotiation(DefaultContentNegotiation):
+    settings = _FormatOverride()  # type: ignore[assignment]  # api_settings with the override
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema: YAML, or JSON with `?format=json` (or `Accept: application/json`)."""
+
+    content_negotiation_class = SchemaNegotiation
+
 
 # A lost database met outside a view answers 503, not 500 (cardsite.outages); any other
 # failure the site's own 500 page (cardsite.views.server_error).
@@ -23,7 +45,7 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("health/worker/", views.worker_ping, name="worker-ping"),
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("cardsite.api_urls")),
     path("", include("catalogue.urls")),

@@ -22,10 +22,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from cardsite.api_input import validated
@@ -99,19 +97,6 @@ SEARCH_PARAMETERS = [
 ]
 
 
-class _NoFormatOverride:
-    """DRF's settings, but `?format=` names no renderer: here it is the search's format."""
-
-    URL_FORMAT_OVERRIDE = None
-
-    def __getattr__(self, name):
-        return getattr(api_settings, name)
-
-
-class SearchNegotiation(DefaultContentNegotiation):
-    settings = _NoFormatOverride()  # type: ignore[assignment]  # api_settings without the override
-
-
 def _invalid(exc: services.DecklistInvalid) -> Response:
     return Response({"errors": exc.items()}, status=status.HTTP_400_BAD_REQUEST)
 
@@ -167,7 +152,6 @@ class DecklistViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     """Published decklists: frozen snapshots of decks, with likes, favourites and comments."""
 
     serializer_class = DecklistSerializer
-    content_negotiation_class = SearchNegotiation
     lookup_value_regex = r"\d+"
     throttle_classes = [SearchThrottle]
     throttle_scope = "decklist_search"

@@ -24,10 +24,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
-from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -312,25 +310,6 @@ class PDFRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         return data if isinstance(data, bytes) else json.dumps(data).encode()
-
-
-class ExportNegotiation(DefaultContentNegotiation):
-    """The export's `format` parameter names what to export, not a renderer: the answer's
-    type is chosen from the Accept header alone (the view then answers the format's own)."""
-
-    def select_renderer(self, request, renderers, format_suffix=None):
-        return super().select_renderer(
-            cast(Request, _WithoutFormat(request)), renderers, format_suffix
-        )
-
-
-class _WithoutFormat:
-    def __init__(self, request):
-        self._request = request
-        self.query_params = {}
-
-    def __getattr__(self, name):
-        return getattr(self._request, name)
 
 
 def _line_errors_response(exc: ListInvalid) -> Response:
@@ -619,7 +598,6 @@ class DeckViewSet(
         detail=True,
         methods=["get"],
         renderer_classes=[JSONRenderer, PlainTextRenderer, MarkdownRenderer, PDFRenderer],
-        content_negotiation_class=ExportNegotiation,
         throttle_classes=[ScopedRateThrottle],
         throttle_scope="export",
     )
@@ -671,6 +649,9 @@ class DeckViewSet(
             version = get_object_or_404(versions, number=int(number) if number.isdigit() else 0)
         else:
             version = get_object_or_404(versions, pk=deck.current_version_id)
+        # Text whatever the Accept header or `?format=` asks: the one type declared.
+        request.accepted_renderer = PlainTextRenderer()
+        request.accepted_media_type = PlainTextRenderer.media_type
         return Response(selectors.deck_export(deck=deck, version=version, as_="text"))
 
     @extend_schema(

@@ -8,9 +8,12 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from decks.models import Deck
 
 from . import compare, services, tuner
 from .api import STARTED, SimulationRunSerializer, StartRunView, _error
@@ -89,7 +92,12 @@ class TuneSerializer(serializers.Serializer):
     keep = serializers.ListField(
         child=serializers.CharField(max_length=200), required=False, default=list, max_length=100
     )
-    max_games = serializers.IntegerField(required=False, min_value=1, max_value=10**9)
+    max_games = serializers.IntegerField(
+        required=False,
+        min_value=tuner.MIN_GAMES,
+        max_value=tuner.MAX_GAMES,
+        help_text=f"games per swap (default {tuner.DEFAULT_MAX_GAMES:,})",
+    )
     version = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
     token = serializers.CharField(required=False, max_length=200)
     params = serializers.DictField(required=False, default=dict)
@@ -99,7 +107,7 @@ class TuneSerializer(serializers.Serializer):
 @extend_schema_view(
     post=extend_schema(
         request=TuneSerializer,
-        responses=STARTED,
+        responses={**STARTED, 403: None, 404: None},
         summary="Race single swaps of a deck on paired goldfish games",
     )
 )
@@ -109,7 +117,17 @@ class DeckTuneView(StartRunView):
 
     body = TuneSerializer
 
+    def post(self, request, **kwargs):
+        # A deck that does not exist is a 404 whatever the body, as a simulation's start.
+        if not Deck.objects.filter(pk=kwargs["deck_pk"]).exists():
+            raise NotFound("no such deck")
+        return super().post(request, **kwargs)
+
     def start(self, request, data: dict, **kwargs: Any) -> SimulationRun:
+        # A deck the user may not read is a 404 (staff: a 403), as a simulation's start.
+        services.deck_to_simulate(
+            user=request.user, deck_pk=int(kwargs["deck_pk"]), share_token=data.get("token")
+        )
         ref = {
             "deck": int(kwargs["deck_pk"]),
             "version": data.get("version"),

@@ -52,6 +52,7 @@ MAX_KEEP = 100
 #: Candidates read (most promising first) to find the MAX_INCOMING that fit the deck.
 MAX_READ = 200
 DEFAULT_MAX_GAMES = 50_000
+MIN_GAMES = 1_000
 MAX_GAMES = 400_000
 
 #: How the most promising cards and swaps are chosen (simulations/tuning.py, shown on the
@@ -331,9 +332,11 @@ def tune_start(
     if goldfish.play_many is None:
         raise services.SimulationError({"kind": f"{kind.label} cannot race swaps"})
     games = DEFAULT_MAX_GAMES if max_games is None else int(max_games)
-    if not 1_000 <= games <= MAX_GAMES:
+    if not MIN_GAMES <= games <= MAX_GAMES:
         raise services.SimulationError(
-            {"max_games": f"max_games must be between 1,000 and {MAX_GAMES:,}; got {games:,}"}
+            {
+                "max_games": f"max_games must be between {MIN_GAMES:,} and {MAX_GAMES:,}; got {games:,}"
+            }
         )
     clean = services.params_validate(kind, {**(params or {}), "games": games})
     chosen = compare.deciding_metric(kind, metric, clean)

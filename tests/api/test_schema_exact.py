@@ -279,3 +279,24 @@ def test_the_odds_read_their_parameters_as_the_schema_states(client, query, fiel
 def test_the_odds_with_the_stated_values_answer(client):
     response = client.get("/api/odds/?deck_size=60&group=24&k=2&on_the_play=0&first_player_draws=1")
     assert response.status_code == 200 and response.json()["on_the_play"] is False
+
+
+def test_the_problem_says_severity_and_a_409_current_version_may_be_null(schema):
+    problem = schema["components"]["schemas"]["Problem"]["properties"]
+    assert problem["errors"]["items"]["properties"]["severity"]["enum"] == ["error", "warning"]
+    assert problem["current_version"]["nullable"] is True
+
+
+def test_the_tuners_max_games_bounds_are_the_servers(schema, client, user, redline_deck):
+    body = schema["components"]["schemas"]["TuneRequest"]["properties"]["max_games"]
+    assert (body["minimum"], body["maximum"]) == (1_000, 400_000)
+    client.force_login(user)
+    url = f"/api/decks/{redline_deck.pk}/tune/"
+    for games in (999, 400_001):
+        answer = client.post(
+            url,
+            {"candidates": {"query": "a"}, "max_games": games},
+            content_type="application/json",
+        )
+        assert answer.status_code == 400
+        assert answer.json()["errors"][0]["field"] == "max_games"

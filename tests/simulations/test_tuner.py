@@ -165,7 +165,7 @@ def test_tuner_bad_input(client, user, other_user, starved, make_deck):
     assert "no single swap" in no_swap["candidates"]
     theirs = make_deck(other_user, name="Private")
     r = tune(client, theirs, candidates={"query": "kind:resource"})
-    assert r.status_code == 400 and "you can read" in str(r.json())
+    assert r.status_code == 404 and r.json()["detail"] == "no such deck"  # as /simulations/
     assert "max_games" in err(
         tune(client, starved, candidates={"query": "kind:resource"}, max_games=10)
     )
