@@ -9,9 +9,9 @@ router.register("decks", api.DeckViewSet, basename="deck")
 
 # The collection's routes are written out: GET and PUT of the whole collection share its
 # address with POST of one loose card; `format` of the export and the wants names what to
-# write, not a renderer.
+# write (the API's `format` is never a renderer's: URL_FORMAT_OVERRIDE is off).
 collection = api.CollectionViewSet.as_view
-by_format = {"content_negotiation_class": api.ExportNegotiation, "pagination_class": None}
+by_format = {"pagination_class": None}
 
 urlpatterns = [
     path("validate/", api.ValidateView.as_view(), name="api-validate"),
