@@ -897,10 +897,13 @@ class CollectionViewSet(viewsets.ModelViewSet):
             raise serializers.ValidationError({"format": ["use json, text or csv"]})
         deck = None
         game_id = None
-        if params.get("deck"):
+        if "deck" in params:
+            deck_id = whole_number(params["deck"])
+            if deck_id is None:
+                raise serializers.ValidationError({"deck": ["give a deck's id, a whole number"]})
             deck = get_object_or_404(
                 Deck.objects.owned_by(request.user).select_related("game", "current_version"),
-                pk=whole_number(params["deck"]) or 0,
+                pk=deck_id,
             )
         elif params.get("game"):
             if params["game"] not in registry.slugs():

@@ -651,7 +651,7 @@ def collection(request):
     list or a CSV file (or only check one); the export and the wants as files."""
     form = CollectionImportForm(request.POST or None, request.FILES or None)
     context: dict = {"form": form}
-    status = 200
+    status = 400 if request.method == "POST" and not form.is_valid() else 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

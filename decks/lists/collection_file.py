@@ -10,6 +10,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 
+from cardsite.hostile import nul_line
 from catalogue.models import Expansion
 from validation import decklist
 from validation.registry import registry
@@ -48,8 +49,18 @@ def file_text(data: bytes) -> str:
         raise ListInvalid(
             [_whole(f"the file is not text (UTF-8): byte {exc.start + 1:,} cannot be read")]
         ) from None
-    if "\x00" in text:
-        raise ListInvalid([_whole("the file is not text: it holds NUL bytes")])
+    line = nul_line(text)
+    if line is not None:
+        raise ListInvalid(
+            [
+                {
+                    "line": line,
+                    "message": f"the file contains a NUL character (\\x00) on line {line}; "
+                    "a collection file is plain text",
+                    "suggestions": [],
+                }
+            ]
+        )
     return text
 
 

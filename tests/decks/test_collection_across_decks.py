@@ -368,3 +368,10 @@ def test_options_on_the_whole_collection_describes_it_instead_of_failing(signed_
     assert response.status_code == 200
     assert response.json()["name"]
     assert "PUT" in response["Allow"] and "GET" in response["Allow"]
+
+
+@pytest.mark.parametrize("value", ["", "x", "-1", "1.5"])
+def test_wants_of_a_deck_that_is_not_a_whole_number_is_a_400_naming_deck(signed_in, value):
+    response = signed_in.get(f"/api/collection/wants/?deck={value}")
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["deck"]

@@ -80,7 +80,7 @@ def test_a_file_that_is_not_text_is_refused_on_the_page(signed_in, sample_catalo
         "cards.csv", b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe", content_type="image/png"
     )
     response = signed_in.post(reverse("decks:collection"), {"game": "redline", "file": upload})
-    assert response.status_code == 200
+    assert response.status_code == 400  # a refused form, as the other list forms answer
     assert "the file is not text" in response.content.decode()
     assert not CollectionEntry.objects.exists()
 

@@ -28,7 +28,7 @@ from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start
 from simulations.models import RunKind, SimulationRun
 from simulations.services import simulation_run_chunk
 from tests.catalogue.test_import_large import ROWS, big_doc
-from tests.simulations.conftest import make_deck, redline_deck  # noqa: F401 - fixtures
+from tests.simulations.conftest import copy_of, make_deck, redline_deck  # noqa: F401 - fixtures
 from tests.simulations.test_tuner import starved  # noqa: F401 - a fixture
 
 KINDS = {
@@ -131,15 +131,16 @@ def test_a_comparison_shows_its_rounds_in_the_one_shape(
     redline_deck,  # noqa: F811 - the fixture imported above
     django_capture_on_commit_callbacks,
 ):
-    """A deck against itself is never told apart early: the comparison goes on round after
-    round."""
+    """A deck against its copy is never told apart early: the comparison goes on round after
+    round (a version is never compared with itself)."""
     client.force_login(user)
+    copy = copy_of(redline_deck)
     with django_capture_on_commit_callbacks(execute=False):
         r = client.post(
             "/api/simulations/compare/",
             {
                 "a": {"deck": redline_deck.pk, "version": 1},
-                "b": {"deck": redline_deck.pk, "version": 1},
+                "b": {"deck": copy.pk, "version": copy.current_version.number},
                 "params": {"games": 80_000, "turns": 8},
             },
             content_type="application/json",
