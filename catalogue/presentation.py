@@ -93,8 +93,8 @@ def _forms(word: str) -> set[str]:
 
 def _edits_allowed(word: str) -> int:
     """How many edits a corrected word may be from the name's word (a letter changed, added
-    or dropped, or two swapped, is one): one up to five letters, two from six, so that
-    "tigrcat" is "Tigercat" and "rally" is not "Alley"."""
+    or dropped, or two swapped, is one): one up to five letters, two from six, so that a
+    long name with a letter dropped is still found and a short word two letters off is not."""
     return 1 if len(word) <= 5 else 2
 
 

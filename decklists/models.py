@@ -20,7 +20,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.signals import post_delete, post_save
 from django.urls import reverse
 
 from .listing_cache import listings_changed
@@ -158,6 +157,20 @@ class Decklist(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Saved (published, or edited in the admin): the cached lists are renewed once it
+        commits (decklists.listing_cache)."""
+        super().save(*args, **kwargs)
+        listings_changed()
+
+    def delete(self, *args, **kwargs):
+        """Deleted: the cached lists are renewed once it commits. A decklist deleted with
+        its author (a cascade) leaves the cached ids of a page, whose rows are read by id
+        and so drop it at once; the page's count follows when the cache renews."""
+        result = super().delete(*args, **kwargs)
+        listings_changed()
+        return result
 
     def get_absolute_url(self) -> str:
         return reverse("decklists:detail", args=[self.pk])
@@ -400,15 +413,3 @@ class ModerationLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.target_kind} {self.target_id}"
-
-
-def _decklist_saved_or_deleted(sender, **kwargs) -> None:
-    """A decklist published, edited (the admin) or deleted (also with its author): the
-    cached lists are renewed once it commits."""
-    listings_changed()
-
-
-post_save.connect(_decklist_saved_or_deleted, sender=Decklist, dispatch_uid="decklist_listings")
-post_delete.connect(
-    _decklist_saved_or_deleted, sender=Decklist, dispatch_uid="decklist_listings_gone"
-)

@@ -323,7 +323,7 @@ def _fail_every_query(execute, sql, params, many, context):
 def _refuse_every_query(execute, sql, params, many, context):
     from django.db import OperationalError
 
-    raise OperationalError("the database is down")
+    raise OperationalError("server closed the connection unexpectedly")
 
 
 def _cancel_first_query():
