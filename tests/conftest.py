@@ -78,6 +78,11 @@ def _test_databases_made_without_the_statement_timeout() -> None:
 
 if settings.configured and settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
     _test_databases_made_without_the_statement_timeout()
+    # A transactional test's flush: after the live server's requests in flight, by DELETE
+    # (tests/database.py).
+    from tests.database import flush_by_delete
+
+    flush_by_delete()
 
 
 @pytest.fixture(autouse=True)

@@ -153,3 +153,89 @@ def shared_data(request, django_db_blocker) -> Iterator[None]:
         finally:
             OPEN.remove(request.fixturename)
             transaction.set_rollback(True)
+
+
+# --- The flush after a transactional test --------------------------------------------------
+#
+# A test with `transaction=True` (every browser test, with its live server) commits its rows,
+# and Django empties every table after it (the `flush` command). On PostgreSQL Django empties
+# them with one TRUNCATE of every table: about 1.3 s on this suite's ~50 tables, nearly all of
+# them empty or holding a few rows, since each truncated table gets new files. A DELETE of
+# each table, in one transaction with the foreign keys checked at its end (Django makes them
+# all DEFERRABLE INITIALLY DEFERRED), leaves the same empty tables in a few milliseconds.
+# (Sequences are not reset either way, unless a test asks for `reset_sequences`: then
+# Django's own TRUNCATE … RESTART IDENTITY.)
+#
+# The live server answers in threads of this process; a request the browser sent just before
+# the test ended may still be writing when the flush starts: its rows would outlive the flush
+# (and the next test's catalogue would clash with them), or its locks would deadlock with it.
+# The flush first waits until the live server has answered every request it began.
+
+
+class LiveRequests:
+    """The requests this process is answering outside its main thread (the live server's)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._threading = threading
+        self._idle = threading.Condition()
+        self.count = 0
+
+    def started(self, **kwargs) -> None:
+        if self._threading.current_thread() is not self._threading.main_thread():
+            with self._idle:
+                self.count += 1
+
+    def finished(self, **kwargs) -> None:
+        if self._threading.current_thread() is not self._threading.main_thread():
+            with self._idle:
+                self.count = max(0, self.count - 1)
+                if not self.count:
+                    self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being answered; False if one still was after `timeout`."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self.count == 0, timeout)
+
+
+LIVE_REQUESTS = LiveRequests()
+
+#: How long the flush waits for the live server's requests in flight.
+LIVE_REQUESTS_WAIT_SECONDS = 15
+
+
+def flush_by_delete() -> None:
+    """Make Django's flush on PostgreSQL wait for the live server's requests in flight, then
+    empty the tables with DELETE (see above). Called once, from tests/conftest.py."""
+    import warnings
+
+    from django.core.signals import request_finished, request_started
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    request_started.connect(LIVE_REQUESTS.started, dispatch_uid="tests-live-requests-started")
+    request_finished.connect(LIVE_REQUESTS.finished, dispatch_uid="tests-live-requests-finished")
+
+    truncate = DatabaseOperations.sql_flush
+    if getattr(truncate, "by_delete", False):
+        return
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if not LIVE_REQUESTS.wait_idle(LIVE_REQUESTS_WAIT_SECONDS):
+            warnings.warn(
+                f"the live server was still answering {LIVE_REQUESTS.count} request(s) "
+                f"{LIVE_REQUESTS_WAIT_SECONDS} s after the test: flushing all the same",
+                stacklevel=2,
+            )
+        if reset_sequences or not tables:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return ["SET CONSTRAINTS ALL DEFERRED;"] + [
+            f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
+            for table in tables
+        ]
+
+    sql_flush.by_delete = True  # type: ignore[attr-defined]
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
