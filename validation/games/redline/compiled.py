@@ -37,18 +37,16 @@ from numba import njit
 
 from validation.games.redline.goldfish import (
     CLASS_MOD,
-    DEFAULT_BAND,
     EQUIPMENT,
-    KIND,
     RESOURCE,
     SLOTS,
+    Engine,
     MulliganBand,
+    _Chunk,
     _empty_counts,
     _Setup,
-    _setup,
 )
-from validation.sim.kernel import SimParams, Stats, chunk_games, chunk_seed_sequence, new_stats
-from validation.types import Entry
+from validation.sim.kernel import chunk_seed_sequence
 
 N_SLOTS = len(SLOTS)
 _MODS = np.array(CLASS_MOD, dtype=np.int64)
@@ -544,24 +542,15 @@ _OUT_KEYS = (
 )
 
 
-def simulate_redline_compiled(
-    arsenal: list[Entry],
-    missions: list[Entry] | None = None,
-    params: SimParams | None = None,
-    chunk_index: int = 0,
-    n_chunks: int = 1,
-    *,
-    band: MulliganBand = DEFAULT_BAND,
-    opponent_arsenal: int = 60,
-) -> Stats:
-    """Goldfish ``chunk_index`` of ``n_chunks`` of a REDLINE run, compiled (see the module
-    docstring); the statistics of `simulate_redline`."""
-    params = params or SimParams()
-    setup = _setup(arsenal, missions, params.turns)
-    games = chunk_games(params.games, chunk_index, n_chunks)
-    state = chunk_seed_sequence(params.seed, chunk_index).generate_state(1, np.uint64)
-    counts = _run(setup, params.turns, band, games, opponent_arsenal, state)
-    return new_stats(KIND, params.turns, games, counts)
+def _compiled(chunk: _Chunk) -> dict[str, Any]:
+    """The games of a chunk compiled (see the module docstring); the statistics of
+    `simulate_redline`."""
+    state = chunk_seed_sequence(chunk.params.seed, chunk.index).generate_state(1, np.uint64)
+    setup, band = chunk.setup, chunk.band
+    return _run(setup, chunk.params.turns, band, chunk.games, chunk.opponent_arsenal, state)
+
+
+simulate_redline_compiled = Engine(_compiled)
 
 
 def play_outcomes(
