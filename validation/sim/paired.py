@@ -192,6 +192,18 @@ def line_up(first: Sequence[H], other: Sequence[H]) -> list[H]:
 
 
 @dataclass(frozen=True, slots=True)
+class Games:
+    """Games to play on common random numbers: `n` games of chunk `chunk_index` of a run
+    seeded `seed` with the goldfish's `params`, on the chunk's stream `stream`."""
+
+    params: Mapping[str, Any]
+    seed: int
+    chunk_index: int
+    n: int
+    stream: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class LinedUp(Generic[D]):
     """Decks played on common random numbers, lined up on the first one.
 
@@ -199,14 +211,14 @@ class LinedUp(Generic[D]):
       when the deck cannot be played);
     - `line_up(first, other) -> D`: `other` with every card it shares with `first` at the
       place it has there;
-    - `play(decks, params, seed, chunk_index, games, stream) -> [outcomes]`: `games` games of
-      every deck, in order, all on stream `stream` of chunk `chunk_index`;
+    - `play(decks, games) -> [outcomes]`: the `Games` of every deck, in order, all on the
+      same stream;
     - `independent_stream`: the stream of deck B in an independent pair.
     """
 
     deck: Callable[[Mapping[str, Any], Mapping[str, Any]], D]
     line_up: Callable[[D, D], D]
-    play: Callable[[list[D], Mapping[str, Any], int, int, int, int], list[Outcomes]]
+    play: Callable[[list[D], Games], list[Outcomes]]
     independent_stream: int = 10
 
     def play_pair(
@@ -223,11 +235,13 @@ class LinedUp(Generic[D]):
         a stream of its own."""
         a = self.deck(inputs_a, params)
         b = self.line_up(a, self.deck(inputs_b, params))
+        common = Games(params, seed, chunk_index, games)
         if not independent:
-            out_a, out_b = self.play([a, b], params, seed, chunk_index, games, 0)
+            out_a, out_b = self.play([a, b], common)
             return out_a, out_b
-        (out_a,) = self.play([a], params, seed, chunk_index, games, 0)
-        (out_b,) = self.play([b], params, seed, chunk_index, games, self.independent_stream)
+        (out_a,) = self.play([a], common)
+        own = Games(params, seed, chunk_index, games, self.independent_stream)
+        (out_b,) = self.play([b], own)
         return out_a, out_b
 
     def play_many(
@@ -243,5 +257,5 @@ class LinedUp(Generic[D]):
         same streams (a tuner's round: the shuffles and dice are drawn once)."""
         first = self.deck(base, params)
         rest = [self.line_up(first, self.deck(inputs, params)) for inputs in others]
-        outs = self.play([first, *rest], params, seed, chunk_index, games, 0)
+        outs = self.play([first, *rest], Games(params, seed, chunk_index, games))
         return outs[0], outs[1:]

@@ -31,7 +31,7 @@ from validation.games.hex_skirmish.goldfish import (
     _play_action,
 )
 from validation.sim.inputs import entries_from_json
-from validation.sim.paired import LinedUp, line_up
+from validation.sim.paired import Games, LinedUp, line_up
 
 
 class _Replay:
@@ -91,19 +91,13 @@ def _block(
     return out
 
 
-def _together(
-    decks: list[_Deck],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-    first_stream: int,
-) -> list[dict[str, np.ndarray]]:
+def _together(decks: list[_Deck], at: Games) -> list[dict[str, np.ndarray]]:
+    params, games = at.params, at.n
     turns = int(params["turns"])
     opening = OPENING + (0 if params.get("on_the_play", True) else 1)
     order = params.get("play_order", "expensive")
     rng = np.random.Generator(
-        np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk_index, first_stream)))
+        np.random.PCG64(np.random.SeedSequence(at.seed, spawn_key=(at.chunk_index, at.stream)))
     )
     parts: list[list[dict[str, np.ndarray]]] = [[] for _ in decks]
     for start in range(0, games, BLOCK):

@@ -18,7 +18,7 @@ import numpy as np
 
 from validation.games.red_mittens import goldfish as rm
 from validation.sim.inputs import card_from_json
-from validation.sim.paired import LinedUp
+from validation.sim.paired import Games, LinedUp
 
 
 def _lined(base: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,16 +69,12 @@ def _game_outcomes(
     return {"dead_by_5": (dead <= 5).astype(np.int64), "dead_turn": dead}
 
 
-def _play(
-    decks: list[Mapping[str, Any]],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-    stream: int,
-) -> list[dict[str, Any]]:
-    turns = int(params.get("max_turns", 40))
-    return [_game_outcomes(d, games, chunk_index, seed, turns, stream) for d in decks]
+def _play(decks: list[Mapping[str, Any]], games: Games) -> list[dict[str, Any]]:
+    turns = int(games.params.get("max_turns", 40))
+    return [
+        _game_outcomes(d, games.n, games.chunk_index, games.seed, turns, games.stream)
+        for d in decks
+    ]
 
 
 def _as_stored(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> Mapping[str, Any]:

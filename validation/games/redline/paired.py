@@ -31,7 +31,7 @@ from validation.games.redline.compiled import play_outcomes
 from validation.games.redline.goldfish import MulliganBand, _Setup, _setup
 from validation.sim.inputs import entries_from_json
 from validation.sim.metrics import HIGHER, LOWER, Metric
-from validation.sim.paired import LinedUp, line_up
+from validation.sim.paired import Games, LinedUp, line_up
 
 
 def _cumulative(figure: str, turn: int) -> Callable[[Mapping[str, Any]], float | None]:
@@ -160,21 +160,13 @@ def _deck(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> _Setup:
     return _setup(arsenal, entries_from_json(inputs.get("missions")), int(params["turns"]))
 
 
-def _play_together(
-    setups: list[_Setup],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-    stream: int,
-) -> list[dict[str, Any]]:
+def _play_together(setups: list[_Setup], games: Games) -> list[dict[str, Any]]:
     """Every deck of `setups` on the same streams (compiled: `compiled.play_outcomes`)."""
+    params = games.params
     turns = int(params["turns"])
     band = MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4)))
-    return [
-        _metrics(play_outcomes(s, turns, band, games, seed, chunk_index, stream), turns)
-        for s in setups
-    ]
+    where = (games.seed, games.chunk_index, games.stream)
+    return [_metrics(play_outcomes(s, turns, band, games.n, *where), turns) for s in setups]
 
 
 #: `play_pair` and `play_many` of the goldfish (see the module docstring).
