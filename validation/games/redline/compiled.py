@@ -82,6 +82,29 @@ def _at(word: Any, index: Any, n: Any) -> Any:  # pragma: no cover - compiled
     return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _deploy_in_order(
+    order: Any, hand: Any, cost: Any, pool: Any, recon: Any
+) -> tuple[Any, Any, Any]:  # pragma: no cover - compiled
+    """Deploy the cards of `order` held in `hand`, as many of each as `pool` and then `recon`
+    pay for (a card without cost: all of them); returns (cards deployed, pool, recon)."""
+    deployed = 0
+    for q in range(order.shape[0]):
+        g = order[q]
+        k = hand[g]
+        if k == 0:
+            continue
+        if cost[g]:
+            k = min(k, (pool + recon) // cost[g])
+            pay = k * cost[g]
+            from_pool = min(pay, pool)
+            pool -= from_pool
+            recon -= pay - from_pool
+        hand[g] -= k
+        deployed += k
+    return deployed, pool, recon
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
     state: Any,
@@ -324,33 +347,15 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
                         typed = min(k, free[et])
                         free[et] -= typed
                         free[5] -= k - typed
+            # strategies from the pool; tactics from the pool, then recon
             if ks > 0:
-                for q in range(strategy_order.shape[0]):
-                    g = strategy_order[q]
-                    k = hand[g]
-                    if k == 0:
-                        continue
-                    if cost[g]:
-                        k = min(k, pool // cost[g])
-                        pool -= k * cost[g]
-                    hand[g] -= k
-                    ks -= k
-                    size -= k
+                k, pool, _ = _deploy_in_order(strategy_order, hand, cost, pool, 0)
+                ks -= k
+                size -= k
             if kt > 0:
-                for q in range(tactic_order.shape[0]):
-                    g = tactic_order[q]
-                    k = hand[g]
-                    if k == 0:
-                        continue
-                    if cost[g]:
-                        k = min(k, (pool + recon) // cost[g])
-                        pay = k * cost[g]
-                        from_pool = min(pay, pool)
-                        pool -= from_pool
-                        recon -= pay - from_pool
-                    hand[g] -= k
-                    kt -= k
-                    size -= k
+                k, pool, recon = _deploy_in_order(tactic_order, hand, cost, pool, recon)
+                kt -= k
+                size -= k
             # stuck cards, then discard to 7
             out_stuck[i] += size
             if record and t == 4:
