@@ -20,20 +20,33 @@ interval reported at whatever look the data stopped at is a valid ``1 − alpha`
 and a deck compared with an equal deck is called different with probability at most
 ``alpha``. With doubling looks K is small (a limit of 400,000 games from 10,000: 7 looks),
 so the price is a z of 2.69 instead of 1.96.
+
+Lined-up play
+-------------
+``LinedUp`` is how a goldfish plays decks on common random numbers (``Goldfish.play_pair``
+and ``play_many``): every deck is made ready to play, each other deck lined up on the first
+(a card both hold at the same place of both lists), and all of them played on the chunk's
+stream 0; deck B of an independent pair plays alone on a stream of its own (the baseline).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from validation.sim.metrics import Metric
 
 Sums = dict[str, list[int]]
+#: One deck's per-game values of every metric a run measures (metric key -> integer array).
+Outcomes = dict[str, Any]
+D = TypeVar("D")
+H = TypeVar("H", bound=Hashable)
 
 ALPHA = 0.05
 FIRST_ROUND = 10_000
@@ -154,3 +167,95 @@ def gains(e: Mapping[str, float], better: str) -> tuple[float, float, float]:
     sign = 1 if better == "higher" else -1
     lo, hi = sorted((sign * e["ci_low"], sign * e["ci_high"]))
     return sign * e["difference"], lo, hi
+
+
+def line_up(first: Sequence[H], other: Sequence[H]) -> list[H]:
+    """`other` reordered so that every card it shares with `first` sits where it sits in
+    `first`; the cards `other` holds instead fill the leftover places, in `other`'s order,
+    and any beyond `first`'s length follow."""
+    wanted = Counter(other)
+    placed: list[H | None] = []
+    for card in first:
+        if wanted[card] > 0:
+            wanted[card] -= 1
+            placed.append(card)
+        else:
+            placed.append(None)
+    rest = []
+    for card in other:
+        if wanted[card] > 0:
+            wanted[card] -= 1
+            rest.append(card)
+    fill = iter(rest)
+    lined = [c if c is not None else next(fill, None) for c in placed]
+    return [c for c in lined if c is not None] + list(fill)
+
+
+@dataclass(frozen=True, slots=True)
+class Games:
+    """Games to play on common random numbers: `n` games of chunk `chunk_index` of a run
+    seeded `seed` with the goldfish's `params`, on the chunk's stream `stream`."""
+
+    params: Mapping[str, Any]
+    seed: int
+    chunk_index: int
+    n: int
+    stream: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LinedUp(Generic[D]):
+    """Decks played on common random numbers, lined up on the first one.
+
+    - `deck(inputs, params) -> D`: a deck's stored inputs made ready to play (ValueError
+      when the deck cannot be played);
+    - `line_up(first, other) -> D`: `other` with every card it shares with `first` at the
+      place it has there;
+    - `play(decks, games) -> [outcomes]`: the `Games` of every deck, in order, all on the
+      same stream;
+    - `independent_stream`: the stream of deck B in an independent pair.
+    """
+
+    deck: Callable[[Mapping[str, Any], Mapping[str, Any]], D]
+    line_up: Callable[[D, D], D]
+    play: Callable[[list[D], Games], list[Outcomes]]
+    independent_stream: int = 10
+
+    def play_pair(
+        self,
+        inputs_a: Mapping[str, Any],
+        inputs_b: Mapping[str, Any],
+        params: Mapping[str, Any],
+        seed: int,
+        chunk_index: int,
+        games: int,
+        independent: bool = False,
+    ) -> tuple[Outcomes, Outcomes]:
+        """Deck A and deck B (lined up on A) on the same streams; with `independent`, B on
+        a stream of its own."""
+        a = self.deck(inputs_a, params)
+        b = self.line_up(a, self.deck(inputs_b, params))
+        common = Games(params, seed, chunk_index, games)
+        if not independent:
+            out_a, out_b = self.play([a, b], common)
+            return out_a, out_b
+        (out_a,) = self.play([a], common)
+        own = Games(params, seed, chunk_index, games, self.independent_stream)
+        (out_b,) = self.play([b], own)
+        return out_a, out_b
+
+    def play_many(
+        self,
+        base: Mapping[str, Any],
+        others: Sequence[Mapping[str, Any]],
+        params: Mapping[str, Any],
+        seed: int,
+        chunk_index: int,
+        games: int,
+    ) -> tuple[Outcomes, list[Outcomes]]:
+        """The base deck once and every other deck, each lined up on the base, all on the
+        same streams (a tuner's round: the shuffles and dice are drawn once)."""
+        first = self.deck(base, params)
+        rest = [self.line_up(first, self.deck(inputs, params)) for inputs in others]
+        outs = self.play([first, *rest], Games(params, seed, chunk_index, games))
+        return outs[0], outs[1:]

@@ -14,8 +14,7 @@ played on turn 1, idle actions (the deck empty).
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,7 @@ from validation.games.hex_skirmish.goldfish import (
     _play_action,
 )
 from validation.sim.inputs import entries_from_json
+from validation.sim.paired import Games, LinedUp, line_up
 
 
 class _Replay:
@@ -57,23 +57,9 @@ class _Deck:
         self.cards = [self.names[i] for i, c in enumerate(self.counts) for _ in range(c)]
 
 
-def _line_up(first: _Deck, other: _Deck) -> None:
-    wanted = Counter(other.cards)
-    placed: list[str | None] = []
-    for name in first.cards:
-        if wanted[name] > 0:
-            wanted[name] -= 1
-            placed.append(name)
-        else:
-            placed.append(None)
-    rest = []
-    for name in other.cards:
-        if wanted[name] > 0:
-            wanted[name] -= 1
-            rest.append(name)
-    fill = iter(rest)
-    lined = [n if n is not None else next(fill, None) for n in placed]
-    other.cards = [n for n in lined if n is not None] + list(fill)
+def _line_up(first: _Deck, other: _Deck) -> _Deck:
+    other.cards = line_up(first.cards, other.cards)
+    return other
 
 
 def _block(
@@ -105,19 +91,13 @@ def _block(
     return out
 
 
-def _together(
-    decks: list[_Deck],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-    first_stream: int,
-) -> list[dict[str, np.ndarray]]:
+def _together(decks: list[_Deck], at: Games) -> list[dict[str, np.ndarray]]:
+    params, games = at.params, at.n
     turns = int(params["turns"])
     opening = OPENING + (0 if params.get("on_the_play", True) else 1)
     order = params.get("play_order", "expensive")
     rng = np.random.Generator(
-        np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk_index, first_stream)))
+        np.random.PCG64(np.random.SeedSequence(at.seed, spawn_key=(at.chunk_index, at.stream)))
     )
     parts: list[list[dict[str, np.ndarray]]] = [[] for _ in decks]
     for start in range(0, games, BLOCK):
@@ -133,38 +113,4 @@ def _together(
     return [{k: np.concatenate([p[k] for p in ps]) for k in ps[0]} for ps in parts]
 
 
-def play_pair(
-    inputs_a: Mapping[str, Any],
-    inputs_b: Mapping[str, Any],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-    independent: bool = False,
-) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    a, b = _Deck(inputs_a), _Deck(inputs_b)
-    _line_up(a, b)
-    if not independent:
-        out_a, out_b = _together([a, b], params, seed, chunk_index, games, 0)
-        return out_a, out_b
-    (out_a,) = _together([a], params, seed, chunk_index, games, 0)
-    (out_b,) = _together([b], params, seed, chunk_index, games, 10)
-    return out_a, out_b
-
-
-def play_many(
-    base: Mapping[str, Any],
-    others: Sequence[Mapping[str, Any]],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-) -> tuple[dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
-    first = _Deck(base)
-    decks = [first]
-    for inputs in others:
-        d = _Deck(inputs)
-        _line_up(first, d)
-        decks.append(d)
-    outs = _together(decks, params, seed, chunk_index, games, 0)
-    return outs[0], outs[1:]
+PLAY = LinedUp(lambda inputs, params: _Deck(inputs), _line_up, _together)

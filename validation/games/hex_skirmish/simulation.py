@@ -10,7 +10,7 @@ from typing import Any
 from validation import charts
 from validation.capabilities import Goldfish
 from validation.games.hex_skirmish.goldfish import KIND, simulate_hexskirmish
-from validation.games.hex_skirmish.paired import play_many, play_pair
+from validation.games.hex_skirmish.paired import PLAY
 from validation.params import ParamSpec
 from validation.sim import kernel
 from validation.sim.inputs import entries_from_json, entries_json
@@ -237,6 +237,6 @@ GOLDFISH: Goldfish[HexSkirmishStats] = Goldfish(
     charts=run_charts,
     key_figures=key_figures,
     metrics=METRICS,
-    play_pair=play_pair,
-    play_many=play_many,
+    play_pair=PLAY.play_pair,
+    play_many=PLAY.play_many,
 )

@@ -11,13 +11,14 @@ the turn it does (the turn after the last played when it does not).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from validation.games.red_mittens import goldfish as rm
 from validation.sim.inputs import card_from_json
+from validation.sim.paired import Games, LinedUp
 
 
 def _lined(base: Mapping[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
@@ -68,33 +69,17 @@ def _game_outcomes(
     return {"dead_by_5": (dead <= 5).astype(np.int64), "dead_turn": dead}
 
 
-def play_pair(
-    inputs_a: Mapping[str, Any],
-    inputs_b: Mapping[str, Any],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-    independent: bool = False,
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    turns = int(params.get("max_turns", 40))
-    a = _game_outcomes(inputs_a, games, chunk_index, seed, turns, 0)
-    b = _game_outcomes(
-        _lined(inputs_a, inputs_b), games, chunk_index, seed, turns, int(independent)
-    )
-    return a, b
-
-
-def play_many(
-    base: Mapping[str, Any],
-    others: Sequence[Mapping[str, Any]],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-) -> tuple[dict[str, np.ndarray], list[dict[str, np.ndarray]]]:
-    turns = int(params.get("max_turns", 40))
-    out_base = _game_outcomes(base, games, chunk_index, seed, turns, 0)
-    return out_base, [
-        _game_outcomes(_lined(base, o), games, chunk_index, seed, turns, 0) for o in others
+def _play(decks: list[Mapping[str, Any]], games: Games) -> list[dict[str, Any]]:
+    turns = int(games.params.get("max_turns", 40))
+    return [
+        _game_outcomes(d, games.n, games.chunk_index, games.seed, turns, games.stream)
+        for d in decks
     ]
+
+
+def _as_stored(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> Mapping[str, Any]:
+    return inputs
+
+
+#: `play_pair` and `play_many` of the goldfish (see the module docstring).
+PLAY = LinedUp(_as_stored, _lined, _play, independent_stream=1)

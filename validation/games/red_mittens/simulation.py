@@ -11,7 +11,7 @@ from typing import Any, Self
 from validation.capabilities import Goldfish, InputsError
 from validation.charts import xy
 from validation.games.red_mittens import goldfish as rm
-from validation.games.red_mittens.paired import play_many, play_pair
+from validation.games.red_mittens.paired import PLAY
 from validation.params import ParamSpec
 from validation.sim.inputs import card_from_json, card_json
 from validation.sim.kernel import chunk_range, games_param
@@ -310,7 +310,7 @@ GOLDFISH: Goldfish[RedMittensStats] = Goldfish(
     charts=charts,
     key_figures=key_figures,
     metrics=METRICS,
-    play_pair=play_pair,
-    play_many=play_many,
+    play_pair=PLAY.play_pair,
+    play_many=PLAY.play_many,
     inline_max=INLINE_MAX,
 )

@@ -37,18 +37,16 @@ from numba import njit
 
 from validation.games.redline.goldfish import (
     CLASS_MOD,
-    DEFAULT_BAND,
     EQUIPMENT,
-    KIND,
     RESOURCE,
     SLOTS,
+    Engine,
     MulliganBand,
+    _Chunk,
     _empty_counts,
     _Setup,
-    _setup,
 )
-from validation.sim.kernel import SimParams, Stats, chunk_games, chunk_seed_sequence, new_stats
-from validation.types import Entry
+from validation.sim.kernel import chunk_seed_sequence
 
 N_SLOTS = len(SLOTS)
 _MODS = np.array(CLASS_MOD, dtype=np.int64)
@@ -82,6 +80,29 @@ def _at(word: Any, index: Any, n: Any) -> Any:  # pragma: no cover - compiled
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     z = z ^ (z >> np.uint64(31))
     return np.int64(((z >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _deploy_in_order(
+    order: Any, hand: Any, cost: Any, pool: Any, recon: Any
+) -> tuple[Any, Any, Any]:  # pragma: no cover - compiled
+    """Deploy the cards of `order` held in `hand`, as many of each as `pool` and then `recon`
+    pay for (a card without cost: all of them); returns (cards deployed, pool, recon)."""
+    deployed = 0
+    for q in range(order.shape[0]):
+        g = order[q]
+        k = hand[g]
+        if k == 0:
+            continue
+        if cost[g]:
+            k = min(k, (pool + recon) // cost[g])
+            pay = k * cost[g]
+            from_pool = min(pay, pool)
+            pool -= from_pool
+            recon -= pay - from_pool
+        hand[g] -= k
+        deployed += k
+    return deployed, pool, recon
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -326,33 +347,15 @@ def _play(  # noqa: PLR0912, PLR0913, PLR0915 - one compiled loop on purpose
                         typed = min(k, free[et])
                         free[et] -= typed
                         free[5] -= k - typed
+            # strategies from the pool; tactics from the pool, then recon
             if ks > 0:
-                for q in range(strategy_order.shape[0]):
-                    g = strategy_order[q]
-                    k = hand[g]
-                    if k == 0:
-                        continue
-                    if cost[g]:
-                        k = min(k, pool // cost[g])
-                        pool -= k * cost[g]
-                    hand[g] -= k
-                    ks -= k
-                    size -= k
+                k, pool, _ = _deploy_in_order(strategy_order, hand, cost, pool, 0)
+                ks -= k
+                size -= k
             if kt > 0:
-                for q in range(tactic_order.shape[0]):
-                    g = tactic_order[q]
-                    k = hand[g]
-                    if k == 0:
-                        continue
-                    if cost[g]:
-                        k = min(k, (pool + recon) // cost[g])
-                        pay = k * cost[g]
-                        from_pool = min(pay, pool)
-                        pool -= from_pool
-                        recon -= pay - from_pool
-                    hand[g] -= k
-                    kt -= k
-                    size -= k
+                k, pool, recon = _deploy_in_order(tactic_order, hand, cost, pool, recon)
+                kt -= k
+                size -= k
             # stuck cards, then discard to 7
             out_stuck[i] += size
             if record and t == 4:
@@ -544,24 +547,15 @@ _OUT_KEYS = (
 )
 
 
-def simulate_redline_compiled(
-    arsenal: list[Entry],
-    missions: list[Entry] | None = None,
-    params: SimParams | None = None,
-    chunk_index: int = 0,
-    n_chunks: int = 1,
-    *,
-    band: MulliganBand = DEFAULT_BAND,
-    opponent_arsenal: int = 60,
-) -> Stats:
-    """Goldfish ``chunk_index`` of ``n_chunks`` of a REDLINE run, compiled (see the module
-    docstring); the statistics of `simulate_redline`."""
-    params = params or SimParams()
-    setup = _setup(arsenal, missions, params.turns)
-    games = chunk_games(params.games, chunk_index, n_chunks)
-    state = chunk_seed_sequence(params.seed, chunk_index).generate_state(1, np.uint64)
-    counts = _run(setup, params.turns, band, games, opponent_arsenal, state)
-    return new_stats(KIND, params.turns, games, counts)
+def _compiled(chunk: _Chunk) -> dict[str, Any]:
+    """The games of a chunk compiled (see the module docstring); the statistics of
+    `simulate_redline`."""
+    state = chunk_seed_sequence(chunk.params.seed, chunk.index).generate_state(1, np.uint64)
+    setup, band = chunk.setup, chunk.band
+    return _run(setup, chunk.params.turns, band, chunk.games, chunk.opponent_arsenal, state)
+
+
+simulate_redline_compiled = Engine(_compiled)
 
 
 def play_outcomes(

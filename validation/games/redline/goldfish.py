@@ -58,7 +58,7 @@ Simplifications of the rulebook (the goldfish has no opponent to fight):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -297,30 +297,66 @@ def _empty_counts(turns: int) -> dict[str, Any]:
 # --- vectorised kernel ---------------------------------------------------------------------
 
 
-def simulate_redline(
-    arsenal: list[Entry],
-    missions: list[Entry] | None = None,
-    params: SimParams | None = None,
-    chunk_index: int = 0,
-    n_chunks: int = 1,
-    *,
-    band: MulliganBand = DEFAULT_BAND,
-    opponent_arsenal: int = 60,
-) -> Stats:
-    """Goldfish ``chunk_index`` of ``n_chunks`` of a REDLINE run, vectorised across games,
-    with the partial mulligan ``band``."""
-    params = params or SimParams()
-    setup = _setup(arsenal, missions, params.turns)
-    games = chunk_games(params.games, chunk_index, n_chunks)
-    rng = chunk_rng(params.seed, chunk_index)
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """A chunk to play: `games` games of `setup` against an opponent's arsenal of
+    `opponent_arsenal` cards, chunk `index` of a run with `params`."""
+
+    setup: _Setup
+    params: SimParams
+    band: MulliganBand
+    games: int
+    index: int
+    opponent_arsenal: int
+
+
+#: How an engine plays a chunk's games: their counts, in the layout of `_empty_counts`.
+ChunkPlay = Callable[[_Chunk], dict[str, Any]]
+
+
+class Engine:
+    """A REDLINE goldfish simulator: `engine(arsenal, missions, params, chunk_index,
+    n_chunks, band=..., opponent_arsenal=60)` plays chunk ``chunk_index`` of ``n_chunks`` of
+    a run (the policy of the module docstring, with the partial mulligan ``band``) and
+    returns its statistics. Every engine prepares the decks the same way (`_setup`) and
+    plays a chunk's games its own way (`play`); its name and docstring are its play's."""
+
+    def __init__(self, play: ChunkPlay) -> None:
+        self.play = play
+        self.__name__ = play.__name__
+        self.__doc__ = play.__doc__
+
+    def __call__(
+        self,
+        arsenal: list[Entry],
+        missions: list[Entry] | None = None,
+        params: SimParams | None = None,
+        chunk_index: int = 0,
+        n_chunks: int = 1,
+        *,
+        band: MulliganBand = DEFAULT_BAND,
+        opponent_arsenal: int = 60,
+    ) -> Stats:
+        params = params or SimParams()
+        setup = _setup(arsenal, missions, params.turns)
+        games = chunk_games(params.games, chunk_index, n_chunks)
+        counts = self.play(_Chunk(setup, params, band, games, chunk_index, opponent_arsenal))
+        return new_stats(KIND, params.turns, games, counts)
+
+
+def _vectorised(chunk: _Chunk) -> dict[str, Any]:
+    """The games of a chunk vectorised across games, in blocks of ``BLOCK``."""
+    params, games = chunk.params, chunk.games
+    rng = chunk_rng(params.seed, chunk.index)
     total: dict[str, np.ndarray] | None = None
     for start in range(0, games, BLOCK):
-        part = _simulate_block(
-            setup, params, band, min(BLOCK, games - start), rng, opponent_arsenal
-        )
+        g = min(BLOCK, games - start)
+        part = _simulate_block(chunk.setup, params, chunk.band, g, rng, chunk.opponent_arsenal)
         total = part if total is None else {k: total[k] + part[k] for k in total}
-    counts: dict[str, Any] = _empty_counts(params.turns) if total is None else total
-    return new_stats(KIND, params.turns, games, counts)
+    return _empty_counts(params.turns) if total is None else total
+
+
+simulate_redline = Engine(_vectorised)
 
 
 # capture modifier by roster code (code // 2 is the class); index -1 (no efreet) -> 0
@@ -659,31 +695,23 @@ def _record_turn(b: _Block, c: dict[str, Any], t: int) -> None:
 # --- reference: one game at a time ---------------------------------------------------------
 
 
-def simulate_redline_reference(
-    arsenal: list[Entry],
-    missions: list[Entry] | None = None,
-    params: SimParams | None = None,
-    chunk_index: int = 0,
-    n_chunks: int = 1,
-    *,
-    band: MulliganBand = DEFAULT_BAND,
-    opponent_arsenal: int = 60,
-) -> Stats:
+def _one_game_at_a_time(chunk: _Chunk) -> dict[str, Any]:
     """The same policy as ``simulate_redline``, one game at a time in plain Python.
 
     Seeded from the same chunk seed sequence, but it draws its numbers in another order
     (Python's ``random.Random``), so it agrees with the vectorised kernel statistically, not
     game by game.
     """
-    params = params or SimParams()
-    setup = _setup(arsenal, missions, params.turns)
-    games = chunk_games(params.games, chunk_index, n_chunks)
-    state = chunk_seed_sequence(params.seed, chunk_index).generate_state(4, np.uint64)
+    params = chunk.params
+    state = chunk_seed_sequence(params.seed, chunk.index).generate_state(4, np.uint64)
     rnd = random.Random(int.from_bytes(state.tobytes(), "little"))
     counts = _empty_counts(params.turns)
-    for _ in range(games):
-        _play_reference_game(setup, params, band, rnd, opponent_arsenal, counts)
-    return new_stats(KIND, params.turns, games, counts)
+    for _ in range(chunk.games):
+        _play_reference_game(chunk.setup, params, chunk.band, rnd, chunk.opponent_arsenal, counts)
+    return counts
+
+
+simulate_redline_reference = Engine(_one_game_at_a_time)
 
 
 def _play_reference_game(

@@ -22,7 +22,6 @@ and products are exact.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,6 +31,7 @@ from validation.games.redline.compiled import play_outcomes
 from validation.games.redline.goldfish import MulliganBand, _Setup, _setup
 from validation.sim.inputs import entries_from_json
 from validation.sim.metrics import HIGHER, LOWER, Metric
+from validation.sim.paired import Games, LinedUp, line_up
 
 
 def _cumulative(figure: str, turn: int) -> Callable[[Mapping[str, Any]], float | None]:
@@ -127,29 +127,13 @@ METRICS = (
 )
 
 
-def line_up(a: _Setup, b: _Setup) -> None:
-    """Reorder B's card list so that every card B shares with A sits where it sits in A (the
-    cards B holds instead fill A's leftover positions, in B's order)."""
-    wanted = Counter(b.groups[i] for i in b.card_groups)
+def _line_up(a: _Setup, b: _Setup) -> _Setup:
+    """B's card list reordered so that every card B shares with A sits where it sits in A
+    (the cards B holds instead fill A's leftover positions, in B's order)."""
     index_b = {g: i for i, g in enumerate(b.groups)}
-    placed: list[Any] = []
-    for i in a.card_groups:
-        g = a.groups[i]
-        if wanted[g] > 0:
-            wanted[g] -= 1
-            placed.append(g)
-        else:
-            placed.append(None)
-    rest = []
-    for i in b.card_groups:
-        g = b.groups[i]
-        if wanted[g] > 0:
-            wanted[g] -= 1
-            rest.append(g)
-    fill = iter(rest)
-    lined = [g if g is not None else next(fill, None) for g in placed]
-    lined = [g for g in lined if g is not None] + list(fill)
+    lined = line_up([a.groups[i] for i in a.card_groups], [b.groups[i] for i in b.card_groups])
     b.card_groups = [index_b[g] for g in lined]
+    return b
 
 
 def _metrics(raw: Mapping[str, np.ndarray], turns: int) -> dict[str, np.ndarray]:
@@ -170,85 +154,20 @@ def _metrics(raw: Mapping[str, np.ndarray], turns: int) -> dict[str, np.ndarray]
     return out
 
 
-def _play_together(
-    setups: list[_Setup],
-    turns: int,
-    band: MulliganBand,
-    games: int,
-    seed: int,
-    chunk_index: int,
-    first_stream: int,
-) -> list[dict[str, Any]]:
+def _deck(inputs: Mapping[str, Any], params: Mapping[str, Any]) -> _Setup:
+    """A deck's setup (ValueError when it cannot be played)."""
+    arsenal = entries_from_json(inputs["arsenal"]) or []
+    return _setup(arsenal, entries_from_json(inputs.get("missions")), int(params["turns"]))
+
+
+def _play_together(setups: list[_Setup], games: Games) -> list[dict[str, Any]]:
     """Every deck of `setups` on the same streams (compiled: `compiled.play_outcomes`)."""
-    return [
-        _metrics(play_outcomes(s, turns, band, games, seed, chunk_index, first_stream), turns)
-        for s in setups
-    ]
-
-
-def setups(
-    inputs_a: Mapping[str, Any], inputs_b: Mapping[str, Any], turns: int
-) -> tuple[_Setup, _Setup]:
-    """Both decks' setups, B lined up on A (ValueError when a deck cannot be played)."""
-    a = _setup(
-        entries_from_json(inputs_a["arsenal"]) or [],
-        entries_from_json(inputs_a.get("missions")),
-        turns,
-    )
-    b = _setup(
-        entries_from_json(inputs_b["arsenal"]) or [],
-        entries_from_json(inputs_b.get("missions")),
-        turns,
-    )
-    line_up(a, b)
-    return a, b
-
-
-def play_many(
-    base: Mapping[str, Any],
-    others: list[Mapping[str, Any]],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """`games` games of the base deck and of each other deck, all on the same streams and
-    each lined up on the base (a tuner's round: the shuffles and dice are drawn once)."""
+    params = games.params
     turns = int(params["turns"])
     band = MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4)))
-    first = _setup(
-        entries_from_json(base["arsenal"]) or [], entries_from_json(base.get("missions")), turns
-    )
-    rest = []
-    for inputs in others:
-        s = _setup(
-            entries_from_json(inputs["arsenal"]) or [],
-            entries_from_json(inputs.get("missions")),
-            turns,
-        )
-        line_up(first, s)
-        rest.append(s)
-    outs = _play_together([first, *rest], turns, band, games, seed, chunk_index, 0)
-    return outs[0], outs[1:]
+    where = (games.seed, games.chunk_index, games.stream)
+    return [_metrics(play_outcomes(s, turns, band, games.n, *where), turns) for s in setups]
 
 
-def play_pair(
-    inputs_a: Mapping[str, Any],
-    inputs_b: Mapping[str, Any],
-    params: Mapping[str, Any],
-    seed: int,
-    chunk_index: int,
-    games: int,
-    independent: bool = False,
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """`games` games of each deck on common random numbers (see the module docstring);
-    returns each deck's per-game values of every metric the run's turns allow."""
-    turns = int(params["turns"])
-    band = MulliganBand(int(params.get("mulligan_lo", 2)), int(params.get("mulligan_hi", 4)))
-    a, b = setups(inputs_a, inputs_b, turns)
-    if not independent:
-        out_a, out_b = _play_together([a, b], turns, band, games, seed, chunk_index, 0)
-        return out_a, out_b
-    (out_a,) = _play_together([a], turns, band, games, seed, chunk_index, 0)
-    (out_b,) = _play_together([b], turns, band, games, seed, chunk_index, 10)
-    return out_a, out_b
+#: `play_pair` and `play_many` of the goldfish (see the module docstring).
+PLAY = LinedUp(_deck, _line_up, _play_together)

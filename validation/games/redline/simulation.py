@@ -11,7 +11,7 @@ from validation import charts
 from validation.capabilities import Goldfish
 from validation.games.redline.compiled import simulate_redline_compiled
 from validation.games.redline.goldfish import KIND, OPENING, MulliganBand
-from validation.games.redline.paired import METRICS, play_many, play_pair
+from validation.games.redline.paired import METRICS, PLAY
 from validation.params import ParamSpec
 from validation.sim import kernel, odds
 from validation.sim.inputs import entries_from_json, entries_json
@@ -258,6 +258,6 @@ GOLDFISH: Goldfish[RedlineStats] = Goldfish(
     charts=run_charts,
     key_figures=key_figures,
     metrics=METRICS,
-    play_pair=play_pair,
-    play_many=play_many,
+    play_pair=PLAY.play_pair,
+    play_many=PLAY.play_many,
 )
