@@ -300,3 +300,16 @@ def test_the_tuners_max_games_bounds_are_the_servers(schema, client, user, redli
         )
         assert answer.status_code == 400
         assert answer.json()["errors"][0]["field"] == "max_games"
+
+
+def test_a_deck_id_is_one_integer_named_id_on_every_route(schema):
+    seen = 0
+    for path, methods in schema["paths"].items():
+        if not path.startswith("/api/decks/{"):
+            continue
+        assert path.startswith("/api/decks/{id}/"), path
+        for operation in methods.values():
+            (deck_id,) = [p for p in operation["parameters"] if p["name"] == "id"]
+            assert deck_id["in"] == "path" and deck_id["schema"] == {"type": "integer"}, path
+            seen += 1
+    assert seen >= 20
