@@ -525,6 +525,7 @@ SPECTACULAR_SETTINGS = {
         "play.schema.tool_params_hook",
         "play.schema.campaign_game_hook",
         "decklists.schema.search_enums_hook",
+        "cardsite.schema_fields.open_operations_hook",
         "cardsite.schema_fields.drop_unused_components_hook",
     ],
 }
