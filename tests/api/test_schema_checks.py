@@ -95,3 +95,13 @@ def test_a_campaigns_game_is_one_of_the_games_with_campaigns(client, schema, use
         "/api/play/campaigns/", {"game": other, "name": "X"}, content_type="application/json"
     )
     assert response.status_code == 400
+
+
+def test_a_number_where_a_text_is_declared_is_refused(client, user, sample_catalogue):
+    client.force_login(user)
+    body = {"game": "tactical-assault", "name": "Valley", "notes": 0}
+    response = client.post("/api/play/campaigns/", body, content_type="application/json")
+    assert _fields(response) == ["notes"]
+    body = {"game": "redline", "format": "standard", "name": 7}
+    response = client.post("/api/decks/", body, content_type="application/json")
+    assert _fields(response) == ["name"]
