@@ -169,6 +169,24 @@ def game_path_enum_hook(result, generator, request, public):
     return result
 
 
+def open_operations_hook(result, generator, request, public):
+    """An operation open to anonymous clients (its security alternatives include `{}`, no
+    credentials) requires none: `security: []`, so a generated client without credentials
+    is typed for it (openapi-python-client types any operation with a security requirement
+    for its authenticated client alone). Credentials are still read when sent."""
+    for methods in result.get("paths", {}).values():
+        for operation in methods.values():
+            if isinstance(operation, dict) and {} in operation.get("security", []):
+                operation["security"] = []
+                note = "Open to anonymous clients; credentials, when sent, are read."
+                operation["description"] = (
+                    f"{operation['description']}\n\n{note}"
+                    if operation.get("description")
+                    else note
+                )
+    return result
+
+
 def drop_unused_components_hook(result, generator, request, public):
     """The last hook: a schema component nothing refers to any more (a body replaced by its
     forms, an error body replaced by the problem shape) is left out."""

@@ -523,7 +523,9 @@ SPECTACULAR_SETTINGS = {
         "cardsite.schema_fields.game_path_enum_hook",
         "simulations.schema.start_params_hook",
         "play.schema.tool_params_hook",
+        "play.schema.campaign_game_hook",
         "decklists.schema.search_enums_hook",
+        "cardsite.schema_fields.open_operations_hook",
         "cardsite.schema_fields.drop_unused_components_hook",
     ],
 }

@@ -8,7 +8,7 @@ writes among the user's own decks. A deck that is not in scope is a 404 whatever
 from __future__ import annotations
 
 import json
-from typing import cast
+from typing import Any, cast
 
 from django.db.models import F
 from django.http import Http404, HttpResponse
@@ -326,6 +326,80 @@ VERSION_NUMBER = OpenApiParameter(
 )
 
 
+EXPORT_VERSION = OpenApiParameter("v", int, description="version number (default: the current)")
+EXPORT_PARAMETERS: dict[str, list[OpenApiParameter]] = {
+    "proxies": [
+        OpenApiParameter("paper", str, enum=list(exports.PAPERS), description="the paper size"),
+        OpenApiParameter(
+            "bleed",
+            str,
+            enum=[str(b) for b in exports.BLEEDS],
+            description="millimetres of bleed around each card (default 0)",
+        ),
+    ],
+    "sheet": [
+        OpenApiParameter("paper", str, enum=list(exports.PAPERS), description="the paper size"),
+        *(
+            OpenApiParameter(
+                name,
+                {"type": "string", "maxLength": exports.SHEET_FIELD_MAX},
+                description=f"the {name} written at the sheet's head",
+            )
+            for name in ("player", "event", "date")
+        ),
+    ],
+    "units": [
+        OpenApiParameter("paper", str, enum=list(exports.PAPERS), description="the paper size"),
+    ],
+}
+EXPORT_SUMMARIES = {
+    "json": "Export a deck as JSON (its cards by section)",
+    "markdown": "Export a deck as Markdown (the list for a forum)",
+    "bbcode": "Export a deck as BBCode (the list for a forum)",
+    "tts": "Export a deck as a Tabletop Simulator saved object",
+    "proxies": f"Printable proxies of a deck (PDF, at most {exports.PROXIES_MAX_PAGES} pages)",
+    "sheet": "A deck's tournament sheet (PDF)",
+    "units": "A deck's unit sheet (PDF, for a game that prints one)",
+}
+EXPORT_RENDERERS: dict[str, type[BaseRenderer]] = {
+    "text/plain": PlainTextRenderer,
+    "text/markdown": MarkdownRenderer,
+    "application/json": JSONRenderer,
+    "application/pdf": PDFRenderer,
+}
+
+
+def _export_operation(kind: str):
+    """The export of one format as its own operation of one media type: GET
+    export/<kind>/ answers what `export/?format=<kind>` answers."""
+    media = exports.FORMATS[kind].media_type
+    body: Any = OpenApiTypes.BINARY if media == "application/pdf" else str
+    if media == "application/json":
+        body = OpenApiTypes.OBJECT
+
+    def operation(self, request, pk=None):
+        return self._export_as(request, kind)
+
+    operation.__name__ = f"export_{kind}"
+    operation.__doc__ = f"The deck exported as {exports.FORMATS[kind].label}."
+    renderers = [EXPORT_RENDERERS[media]]
+    if media != "application/json":
+        renderers.append(JSONRenderer)
+    routed = action(
+        detail=True,
+        methods=["get"],
+        url_path=f"export/{kind}",
+        renderer_classes=renderers,
+        throttle_classes=[ScopedRateThrottle],
+        throttle_scope="export",
+    )(operation)
+    return extend_schema(
+        parameters=[DECK_ID, EXPORT_VERSION, *EXPORT_PARAMETERS.get(kind, [])],
+        responses={(200, media): body, 400: BAD_REQUEST},
+        summary=EXPORT_SUMMARIES[kind],
+    )(routed)
+
+
 @extend_schema_view(
     list=extend_schema(
         summary="Your decks; public ones with ?public=1 or ?game=<slug>",
@@ -347,13 +421,16 @@ VERSION_NUMBER = OpenApiParameter(
             ),
         ],
     ),
-    retrieve=extend_schema(summary="A deck you may read (yours, public; staff: any)"),
+    retrieve=extend_schema(
+        parameters=[DECK_ID], summary="A deck you may read (yours, public; staff: any)"
+    ),
     partial_update=extend_schema(
+        parameters=[DECK_ID],
         summary="Rename, describe or change the visibility of your deck",
         request=DeckUpdateSerializer,
         responses=DeckDetailSerializer,
     ),
-    destroy=extend_schema(summary="Delete your deck and all its versions"),
+    destroy=extend_schema(parameters=[DECK_ID], summary="Delete your deck and all its versions"),
 )
 class DeckViewSet(
     mixins.ListModelMixin,
@@ -390,7 +467,8 @@ class DeckViewSet(
             scoped = qs.public() if self._wants_public() else qs.owned_by(user)
             return scoped.order_by("-updated_at", "-id")
         if self.action == "retrieve" or (
-            self.action in {"versions", "version", "export"} and self.request.method in SAFE_METHODS
+            (self.action in {"versions", "version"} or self.action.startswith("export"))
+            and self.request.method in SAFE_METHODS
         ):
             return qs.visible_to(user).select_related("current_version__based_on")
         return qs.owned_by(user).select_related("current_version")
@@ -566,33 +644,22 @@ class DeckViewSet(
                 "sheet), units (a unit sheet, for a game that prints one); by default json, "
                 "or text when the request accepts only text/plain",
             ),
-            OpenApiParameter("v", int, description="version number (default: the current)"),
-            OpenApiParameter(
-                "paper", str, enum=list(exports.PAPERS), description="proxies, sheet, units"
-            ),
-            OpenApiParameter(
-                "bleed",
-                str,
-                enum=[str(b) for b in exports.BLEEDS],
-                description="proxies: millimetres of bleed around each card (default 0)",
-            ),
-            *(
-                OpenApiParameter(
-                    name,
-                    {"type": "string", "maxLength": exports.SHEET_FIELD_MAX},
-                    description=f"sheet: the {name} written at its head",
-                )
-                for name in ("player", "event", "date")
-            ),
+            EXPORT_VERSION,
+            *EXPORT_PARAMETERS["proxies"],
+            *EXPORT_PARAMETERS["sheet"],
         ],
+        # Text first: a client that reads the first media type reads every format as text.
+        # Each format has its own operation of one media type (export/<format>/).
         responses={
-            (200, "application/json"): OpenApiTypes.OBJECT,
             (200, "text/plain"): str,
             (200, "text/markdown"): str,
+            (200, "application/json"): OpenApiTypes.OBJECT,
             (200, "application/pdf"): OpenApiTypes.BINARY,
             400: BAD_REQUEST,
         },
-        summary="Export a deck: its list, a Tabletop Simulator object, proxies or sheets",
+        deprecated=True,
+        summary="Export a deck in the format ?format= names (each format has its own "
+        "operation: export/<format>/)",
     )
     @action(
         detail=True,
@@ -602,6 +669,12 @@ class DeckViewSet(
         throttle_scope="export",
     )
     def export(self, request, pk=None):
+        kind = request.query_params.get("format")
+        if kind is None:
+            kind = "text" if request.accepted_renderer.format == "text" else "json"
+        return self._export_as(request, kind)
+
+    def _export_as(self, request, kind: str):
         deck = self.get_object()
         number = request.query_params.get("v")
         versions = DeckVersion.objects.filter(deck=deck)
@@ -610,10 +683,8 @@ class DeckViewSet(
             version = get_object_or_404(versions, number=whole_number(number) or 0)
         else:
             version = get_object_or_404(versions, pk=deck.current_version_id)
-        kind = request.query_params.get("format")
-        if kind is None:
-            kind = "text" if request.accepted_renderer.format == "text" else "json"
         if kind in ("text", "json"):
+            # The one type of the operation, whatever the Accept header or `?format=` asks.
             request.accepted_renderer = PlainTextRenderer() if kind == "text" else JSONRenderer()
             request.accepted_media_type = request.accepted_renderer.media_type
             return Response(selectors.deck_export(deck=deck, version=version, as_=kind))
@@ -626,10 +697,7 @@ class DeckViewSet(
         return exports.download(deck, version, kind, body, media)
 
     @extend_schema(
-        parameters=[
-            DECK_ID,
-            OpenApiParameter("v", int, description="version number (default: the current)"),
-        ],
+        parameters=[DECK_ID, EXPORT_VERSION],
         responses={(200, "text/plain"): str},
         summary="Export a deck as the text list",
     )
@@ -640,19 +708,16 @@ class DeckViewSet(
         renderer_classes=[PlainTextRenderer, JSONRenderer],
     )
     def export_text(self, request, pk=None):
-        """The deck's list as text (what ?format=text of the export gives), for clients
-        that take one media type an operation."""
-        deck = self.get_object()
-        number = request.query_params.get("v")
-        versions = DeckVersion.objects.filter(deck=deck)
-        if number:
-            version = get_object_or_404(versions, number=int(number) if number.isdigit() else 0)
-        else:
-            version = get_object_or_404(versions, pk=deck.current_version_id)
-        # Text whatever the Accept header or `?format=` asks: the one type declared.
-        request.accepted_renderer = PlainTextRenderer()
-        request.accepted_media_type = PlainTextRenderer.media_type
-        return Response(selectors.deck_export(deck=deck, version=version, as_="text"))
+        """The deck's list as text (what ?format=text of the export gives)."""
+        return self._export_as(request, "text")
+
+    export_json = _export_operation("json")
+    export_markdown = _export_operation("markdown")
+    export_bbcode = _export_operation("bbcode")
+    export_tts = _export_operation("tts")
+    export_proxies = _export_operation("proxies")
+    export_sheet = _export_operation("sheet")
+    export_units = _export_operation("units")
 
     @extend_schema(
         parameters=[DECK_ID],
@@ -683,6 +748,7 @@ class DeckViewSet(
         return self._create(request, DeckImportSerializer)
 
     @extend_schema(
+        parameters=[DECK_ID],
         request=None,
         responses={200: DeckDetailSerializer},
         summary="Replace the share link (the old link stops working)",

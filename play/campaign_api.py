@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -58,8 +59,27 @@ class CampaignSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "game", "created_at", "updated_at"]
 
 
+class CampaignGameField(serializers.CharField):
+    """The slug of a game with campaign rules (the server's check is the service's, with its
+    message naming them)."""
+
+
+class CampaignGameFieldExtension(OpenApiSerializerFieldExtension):
+    """A string here; play.schema.campaign_game_hook makes it the enum of the games with
+    campaigns (a component of its own, not one more set of values named `game`)."""
+
+    target_class = "play.campaign_api.CampaignGameField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        return {
+            "type": "string",
+            "description": "a game with campaign rules; may be left out when only one game "
+            "has them",
+        }
+
+
 class CampaignCreateRequest(serializers.Serializer):
-    game = serializers.CharField(
+    game = CampaignGameField(
         max_length=50,
         required=False,
         help_text="slug of a game with campaign rules; may be left out when only one game has them",

@@ -18,6 +18,7 @@ from validation.capabilities import Tool
 from validation.registry import registry
 
 from . import services
+from .campaign_services import campaign_game_slugs
 
 #: The body component of `POST /api/play/{game}/{tool}/`.
 RUN_BODY = "ToolRunRequest"
@@ -138,3 +139,21 @@ def _live_tool_paths(result) -> None:
     del generic["get"]
     if not generic:
         del paths[TOOL_PATH]
+
+
+def campaign_game_hook(result, generator, request, public):
+    """A new campaign's `game` is the enum of the registered games with campaigns
+    (`CampaignGameEnum`): the server refuses any other game with a 400 naming them."""
+
+    schemas = result.get("components", {}).get("schemas", {})
+    schemas["CampaignGameEnum"] = {"type": "string", "enum": campaign_game_slugs()}
+    for name, component in schemas.items():
+        if not name.startswith("CampaignCreateRequest"):
+            continue
+        game = component.get("properties", {}).get("game")
+        if game is not None:
+            component["properties"]["game"] = {
+                "allOf": [{"$ref": "#/components/schemas/CampaignGameEnum"}],
+                "description": game.get("description", ""),
+            }
+    return result

@@ -206,6 +206,7 @@ class StartRunView(APIView):
             404: None,
             429: None,
         },
+        parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description="deck id")],
         summary="Start a goldfish simulation of a deck",
     )
 )
@@ -216,7 +217,7 @@ class DeckSimulationStartView(StartRunView):
     body = StartSerializer
 
     def start(self, request, data: dict, **kwargs: Any) -> SimulationRun:
-        deck_pk = int(kwargs["deck_pk"])
+        deck_pk = int(kwargs["id"])
         deck = services.deck_to_simulate(
             user=request.user, deck_pk=deck_pk, share_token=data.get("token")
         )

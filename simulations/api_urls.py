@@ -4,7 +4,7 @@ from . import api, compare_api
 
 urlpatterns = [
     path(
-        "decks/<int:deck_pk>/simulations/",
+        "decks/<int:id>/simulations/",
         api.DeckSimulationStartView.as_view(),
         name="api-deck-simulations",
     ),
@@ -14,7 +14,7 @@ urlpatterns = [
         compare_api.CompareStartView.as_view(),
         name="api-simulation-compare",
     ),
-    path("decks/<int:deck_pk>/tune/", compare_api.DeckTuneView.as_view(), name="api-deck-tune"),
+    path("decks/<int:id>/tune/", compare_api.DeckTuneView.as_view(), name="api-deck-tune"),
     path(
         "simulations/<int:pk>/stop/",
         compare_api.ExperimentStopView.as_view(),

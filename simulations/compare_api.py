@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticated
@@ -108,6 +108,7 @@ class TuneSerializer(serializers.Serializer):
     post=extend_schema(
         request=TuneSerializer,
         responses={**STARTED, 403: None, 404: None},
+        parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description="deck id")],
         summary="Race single swaps of a deck on paired goldfish games",
     )
 )
@@ -119,17 +120,17 @@ class DeckTuneView(StartRunView):
 
     def post(self, request, **kwargs):
         # A deck that does not exist is a 404 whatever the body, as a simulation's start.
-        if not Deck.objects.filter(pk=kwargs["deck_pk"]).exists():
+        if not Deck.objects.filter(pk=kwargs["id"]).exists():
             raise NotFound("no such deck")
         return super().post(request, **kwargs)
 
     def start(self, request, data: dict, **kwargs: Any) -> SimulationRun:
         # A deck the user may not read is a 404 (staff: a 403), as a simulation's start.
         services.deck_to_simulate(
-            user=request.user, deck_pk=int(kwargs["deck_pk"]), share_token=data.get("token")
+            user=request.user, deck_pk=int(kwargs["id"]), share_token=data.get("token")
         )
         ref = {
-            "deck": int(kwargs["deck_pk"]),
+            "deck": int(kwargs["id"]),
             "version": data.get("version"),
             "token": data.get("token"),
         }

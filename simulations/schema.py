@@ -67,6 +67,8 @@ def param_schema(spec: ParamSpec) -> dict[str, Any]:
         out = {"type": "string", "enum": [value for value, _label in spec.choice_list()]}
     else:
         out = {"type": "string", "maxLength": MAX_TEXT}
+        if spec.pattern:
+            out["pattern"] = spec.pattern
     described = spec.label + (f": {spec.help}" if spec.help else "")
     if spec.cards_of_kind:
         described += f" (the name of a catalogue card of kind {spec.cards_of_kind})"

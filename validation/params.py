@@ -8,6 +8,7 @@ Nothing here imports Django: the web layer builds its forms and API checks from 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -79,6 +80,10 @@ class ParamSpec:
     cards_of_kind: str = ""
     applies: Mapping[str, tuple[str, ...]] | None = None
     card_offered: Callable[[CardFacts, Mapping[str, CardFacts]], bool] | None = None
+    #: For a `str`: the regular expression the whole value must match (the API schema's
+    #: `pattern`), with `pattern_help` saying what it takes.
+    pattern: str = ""
+    pattern_help: str = ""
 
     def offered(
         self, cards: Sequence[CardFacts], chosen: Mapping[str, CardFacts] | None = None
@@ -138,10 +143,14 @@ class ParamSpec:
                     return value
             allowed = ", ".join(v for v, _ in choices) or "none available"
             raise ValueError(f"{self.label} must be one of {allowed}; got {raw!r}")
-        text = str(raw).strip()
-        if len(text) > MAX_TEXT:
+        # The length as sent, before the spaces around it are trimmed (the schema's maxLength).
+        if len(str(raw)) > MAX_TEXT:
             raise ValueError(f"{self.label} is too long (at most {MAX_TEXT} characters)")
-        return text
+        if self.pattern and re.fullmatch(self.pattern, str(raw)) is None:
+            raise ValueError(
+                f"{self.label}: {raw!r} is not {self.pattern_help or 'a value this takes'}"
+            )
+        return str(raw).strip()
 
     def _parse_int(self, raw: Any) -> int:
         if isinstance(raw, bool):

@@ -21,6 +21,7 @@ from tests.simulations.conftest import sample_list
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 VENV_BIN = Path(sys.executable).parent
+PDF = "application/pdf"
 
 
 @pytest.fixture
@@ -36,9 +37,13 @@ def generated(live_server, tmp_path, monkeypatch):
     assert schema.status_code == 200
     path = tmp_path / "openapi.json"
     path.write_text(schema.text)
+    # PDF exports are bytes to the client (docs/api.md, "Decks and collections").
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"content_type_overrides": {PDF: "application/octet-stream"}}))
     env = {**os.environ, "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     done = subprocess.run(
         [str(VENV_BIN / "openapi-python-client"), "generate", "--path", str(path)]
+        + ["--config", str(config)]
         + ["--meta", "none", "--output-path", str(tmp_path / "cardsite_api_client")],
         cwd=tmp_path,
         env=env,
@@ -130,10 +135,19 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     )
     assert isinstance(version, models.Version), version
     assert version.number == 2
+    # A save based on a version that is no longer the current one: the 409 problem.
+    stale = mod("decks", "decks_versions_create").sync_detailed(
+        client=c,
+        id=deck.id,
+        body=models.VersionCreateWithList(based_on=1, list_=text),
+    )
+    assert stale.status_code == 409
+    assert isinstance(stale.parsed, models.Problem), stale.parsed
+    assert stale.parsed.current_version == 2
 
     run = mod("decks", "decks_simulations_create").sync(
         client=c,
-        deck_pk=deck.id,
+        id=deck.id,
         body=models.StartRedlineGoldfish(
             kind=models.StartRedlineGoldfishKind.REDLINE_GOLDFISH,
             params=models.RedlineGoldfishParams(games=2000, turns=8),
@@ -150,10 +164,19 @@ def test_a_tool_authors_workflow_through_the_generated_client(
         time.sleep(0.5)
     assert state.status.value == "done", state.error
 
+    # Each export format is an operation of one media type.
     exported = mod("decks", "decks_export_text_retrieve").sync(client=c, id=deck.id)
-    assert "Tigercat" in exported
-    as_json = mod("decks", "decks_export_retrieve").sync(client=c, id=deck.id)
+    assert isinstance(exported, str) and "Tigercat" in exported
+    as_json = mod("decks", "decks_export_json_retrieve").sync(client=c, id=deck.id)
     assert as_json.to_dict()
+    markdown = mod("decks", "decks_export_markdown_retrieve").sync(client=c, id=deck.id)
+    assert isinstance(markdown, str) and "Tigercat" in markdown
+    sheet = mod("decks", "decks_export_sheet_retrieve").sync(client=c, id=deck.id)
+    assert sheet.payload.read().startswith(b"%PDF")
+    # The deprecated export by ?format= reads every format as text, never crashes.
+    old = mod("decks", "decks_export_retrieve")
+    by_format = old.sync(client=c, id=deck.id, format_=models.DecksExportRetrieveFormat.TEXT)
+    assert by_format == exported
 
     # The collection: a CSV of one product and loose cards, the deck marked built, its
     # availability, the card's decks and the wants.
@@ -287,3 +310,62 @@ def test_a_players_community_workflow_through_the_generated_client(
         client=reader, id=published.id, body=models.ReportRequest(reason="testing the queue")
     )
     assert reported.created is True
+
+
+def test_an_anonymous_client_calls_what_is_open_to_anonymous_clients(
+    generated, live_server, live_catalogue, user
+):
+    """A generated `Client` (no credentials) is typed for and answered by every operation
+    open to anonymous clients; one that needs a user answers 401."""
+    import inspect
+
+    from decks.services import deck_create
+
+    deck = deck_create(
+        owner=user,
+        game_slug="redline",
+        format="standard",
+        name="Open",
+        visibility="public",
+        text=sample_list("redline", "standard"),
+    )
+    c = generated.Client(base_url=live_server.url, timeout=60)
+    api = importlib.import_module("cardsite_api_client.api")
+    models = importlib.import_module("cardsite_api_client.models")
+    mod = lambda group, name: importlib.import_module(f"{api.__name__}.{group}.{name}")  # noqa: E731
+
+    open_ones = [
+        ("games", "games_list"),
+        ("cards", "cards_list"),
+        ("decks", "decks_retrieve"),
+        ("decks", "decks_export_text_retrieve"),
+        ("validate", "validate_create"),
+    ]
+    for group, name in open_ones:
+        annotation = str(inspect.signature(mod(group, name).sync).parameters["client"].annotation)
+        assert annotation.endswith(".client.Client"), (name, annotation)
+
+    assert "redline" in [g.slug for g in mod("games", "games_list").sync(client=c)]
+    found = mod("cards", "cards_list").sync(
+        client=c, game=models.CardsListGame.REDLINE, q="Tigercat"
+    )
+    assert found.count >= 1
+    read = mod("decks", "decks_retrieve").sync(client=c, id=deck.pk)
+    assert isinstance(read, models.DeckDetail) and read.name == "Open"
+    text = mod("decks", "decks_export_text_retrieve").sync(client=c, id=deck.pk)
+    assert isinstance(text, str) and "Tigercat" in text
+    checked = mod("validate", "validate_create").sync(
+        client=c,
+        body=models.ValidateRequestWithList(
+            game=models.GameEnum.REDLINE,
+            format_=models.FormatEnum.STANDARD,
+            list_=sample_list("redline", "standard"),
+        ),
+    )
+    assert isinstance(checked, models.ValidationReport) and checked.legal is True
+
+    notices = mod("notices", "notices_list")
+    needs_user = str(inspect.signature(notices.sync).parameters["client"].annotation)
+    assert "AuthenticatedClient" in needs_user and ".client.Client" not in needs_user, needs_user
+    refused = notices.sync_detailed(client=c)
+    assert refused.status_code == 401

@@ -300,3 +300,37 @@ def test_the_tuners_max_games_bounds_are_the_servers(schema, client, user, redli
         )
         assert answer.status_code == 400
         assert answer.json()["errors"][0]["field"] == "max_games"
+
+
+def test_a_deck_id_is_one_integer_named_id_on_every_route(schema):
+    seen = 0
+    for path, methods in schema["paths"].items():
+        if not path.startswith("/api/decks/{"):
+            continue
+        assert path.startswith("/api/decks/{id}/"), path
+        for operation in methods.values():
+            (deck_id,) = [p for p in operation["parameters"] if p["name"] == "id"]
+            assert deck_id["in"] == "path" and deck_id["schema"] == {"type": "integer"}, path
+            seen += 1
+    assert seen >= 20
+
+
+def test_operations_open_to_anonymous_clients_require_no_credentials(schema, client):
+    operations = {
+        (path, method): op
+        for path, methods in schema["paths"].items()
+        for method, op in methods.items()
+    }
+    for key in [
+        ("/api/games/", "get"),
+        ("/api/cards/", "get"),
+        ("/api/decks/{id}/", "get"),
+        ("/api/validate/", "post"),
+        ("/api/decks/{id}/export/text/", "get"),
+    ]:
+        assert operations[key]["security"] == [], key
+    assert operations[("/api/notices/", "get")]["security"]
+    assert client.get("/api/notices/").status_code == 401
+    for (path, method), operation in operations.items():
+        if operation["security"] == [] and method == "get" and "{" not in path:
+            assert client.get(path).status_code != 401, path

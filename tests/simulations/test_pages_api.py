@@ -278,7 +278,7 @@ def test_schema_stays_valid(client):
     r = client.get("/api/schema/?format=json")
     assert r.status_code == 200
     paths = r.json()["paths"]
-    assert "/api/decks/{deck_pk}/simulations/" in paths and "/api/odds/" in paths
+    assert "/api/decks/{id}/simulations/" in paths and "/api/odds/" in paths
 
 
 def test_admin_lists_runs(client, staff_user, redline_deck):

@@ -244,6 +244,12 @@ DISTANCE_FILL = (
 )
 
 
+#: Boxes as a `ships`/`friends` parameter takes them: "x,y" pairs of whole numbers in digits,
+#: separated by ";" or spaces (the API schema's pattern; the tools check it as written).
+BOXES_PATTERN = r"^(?:[0-9]+,[0-9]+)?(?:[ ;]+[0-9]+,[0-9]+)*[ ;]*$"
+BOXES_HELP = 'a box x,y or boxes "x,y" separated by ";" (e.g. 3,2;5,4)'
+
+
 def parse_boxes(text: Any, field: str = "ships") -> list[tuple[int, int]]:
     """ "x,y;x,y" (or space separated) into box coordinates."""
     if text in (None, ""):
@@ -476,6 +482,8 @@ VISUAL_FIELD = Tool(
             "str",
             help='they block the line of sight; boxes "x,y" separated by ";", e.g. 3,2;5,4',
             default="",
+            pattern=BOXES_PATTERN,
+            pattern_help=BOXES_HELP,
         ),
         ParamSpec(
             "friends",
@@ -483,6 +491,8 @@ VISUAL_FIELD = Tool(
             "str",
             help='your side\'s other ships: seen through, not blocking; boxes "x,y" as above',
             default="",
+            pattern=BOXES_PATTERN,
+            pattern_help=BOXES_HELP,
         ),
     ),
     compute=visual_field_compute,
