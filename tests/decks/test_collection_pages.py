@@ -153,6 +153,14 @@ def test_only_what_is_free_counts_products_reprints_and_loose_copies(
     assert figures in every and figures in free
     assert 'data-card="Rabbit"' in every and 'data-card="Rabbit"' not in free
     assert "owned 2 · in your built decks 4 (In a box) · free 0" in every
+    # Unbuilt, the box's cards are free in the very next answers.
+    box = Deck.objects.get(name="In a box")
+    signed_in.patch(f"/api/decks/{box.pk}/", {"built": False}, content_type="application/json")
+    free = signed_in.get(url, {"q": "kind:efreet", "free": "1"}, **HTMX).content.decode()
+    assert "owned 2 · in your built decks 0 · free 2" in free
+    assert "owned 5 · in your built decks 0 · free 5" in free
+    card = signed_in.get(reverse("catalogue:card", args=["redline", tigercat.pk])).content.decode()
+    assert "owned 5 · in your built decks 0 · free 5" in card
 
 
 def test_the_builders_search_costs_the_same_queries_for_one_built_deck_or_twenty(
