@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from django.db.models import F, Func, IntegerField, Q, QuerySet, Value
 
 from catalogue.models import Expansion, Printing
 from decks.models import CollectionEntry, Deck, OwnedProduct
 
-from .lists.owned import owned_by_game, owned_counts
+from .lists.owned import owned_by_game, owned_copies, owned_counts
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,30 @@ def card_figures(
     used = built_usage(owner=owner, game_id=game_id, exclude=exclude)
     keys = wanted if wanted is not None else sorted({*owned, *used}, key=str.lower)
     return {name: CardFigures(owned.get(name, 0), used.get(name, [])) for name in keys}
+
+
+def only_free(
+    queryset: QuerySet, *, owner, game_id: int, exclude: int | None = None
+) -> tuple[QuerySet, dict[str, list[DeckUse]]]:
+    """The cards of `queryset` (of the game) with a free copy, the deck `exclude` left out
+    of the built decks, each annotated with `owned_copies`; and the built decks holding each
+    card (built_usage), for their figures: `CardFigures(card.owned_copies, used[name])`.
+    Two queries (the built decks; the owned copies of the cards they hold, none without
+    them); the cards themselves are read by the caller, the test made in their query (a copy
+    owned, none of the cards the built decks hold every copy of)."""
+    used = built_usage(owner=owner, game_id=game_id, exclude=exclude)
+    held = {name: sum(d.count for d in decks) for name, decks in used.items()}
+    owned = owned_counts(owner=owner, game_id=game_id, names=held)
+    taken = sorted(name for name, n in held.items() if owned.get(name, 0) <= n)
+    # A copy owned: the card's ids from the collection, each looked up in a hash of them
+    # (summing every card's copies first would read each card's printings one by one).
+    queryset = queryset.filter(
+        Q(pk__in=CollectionEntry.objects.filter(owner=owner).values("card"))
+        | Q(pk__in=Printing.objects.filter(expansion__owned_by__owner=owner).values("card"))
+    ).annotate(owned_copies=owned_copies(owner))
+    if taken:
+        queryset = queryset.exclude(name__in=taken)
+    return queryset, used
 
 
 def availability(*, owner, deck) -> list[dict[str, Any]]:
@@ -163,18 +188,47 @@ def _holding(decks, name: str):
     return decks.filter(current_version__list_text__icontains=name)
 
 
+class CopiesIn(Func):
+    """On PostgreSQL, a version's copies of the card called `name` (across its sections),
+    added up in the database: a deck's list is not read whole for one card."""
+
+    output_field = IntegerField()
+
+    def __init__(self, entries, name: str):
+        super().__init__(entries, Value(name))
+
+    def as_sql(
+        self, compiler, connection, function=None, template=None, arg_joiner=None, **extra_context
+    ):
+        entries, name = self.get_source_expressions()
+        entries_sql, entries_params = compiler.compile(entries)
+        name_sql, name_params = compiler.compile(name)
+        sql = (
+            "(SELECT COALESCE(SUM((e.value ->> 'count')::integer), 0) "
+            f"FROM jsonb_array_elements({entries_sql}) AS e WHERE e.value ->> 'card' = {name_sql})"
+        )
+        return sql, (*entries_params, *name_params)
+
+
 def card_decks(*, owner, card) -> dict[str, Any]:
     """A card's use: the user's decks holding it (id, name, copies, built), and how many
     public decks hold it. Two queries."""
     mine: list[DeckUse] = []
     if getattr(owner, "is_authenticated", False):
-        rows = (
-            _holding(Deck.objects.filter(owner=owner, game_id=card.game_id), card.name)
-            .order_by("name", "pk")
-            .values_list("pk", "name", "built", "current_version__entries")
-        )
-        for pk, name, built, entries in rows:
-            n = entries_needed(entries).get(card.name, 0)
+        decks = _holding(Deck.objects.filter(owner=owner, game_id=card.game_id), card.name)
+        decks = decks.order_by("name", "pk")
+        if connection.vendor == "postgresql":
+            rows = decks.annotate(
+                copies=CopiesIn(F("current_version__entries"), card.name)
+            ).values_list("pk", "name", "built", "copies")
+        else:
+            rows = [
+                (pk, name, built, entries_needed(entries).get(card.name, 0))
+                for pk, name, built, entries in decks.values_list(
+                    "pk", "name", "built", "current_version__entries"
+                )
+            ]
+        for pk, name, built, n in rows:
             if n:
                 mine.append(DeckUse(pk, name, n, built))
     public = _holding(Deck.objects.public().filter(game_id=card.game_id), card.name)
@@ -190,6 +244,14 @@ def card_decks(*, owner, card) -> dict[str, Any]:
         "decks": [{"id": d.id, "name": d.name, "count": d.count, "built": d.built} for d in mine],
         "public_decks": public_count,
     }
+
+
+def card_use_figures(*, owner, card, decks: list[dict[str, Any]]) -> CardFigures:
+    """A card's figures for its page, from its `decks` (card_decks: the user's decks holding
+    it, the built ones among them the decks it is in) and its owned copies. One query."""
+    owned = owned_counts(owner=owner, game_id=card.game_id, names=[card.name])
+    built = [DeckUse(d["id"], d["name"], d["count"]) for d in decks if d["built"]]
+    return CardFigures(owned.get(card.name, 0), built)
 
 
 @dataclass

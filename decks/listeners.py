@@ -7,7 +7,7 @@ from django.db import transaction
 
 from catalogue.models import RuleSet
 
-from .collection import card_decks, card_figures
+from .collection import card_decks, card_use_figures
 from .selectors import deck_list_for_owner
 from .tasks import recheck_start, revalidate_game_decks
 from .verdicts import decks_refresh
@@ -56,7 +56,5 @@ def card_panels(card, user=None) -> list[dict]:
         **card_decks(owner=user, card=card),
     }
     if user is not None and user.is_authenticated:
-        panel["figures"] = card_figures(owner=user, game_id=card.game_id, names=[card.name])[
-            card.name
-        ]
+        panel["figures"] = card_use_figures(owner=user, card=card, decks=panel["decks"])
     return [panel]

@@ -624,7 +624,7 @@ def _save(
 # --- Views ---------------------------------------------------------------------------------
 
 
-def _search_queryset(request, deck: Deck, game: GameDef, owned: bool, free: list[str] | None):
+def _search_queryset(request, deck: Deck, game: GameDef, owned: bool, only_free: bool):
     qs = picked_kind_and_faction(
         Card.objects.filter(game_id=deck.game_id),
         game,
@@ -641,11 +641,15 @@ def _search_queryset(request, deck: Deck, game: GameDef, owned: bool, free: list
                 )
             )
         )
-    if free is not None:
-        # Only what is free: a copy left after the user's other built decks.
-        qs = qs.filter(name__in=free)
+    used = None
+    if only_free:
+        # Only what is free: a copy left after the user's other built decks, tested in the
+        # cards' query (each card's owned copies in its row).
+        qs, used = collection.only_free(
+            qs, owner=request.user, game_id=deck.game_id, exclude=deck.pk
+        )
     result = search_cards(query=request.GET.get("q", ""), queryset=qs, game_slug=deck.game.slug)
-    return result
+    return result, used
 
 
 def _page_number(request) -> int:
@@ -662,15 +666,10 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
         owned = request.GET.get("owned") == "1"
     only_free = request.GET.get("free") == "1"
     # Each card's owned · in your built decks · free (this deck left out of the built decks):
-    # read for the whole game when the search keeps only what is free, else for the page's
-    # cards below; two queries either way.
-    figures = (
-        collection.card_figures(owner=request.user, game_id=deck.game_id, exclude=deck.pk)
-        if only_free
-        else None
-    )
-    free = [name for name, f in figures.items() if f.free] if figures is not None else None
-    result = _search_queryset(request, deck, game, owned, free)
+    # when the search keeps only what is free, the built decks read first and each card's
+    # owned copies in its row; else the page's cards' figures read below. Two queries
+    # either way.
+    result, used = _search_queryset(request, deck, game, owned, only_free)
     kinds_by_section = section_kinds(game, fmt)
     main = fmt.main_section
     qs = result.queryset
@@ -690,7 +689,12 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
             start : start + SEARCH_LIMIT + 1
         ]
     )
-    if figures is None:
+    if used is not None:
+        figures = {
+            c.name: collection.CardFigures(c.owned_copies, used.get(c.name, []))
+            for c in cards[:SEARCH_LIMIT]
+        }
+    else:
         figures = collection.card_figures(
             owner=request.user,
             game_id=deck.game_id,

@@ -85,6 +85,30 @@ def test_a_reprint_in_two_owned_sets_counts_from_both_and_loose_copies_add(
     assert [(c["card_name"], c["count"]) for c in body["cards"]] == [("Tigercat", 1)]
 
 
+def test_a_card_named_like_another_but_for_its_case_is_counted_apart(
+    signed_in, sample_catalogue, user
+):
+    tigercat = Card.objects.get(name="Tigercat")
+    shouted = Card.objects.create(
+        game_id=tigercat.game_id,
+        name="TIGERCAT",
+        kind=tigercat.kind,
+        faction=tigercat.faction,
+        cost=tigercat.cost,
+        attributes=tigercat.attributes,
+    )
+    Printing.objects.create(card=shouted, expansion=Expansion.objects.get(code="RL1"), number="99")
+    _own(user, "RL1", 2)
+    _loose(user, "TIGERCAT", 5)
+    deck = _deck(user)
+    rows = {r["card"]: r for r in signed_in.get(f"/api/decks/{deck.pk}/availability/").json()}
+    assert rows["Tigercat"]["owned"] == 2 and "TIGERCAT" not in rows
+    wants = {r["card"]: r for r in signed_in.get(f"/api/collection/wants/?deck={deck.pk}").json()}
+    assert (wants["Tigercat"]["owned"], wants["Tigercat"]["missing"]) == (2, 2)
+    body = signed_in.get(f"/api/cards/{shouted.pk}/decks/").json()
+    assert body["decks"] == []
+
+
 def test_put_replaces_the_whole_collection_and_names_unknown_ids(signed_in, sample_catalogue, user):
     _loose(user, "Rabbit", 3)
     rl1 = Expansion.objects.get(code="RL1")

@@ -130,8 +130,37 @@ def test_the_builder_shows_figures_and_keeps_only_what_is_free(signed_in, sample
     assert "owned 6 · in your built decks 4 (In a box) · free 2" in page
     free = signed_in.get(url, {"q": "kind:efreet", "free": "1"}, **HTMX).content.decode()
     assert 'data-card="Rabbit"' in free and 'data-card="Tigercat"' not in free
+    assert "owned 6 · in your built decks 4 (In a box) · free 2" in free
     box = signed_in.get(reverse("builder:availability", args=[deck.pk])).content.decode()
     assert "Tigercat</strong> short" in box
+
+
+def test_only_what_is_free_counts_products_reprints_and_loose_copies(
+    signed_in, sample_catalogue, user
+):
+    _own(user, "RL1", 2)
+    tigercat = Card.objects.get(name="Tigercat")
+    reprints = Expansion.objects.create(game_id=tigercat.game_id, code="RL2", name="Reprints")
+    Printing.objects.create(card=tigercat, expansion=reprints, number="1")
+    _own(user, "RL2", 1)
+    CollectionEntry.objects.create(owner=user, card=tigercat, count=2)  # 2 + 1 + 2 = 5
+    _deck(user, name="In a box", built=True)  # holds 4 Tigercat and 4 Rabbit (2 owned)
+    deck = _deck(user, name="Next")
+    url = reverse("builder:search", args=[deck.pk])
+    every = signed_in.get(url, {"q": "kind:efreet"}, **HTMX).content.decode()
+    free = signed_in.get(url, {"q": "kind:efreet", "free": "1"}, **HTMX).content.decode()
+    figures = "owned 5 · in your built decks 4 (In a box) · free 1"
+    assert figures in every and figures in free
+    assert 'data-card="Rabbit"' in every and 'data-card="Rabbit"' not in free
+    assert "owned 2 · in your built decks 4 (In a box) · free 0" in every
+    # Unbuilt, the box's cards are free in the very next answers.
+    box = Deck.objects.get(name="In a box")
+    signed_in.patch(f"/api/decks/{box.pk}/", {"built": False}, content_type="application/json")
+    free = signed_in.get(url, {"q": "kind:efreet", "free": "1"}, **HTMX).content.decode()
+    assert "owned 2 · in your built decks 0 · free 2" in free
+    assert "owned 5 · in your built decks 0 · free 5" in free
+    card = signed_in.get(reverse("catalogue:card", args=["redline", tigercat.pk])).content.decode()
+    assert "owned 5 · in your built decks 0 · free 5" in card
 
 
 def test_the_builders_search_costs_the_same_queries_for_one_built_deck_or_twenty(
@@ -148,6 +177,9 @@ def test_the_builders_search_costs_the_same_queries_for_one_built_deck_or_twenty
         return len(ctx)
 
     few = (count({"q": "kind:efreet"}), count({"q": "kind:efreet", "free": "1"}))
+    # session, user, the deck, the owned copies, the other built decks, the page of cards
+    # (the page's cards' figures read after it; every card's before it with "free")
+    assert few == (6, 6), few
     for i in range(19):
         _deck(user, name=f"built {i}", built=True)
     Printing.objects.create(
@@ -173,3 +205,29 @@ def test_the_card_page_shows_your_decks_using_it_and_the_public_count(
     client.logout()
     page = client.get(url).content.decode()
     assert "In 1 public deck." in page and "Mine" not in page
+
+
+def test_the_card_page_costs_the_same_queries_for_one_deck_using_it_or_twenty(
+    signed_in, sample_catalogue, user
+):
+    card = Card.objects.get(name="Tigercat")
+    url = reverse("catalogue:card", args=["redline", card.pk])
+    _own(user)
+    _deck(user, name="built", built=True)
+
+    def count():
+        with CaptureQueriesContext(connection) as ctx:
+            assert signed_in.get(url).status_code == 200
+        return len(ctx)
+
+    signed_in.get(url)  # the count of decklists holding the card, cached once read
+    few = count()
+    for i in range(19):
+        _deck(user, name=f"deck {i}", built=i % 2 == 0)
+    _deck(user, name="public", visibility="public")
+    page = signed_in.get(url).content.decode()
+    assert "In 1 public deck." in page and "deck 18</a> · 4 copies · built" in page
+    # the card page's own (the card, its printings, its standing: rule sets, their entries
+    # and expansions), session, user; your decks holding it with their copies, the public
+    # ones; its figures (the owned copies; its built decks are among yours)
+    assert count() == few == 5 + 2 + 2 + 1, few
