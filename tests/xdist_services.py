@@ -10,7 +10,9 @@ under its own tmp_path, which pytest-xdist already keeps apart per worker.)
 
 Worker n uses the Redis databases 2n and 2n + 1 counted from the configured broker's (the
 cache's is the broker's next one, as in the settings): gw0 has the configured ones, 0 and 1
-for redis://…/0. Redis has 16, so at most 8 workers.
+for redis://…/0. Redis has 16: the last pair is the serial lane's, which `make test` runs
+beside the parallel lane (TEST_LANE=serial, outside pytest-xdist: its own databases, prefix
+and queues the same way, under the name "serial"), so the parallel lane has at most 7 workers.
 """
 
 from __future__ import annotations
@@ -20,12 +22,32 @@ from urllib.parse import urlparse
 
 REDIS_DATABASES = 16
 REDIS_SCHEMES = ("redis://", "rediss://")
+#: The slot of the serial lane: the last pair of Redis databases.
+SERIAL_SLOT = REDIS_DATABASES // 2 - 1
+#: The most workers the parallel lane may have beside the serial lane.
+MAX_PARALLEL_WORKERS = SERIAL_SLOT
 
 
 def worker_number() -> int | None:
     """This process's pytest-xdist worker number (gw3 → 3), None outside pytest-xdist."""
     name = os.environ.get("PYTEST_XDIST_WORKER", "")
     return int(name.removeprefix("gw")) if name.startswith("gw") else None
+
+
+def this_slot() -> tuple[int, str] | None:
+    """(slot, name) of this process: its xdist worker's, the serial lane's (TEST_LANE=serial),
+    or None for a plain run of pytest, which uses the configured services as they are."""
+    n = worker_number()
+    if n is not None:
+        if n >= MAX_PARALLEL_WORKERS and os.environ.get("TEST_LANES_TOGETHER") == "1":
+            raise RuntimeError(
+                f"worker gw{n}: beside the serial lane the parallel lane has at most "
+                f"{MAX_PARALLEL_WORKERS} workers (--maxprocesses)"
+            )
+        return n, f"gw{n}"
+    if os.environ.get("TEST_LANE") == "serial":
+        return SERIAL_SLOT, "serial"
+    return None
 
 
 def redis_database(url: str) -> int:
@@ -40,17 +62,24 @@ def _shifted(url: str, by: int) -> str:
 
 
 def worker_services(
-    worker: int, count: int, *, broker: str, cache: str, key_prefix: str, queue: str
+    worker: int,
+    count: int,
+    *,
+    broker: str,
+    cache: str,
+    key_prefix: str,
+    queue: str,
+    name: str | None = None,
 ) -> dict[str, str]:
-    """The environment of worker `worker` of `count`, from the configured broker URL, cache
-    location, cache key prefix and default queue."""
+    """The environment of worker `worker` of `count` (named `name`, gw<worker> by default),
+    from the configured broker URL, cache location, cache key prefix and default queue."""
     redis = broker.startswith(REDIS_SCHEMES) or cache.startswith(REDIS_SCHEMES)
     if redis and 2 * count > REDIS_DATABASES:
         raise RuntimeError(
             f"{count} xdist workers need {2 * count} Redis databases and Redis has "
             f"{REDIS_DATABASES}: run at most {REDIS_DATABASES // 2} workers (-n)"
         )
-    name = f"gw{worker}"
+    name = name or f"gw{worker}"
     env = {
         "CACHE_KEY_PREFIX": f"{key_prefix or 'cardsite'}-{name}",
         "CELERY_QUEUE": f"{queue}-{name}",
@@ -66,12 +95,14 @@ def apply_to_this_worker(settings) -> dict[str, str]:
     """Give this xdist worker its own services: the environment for the processes tests
     start, and the settings of this process. Returns what it set ({} outside
     pytest-xdist)."""
-    n = worker_number()
-    if n is None:
+    slot = this_slot()
+    if slot is None:
         return {}
+    n, name = slot
     env = worker_services(
         n,
         int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", n + 1)),
+        name=name,
         broker=settings.CELERY_BROKER_URL,
         cache=str(settings.CACHES["default"].get("LOCATION", "")),
         key_prefix=settings.CACHES["default"].get("KEY_PREFIX", ""),

@@ -9,7 +9,7 @@ import os
 import pytest
 from django.conf import settings
 
-from tests.xdist_services import redis_database, worker_number, worker_services
+from tests.xdist_services import SERIAL_SLOT, redis_database, worker_number, worker_services
 
 
 def test_each_xdist_worker_has_its_own_redis_databases_prefix_and_queues():
@@ -30,6 +30,13 @@ def test_each_xdist_worker_has_its_own_redis_databases_prefix_and_queues():
         "CACHE_URL": "redis://127.0.0.1:6391/3",
         "CACHE_KEY_PREFIX": "cardsite-gw1",
         "CELERY_QUEUE": "cardsite-gw1",
+    }
+    # The serial lane, run beside the parallel lane: the last pair, under its own name.
+    assert worker_services(SERIAL_SLOT, SERIAL_SLOT + 1, name="serial", **base) == {
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6391/14",
+        "CACHE_URL": "redis://127.0.0.1:6391/15",
+        "CACHE_KEY_PREFIX": "cardsite-serial",
+        "CELERY_QUEUE": "cardsite-serial",
     }
     # Counted from the configured ones, round the 16 databases.
     shifted = worker_services(3, 8, **{**base, "broker": "redis://h/10", "cache": "redis://h/11"})
