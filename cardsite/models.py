@@ -1,10 +1,11 @@
 """Site-wide models: the worker ping that proves a Celery worker answers; personal API tokens;
-the shape every chunked background job shares (`ChunkedJob`, see cardsite/jobs.py)."""
+the shape every chunked background job shares (`ChunkedJob`, see cardsite/jobs.py); the scope
+of the rows a user owns (`OwnedQuerySet`)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from django.db import models
 from knox.models import AbstractAuthToken
@@ -15,6 +16,16 @@ class JobStatus(models.TextChoices):
     RUNNING = "running", "Running"
     DONE = "done", "Done"
     FAILED = "failed", "Failed"
+
+
+class OwnedQuerySet(models.QuerySet):
+    """Rows that belong to a user (their `owner`)."""
+
+    def owned_by(self, user) -> Self:
+        """The user's own rows; none for an anonymous user."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(owner=user)
 
 
 #: The statuses of a job that is not finished.

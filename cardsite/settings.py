@@ -387,23 +387,33 @@ WORKERS_SILENT_SECONDS = float(os.environ.get("WORKERS_SILENT_SECONDS") or "60")
 JOBS_REAP_SECONDS = float(
     os.environ.get("JOBS_REAP_SECONDS") or os.environ.get("SIMULATIONS_REAP_SECONDS") or "10"
 )
-JOBS_HEARTBEAT_SECONDS = float(os.environ.get("JOBS_HEARTBEAT_SECONDS", "5"))
-JOBS_LEASE_SECONDS = float(os.environ.get("JOBS_LEASE_SECONDS", "20"))
-JOBS_STALL_SECONDS = float(os.environ.get("JOBS_STALL_SECONDS", "40"))
-JOBS_MAX_ATTEMPTS = int(os.environ.get("JOBS_MAX_ATTEMPTS", "3"))
-if not 0 < JOBS_HEARTBEAT_SECONDS < JOBS_LEASE_SECONDS:
-    raise ImproperlyConfigured(
-        "JOBS_HEARTBEAT_SECONDS must be positive and shorter than JOBS_LEASE_SECONDS."
-    )
+
+
+def _chunk_times(prefix: str, attempts: str) -> tuple[float, float, float, int]:
+    """`<prefix>_HEARTBEAT_SECONDS` (5), `<prefix>_LEASE_SECONDS` (20),
+    `<prefix>_STALL_SECONDS` (40) and `<prefix>_<attempts>` (3); the heartbeat must be
+    positive and shorter than the lease."""
+    heartbeat = float(os.environ.get(f"{prefix}_HEARTBEAT_SECONDS", "5"))
+    lease = float(os.environ.get(f"{prefix}_LEASE_SECONDS", "20"))
+    stall = float(os.environ.get(f"{prefix}_STALL_SECONDS", "40"))
+    most = int(os.environ.get(f"{prefix}_{attempts}", "3"))
+    if not 0 < heartbeat < lease:
+        raise ImproperlyConfigured(
+            f"{prefix}_HEARTBEAT_SECONDS must be positive and shorter than {prefix}_LEASE_SECONDS."
+        )
+    return heartbeat, lease, stall, most
+
+
+JOBS_HEARTBEAT_SECONDS, JOBS_LEASE_SECONDS, JOBS_STALL_SECONDS, JOBS_MAX_ATTEMPTS = _chunk_times(
+    "JOBS", "MAX_ATTEMPTS"
+)
 # Simulation runs' chunks: their own lease, heartbeat, stall time and attempts.
-SIMULATIONS_LEASE_SECONDS = float(os.environ.get("SIMULATIONS_LEASE_SECONDS", "20"))
-SIMULATIONS_HEARTBEAT_SECONDS = float(os.environ.get("SIMULATIONS_HEARTBEAT_SECONDS", "5"))
-SIMULATIONS_STALL_SECONDS = float(os.environ.get("SIMULATIONS_STALL_SECONDS", "40"))
-SIMULATIONS_MAX_REAPS = int(os.environ.get("SIMULATIONS_MAX_REAPS", "3"))
-if not 0 < SIMULATIONS_HEARTBEAT_SECONDS < SIMULATIONS_LEASE_SECONDS:
-    raise ImproperlyConfigured(
-        "SIMULATIONS_HEARTBEAT_SECONDS must be positive and shorter than SIMULATIONS_LEASE_SECONDS."
-    )
+(
+    SIMULATIONS_HEARTBEAT_SECONDS,
+    SIMULATIONS_LEASE_SECONDS,
+    SIMULATIONS_STALL_SECONDS,
+    SIMULATIONS_MAX_REAPS,
+) = _chunk_times("SIMULATIONS", "MAX_REAPS")
 # Re-checks of a format's saved decks (decks.verdicts.recheck_jobs): decks per chunk (one
 # Celery task each); a job without progress for RECHECK_STALL_SECONDS has its chunks sent
 # again by the reaper, at most RECHECK_MAX_SWEEPS times, then fails.

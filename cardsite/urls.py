@@ -50,7 +50,7 @@ urlpatterns = [
     path("api/", include("cardsite.api_urls")),
     path("", include("catalogue.urls")),
     # before decks.urls: /simulations/ is this app's list (decks has a placeholder there)
-    path("", include("simulations.urls")),
+    path("simulations/", include("simulations.urls")),
     path("", include("decks.builder.urls")),
     path("", include("decks.urls")),
     path("", include("play.urls")),

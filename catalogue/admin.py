@@ -305,28 +305,6 @@ class ExpansionAdmin(RebuildsBulkFiles, SavesOnlyChanges, FileImportAdmin):
     def run_import(self, data, *, dry_run: bool = False):
         return expansion_import(data=data, dry_run=dry_run)
 
-    def imported_message(self, report) -> str:
-        """What the admin reads once the file is in, with each format whose rule set in force
-        (or upcoming) leaves the expansion out of its pool, linked to its edit page."""
-        if not report.left_out:
-            return report.summary()
-        return format_html(
-            "{} Not in a format's pool: {}",
-            report.summary(),
-            format_html_join(
-                " ",
-                '{} <a href="{}">Edit {}</a>.',
-                (
-                    (
-                        text,
-                        reverse("admin:catalogue_ruleset_change", args=[entry.rule_set_id]),
-                        entry.code,
-                    )
-                    for entry, text in report.left_out_items
-                ),
-            ),
-        )
-
     def import_elsewhere(self, request, data):
         """A large file is imported by a worker; its progress page follows it."""
         if len(data.get("cards") or []) > ADMIN_INLINE_ROWS:

@@ -145,49 +145,59 @@ class KeepsWhatItShows:
         return False
 
 
-class ListAttributeField(forms.CharField):
-    """A list attribute typed one item per line; a list of numbers says which line is not
-    a number, and a list of fixed length how many lines it takes."""
+class _LinesAttributeField(forms.CharField):
+    """An attribute typed one item per line: a subclass checks each line (`check_lines`),
+    and a list of fixed length says how many lines it takes (`expected`, then the count)."""
 
     def __init__(self, attr: Attr, **kwargs):
         super().__init__(**kwargs)
         self.attr = attr
+
+    def expected(self) -> str:
+        raise NotImplementedError
+
+    def check_lines(self, lines: list[str]) -> None:
+        raise NotImplementedError
 
     def clean(self, value):
         value = super().clean(value)
         lines = [line.strip() for line in (value or "").splitlines() if line.strip()]
         if not lines:
             return value
-        wanted = expects(self.attr)
-        if self.attr.item_type == "int":
-            for line in lines:
-                if not line.lstrip("+-").isdigit():
-                    raise forms.ValidationError(f"{wanted}; {line[:40]!r} is not a number")
+        self.check_lines(lines)
         if self.attr.length is not None and len(lines) != self.attr.length:
-            raise forms.ValidationError(f"{wanted}; {len(lines)} given")
+            raise forms.ValidationError(f"{self.expected()}; {len(lines)} given")
         return value
 
 
-class ChoiceListAttributeField(forms.CharField):
+class ListAttributeField(_LinesAttributeField):
+    """A list attribute typed one item per line; a list of numbers says which line is not
+    a number, and a list of fixed length how many lines it takes."""
+
+    def expected(self) -> str:
+        return expects(self.attr)
+
+    def check_lines(self, lines: list[str]) -> None:
+        if self.attr.item_type == "int":
+            for line in lines:
+                if not line.lstrip("+-").isdigit():
+                    raise forms.ValidationError(f"{self.expected()}; {line[:40]!r} is not a number")
+
+
+class ChoiceListAttributeField(_LinesAttributeField):
     """A list of choices typed one per line, in order: a choice may come more than once
     (a card with two slots of one type), which a set of checkboxes cannot hold. Says
     which line is not a choice, and how many lines a list of fixed length takes."""
 
-    def __init__(self, attr: Attr, **kwargs):
-        super().__init__(**kwargs)
-        self.attr = attr
+    def expected(self) -> str:
+        return expects_choices(self.attr)
 
-    def clean(self, value):
-        value = super().clean(value)
-        lines = [line.strip() for line in (value or "").splitlines() if line.strip()]
+    def check_lines(self, lines: list[str]) -> None:
         for number, line in enumerate(lines, 1):
             if line not in self.attr.choices:
                 raise forms.ValidationError(
                     f"line {number}: {line[:40]!r} is not one of {', '.join(self.attr.choices)}"
                 )
-        if self.attr.length is not None and lines and len(lines) != self.attr.length:
-            raise forms.ValidationError(f"{expects_choices(self.attr)}; {len(lines)} given")
-        return value
 
 
 def expects_choices(attr: Attr) -> str:

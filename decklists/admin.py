@@ -5,6 +5,8 @@ moderation services, so it is logged with who, when and why."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q
@@ -50,6 +52,23 @@ def _with_reason(modeladmin, request, queryset, *, title: str, apply):
     )
 
 
+def _moderation_action(verb: str, items: str, service: Callable[..., None], keyword: str):
+    """The admin action "<verb> the selected <items> (with a reason)": each selected object goes
+    to `service` as its `keyword` argument, with the acting user and the reason."""
+
+    @admin.action(description=f"{verb} the selected {items} (with a reason)")
+    def action(modeladmin, request, queryset):
+        return _with_reason(
+            modeladmin,
+            request,
+            queryset,
+            title=f"{verb} {items}",
+            apply=lambda obj, reason: service(**{keyword: obj}, actor=request.user, reason=reason),
+        )
+
+    return action
+
+
 @admin.register(Decklist)
 class DecklistAdmin(admin.ModelAdmin):
     list_display = (
@@ -82,35 +101,9 @@ class DecklistAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # deleted with a reason, through the action
 
-    @admin.action(description="Hide the selected decklists (with a reason)")
-    def hide(self, request, queryset):
-        return _with_reason(
-            self,
-            request,
-            queryset,
-            title="Hide decklists",
-            apply=lambda d, r: services.decklist_hide(decklist=d, actor=request.user, reason=r),
-        )
-
-    @admin.action(description="Restore the selected decklists (with a reason)")
-    def restore(self, request, queryset):
-        return _with_reason(
-            self,
-            request,
-            queryset,
-            title="Restore decklists",
-            apply=lambda d, r: services.decklist_restore(decklist=d, actor=request.user, reason=r),
-        )
-
-    @admin.action(description="Delete the selected decklists (with a reason)")
-    def delete_logged(self, request, queryset):
-        return _with_reason(
-            self,
-            request,
-            queryset,
-            title="Delete decklists",
-            apply=lambda d, r: services.decklist_delete(decklist=d, actor=request.user, reason=r),
-        )
+    hide = _moderation_action("Hide", "decklists", services.decklist_hide, "decklist")
+    restore = _moderation_action("Restore", "decklists", services.decklist_restore, "decklist")
+    delete_logged = _moderation_action("Delete", "decklists", services.decklist_delete, "decklist")
 
 
 @admin.register(Comment)
@@ -126,35 +119,9 @@ class CommentAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
-    @admin.action(description="Hide the selected comments (with a reason)")
-    def hide(self, request, queryset):
-        return _with_reason(
-            self,
-            request,
-            queryset,
-            title="Hide comments",
-            apply=lambda c, r: services.comment_hide(comment=c, actor=request.user, reason=r),
-        )
-
-    @admin.action(description="Restore the selected comments (with a reason)")
-    def restore(self, request, queryset):
-        return _with_reason(
-            self,
-            request,
-            queryset,
-            title="Restore comments",
-            apply=lambda c, r: services.comment_restore(comment=c, actor=request.user, reason=r),
-        )
-
-    @admin.action(description="Delete the selected comments (with a reason)")
-    def delete_logged(self, request, queryset):
-        return _with_reason(
-            self,
-            request,
-            queryset,
-            title="Delete comments",
-            apply=lambda c, r: services.comment_delete(comment=c, actor=request.user, reason=r),
-        )
+    hide = _moderation_action("Hide", "comments", services.comment_hide, "comment")
+    restore = _moderation_action("Restore", "comments", services.comment_restore, "comment")
+    delete_logged = _moderation_action("Delete", "comments", services.comment_delete, "comment")
 
 
 class OpenFilter(admin.SimpleListFilter):

@@ -140,6 +140,31 @@ Following = inline_serializer(
 )
 
 
+def _toggle_action(answer, *, set_summary: str, unset_summary: str):
+    """A mark a signed-in user sets on a decklist by POST and takes back by DELETE (a like, a
+    favourite): the action, its throttle and the two operations' schema."""
+
+    def decorate(view):
+        view = action(
+            detail=True,
+            methods=["post", "delete"],
+            permission_classes=[IsAuthenticated],
+            throttle_classes=[WriteThrottle],
+            throttle_scope="community",
+        )(view)
+        for method, summary in (("DELETE", unset_summary), ("POST", set_summary)):
+            view = extend_schema(
+                parameters=[DECKLIST_ID],
+                request=None,
+                responses={200: answer},
+                summary=summary,
+                methods=[method],
+            )(view)
+        return view
+
+    return decorate
+
+
 @extend_schema_view(
     list=extend_schema(summary="Find decklists", parameters=SEARCH_PARAMETERS),
     retrieve=extend_schema(
@@ -184,65 +209,38 @@ class DecklistViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             raise Http404("this decklist is hidden")
         return decklist
 
-    @extend_schema(
-        parameters=[DECKLIST_ID],
-        request=None,
-        responses={200: Liked},
-        summary="Like it (once)",
-        methods=["POST"],
-    )
-    @extend_schema(
-        parameters=[DECKLIST_ID],
-        request=None,
-        responses={200: Liked},
-        summary="Take your like back",
-        methods=["DELETE"],
-    )
-    @action(
-        detail=True,
-        methods=["post", "delete"],
-        permission_classes=[IsAuthenticated],
-        throttle_classes=[WriteThrottle],
-        throttle_scope="community",
-    )
-    def like(self, request, pk=None):
+    def _toggle(self, request, *, on, off, flag: str, count: str) -> Response:
+        """POST sets the user's mark on a listed decklist (`on`), DELETE takes it back
+        (`off`); the answer says which, with the decklist's new `count`."""
         decklist = self._listed()
-        if request.method == "POST":
-            services.decklist_like(decklist=decklist, user=request.user)
-        else:
-            services.decklist_unlike(decklist=decklist, user=request.user)
-        decklist.refresh_from_db(fields=["likes"])
-        return Response({"liked": request.method == "POST", "likes": decklist.likes})
+        marked = request.method == "POST"
+        (on if marked else off)(decklist=decklist, user=request.user)
+        decklist.refresh_from_db(fields=[count])
+        return Response({flag: marked, count: getattr(decklist, count)})
 
-    @extend_schema(
-        parameters=[DECKLIST_ID],
-        request=None,
-        responses={200: Favoured},
-        summary="Make it a favourite (once)",
-        methods=["POST"],
-    )
-    @extend_schema(
-        parameters=[DECKLIST_ID],
-        request=None,
-        responses={200: Favoured},
-        summary="Take it off your favourites",
-        methods=["DELETE"],
-    )
-    @action(
-        detail=True,
-        methods=["post", "delete"],
-        permission_classes=[IsAuthenticated],
-        throttle_classes=[WriteThrottle],
-        throttle_scope="community",
+    @_toggle_action(Liked, set_summary="Like it (once)", unset_summary="Take your like back")
+    def like(self, request, pk=None):
+        return self._toggle(
+            request,
+            on=services.decklist_like,
+            off=services.decklist_unlike,
+            flag="liked",
+            count="likes",
+        )
+
+    @_toggle_action(
+        Favoured,
+        set_summary="Make it a favourite (once)",
+        unset_summary="Take it off your favourites",
     )
     def favourite(self, request, pk=None):
-        decklist = self._listed()
-        if request.method == "POST":
-            services.decklist_favourite(decklist=decklist, user=request.user)
-        else:
-            services.decklist_unfavourite(decklist=decklist, user=request.user)
-        decklist.refresh_from_db(fields=["favourites"])
-        return Response({"favoured": request.method == "POST", "favourites": decklist.favourites})
+        return self._toggle(
+            request,
+            on=services.decklist_favourite,
+            off=services.decklist_unfavourite,
+            flag="favoured",
+            count="favourites",
+        )
 
     @extend_schema(
         methods=["GET"],

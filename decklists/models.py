@@ -260,30 +260,35 @@ class Author(models.Model):
         return f"{self.user_id}: {self.reputation}"
 
 
-class Like(models.Model):
+class _Mark(models.Model):
+    """A user's mark on a decklist, at most one a user and decklist (the constraint
+    `<model>_once`); `verb` is what its text says the user does."""
+
+    verb: str
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["decklist", "user"], name="like_once")]
+        abstract = True
+        constraints = [models.UniqueConstraint(fields=["decklist", "user"], name="%(class)s_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.verb} {self.decklist_id}"
+
+
+class Like(_Mark):
+    verb = "likes"
+
+    class Meta(_Mark.Meta):
         indexes = [models.Index(fields=["user", "decklist"], name="like_user")]
 
-    def __str__(self) -> str:
-        return f"{self.user_id} likes {self.decklist_id}"
 
+class Favourite(_Mark):
+    verb = "favours"
 
-class Favourite(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    decklist = models.ForeignKey(Decklist, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["decklist", "user"], name="favourite_once")]
+    class Meta(_Mark.Meta):
         indexes = [models.Index(fields=["user", "-created_at"], name="favourite_user")]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} favours {self.decklist_id}"
 
 
 class Follow(models.Model):

@@ -402,6 +402,26 @@ def set_detail(request, pk: int):
 # --- Publishing ------------------------------------------------------------------------------
 
 
+def _publishing(request, form, publish, published):
+    """A publishing form's POST: `publish(name=…, description=…)` with the valid form's name
+    and description, then `published(made)` (the response that follows). Returns that
+    response (None while the form is shown again), the refusal's problems and the status: 400
+    for an invalid form, a refusal or an invalid decklist (its errors go on the form)."""
+    if request.method != "POST":
+        return None, [], 200
+    if not form.is_valid():
+        return None, [], 400
+    try:
+        made = publish(name=form.cleaned_data["name"], description=form.cleaned_data["description"])
+    except services.PublishRefused as exc:
+        return None, exc.problems, 400
+    except services.DecklistInvalid as exc:
+        for field, errs in exc.errors.items():
+            form.add_error(field if field in form.fields else None, errs)
+        return None, [], 400
+    return published(made), [], 200
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @page_throttle("publish")
@@ -413,28 +433,19 @@ def publish(request, pk: int):
     form = PublishForm(
         request.POST or None, initial={"name": deck.name, "description": deck.description}
     )
-    problems: list[str] = []
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        try:
-            decklist = services.decklist_publish(
-                deck=deck,
-                author=request.user,
-                name=form.cleaned_data["name"],
-                description=form.cleaned_data["description"],
-            )
-        except services.PublishRefused as exc:
-            problems = exc.problems
-            status = 400
-        except services.DecklistInvalid as exc:
-            for field, errs in exc.errors.items():
-                form.add_error(field if field in form.fields else None, errs)
-            status = 400
-        else:
-            messages.success(request, f"Published “{decklist.name}”.")
-            return redirect(decklist)
-    elif request.method == "POST":
-        status = 400
+
+    def published(decklist):
+        messages.success(request, f"Published “{decklist.name}”.")
+        return redirect(decklist)
+
+    done, problems, status = _publishing(
+        request,
+        form,
+        lambda **named: services.decklist_publish(deck=deck, author=request.user, **named),
+        published,
+    )
+    if done is not None:
+        return done
     version = deck.current_version
     duplicate = None
     if version is not None:
@@ -473,29 +484,18 @@ def publish_set(request):
         .order_by("game__position", "name")
     )
     form = PublishSetForm(request.POST or None, decks=decks)
-    problems: list[str] = []
-    status = 200
-    if request.method == "POST" and form.is_valid():
+
+    def publish_chosen(**named):
         chosen = [d for d in decks if str(d.pk) in set(form.cleaned_data["decks"])]
-        try:
-            made = services.decklist_publish_set(
-                decks=chosen,
-                author=request.user,
-                name=form.cleaned_data["name"],
-                description=form.cleaned_data["description"],
-            )
-        except services.PublishRefused as exc:
-            problems = exc.problems
-            status = 400
-        except services.DecklistInvalid as exc:
-            for field, errs in exc.errors.items():
-                form.add_error(field if field in form.fields else None, errs)
-            status = 400
-        else:
-            messages.success(request, f"Published the set “{made.name}”.")
-            return redirect("decklists:set", made.pk)
-    elif request.method == "POST":
-        status = 400
+        return services.decklist_publish_set(decks=chosen, author=request.user, **named)
+
+    def published(made):
+        messages.success(request, f"Published the set “{made.name}”.")
+        return redirect("decklists:set", made.pk)
+
+    done, problems, status = _publishing(request, form, publish_chosen, published)
+    if done is not None:
+        return done
     return render(
         request,
         "decklists/publish_set.html",

@@ -1,5 +1,5 @@
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -33,6 +33,17 @@ def list_too_large(form: forms.Form) -> bool:
         form.has_error(field, code)
         for field in ("list", NON_FIELD_ERRORS)
         for code in (TOO_LARGE, HAS_NUL)
+    )
+
+
+def list_field(label: str, attrs: dict[str, Any], *, required: bool = True) -> forms.CharField:
+    """A list typed in a textarea (`attrs`: its rows, a placeholder), at most MAX_LIST bytes."""
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=MAX_LIST,
+        validators=[validate_list_size],
+        widget=forms.Textarea(attrs=attrs),
     )
 
 
@@ -134,17 +145,7 @@ class CheckListForm(forms.Form):
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
     )
     variant = variant_field()
-    list = forms.CharField(
-        label="Deck list",
-        widget=forms.Textarea(
-            attrs={
-                "rows": 18,
-                "placeholder": LIST_PLACEHOLDER,
-            }
-        ),
-        max_length=MAX_LIST,
-        validators=[validate_list_size],
-    )
+    list = list_field("Deck list", {"rows": 18, "placeholder": LIST_PLACEHOLDER})
     collection = collection_field()
     as_of = forms.DateField(
         label="Under the rule set in effect on (empty: today)",
@@ -197,13 +198,7 @@ class CheckListForm(forms.Form):
 class _ListInput(forms.Form):
     """A list typed in a textarea or given as a text file (the file wins)."""
 
-    list = forms.CharField(
-        label="Deck list",
-        required=False,
-        max_length=MAX_LIST,
-        validators=[validate_list_size],
-        widget=forms.Textarea(attrs={"rows": 18}),
-    )
+    list = list_field("Deck list", {"rows": 18}, required=False)
     file = forms.FileField(label="…or a text file", required=False)
     list_required = False
 
@@ -372,12 +367,7 @@ class DeckNewForm(_ListInput):
 class DeckEditForm(forms.Form):
     """The list of a deck as text, and the version it was opened at."""
 
-    list = forms.CharField(
-        label="Deck list",
-        max_length=MAX_LIST,
-        validators=[validate_list_size],
-        widget=forms.Textarea(attrs={"rows": 24}),
-    )
+    list = list_field("Deck list", {"rows": 24})
     base_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     points = forms.IntegerField(
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
@@ -400,12 +390,8 @@ class CollectionImportForm(forms.Form):
     text lines or a CSV file (Count, Name, Edition, Card Number) read by its header."""
 
     game = forms.ChoiceField(choices=game_choices)
-    list = forms.CharField(
-        label="Cards (one 'N Name' a line; section headers are ignored)",
-        required=False,
-        max_length=MAX_LIST,
-        validators=[validate_list_size],
-        widget=forms.Textarea(attrs={"rows": 10}),
+    list = list_field(
+        "Cards (one 'N Name' a line; section headers are ignored)", {"rows": 10}, required=False
     )
     file = forms.FileField(
         label="…or a file: text lines, or CSV with the columns Count, Name, Edition, Card "

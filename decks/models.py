@@ -20,7 +20,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from cardsite.models import ChunkedJob, JobStatus
+from cardsite.models import ChunkedJob, JobStatus, OwnedQuerySet
 from validation.runner import Report
 
 
@@ -40,13 +40,9 @@ class Visibility(models.TextChoices):
     PUBLIC = "public", "Public"
 
 
-class DeckQuerySet(models.QuerySet):
-    """Every read of decks goes through one of these scopes, applied in the query."""
-
-    def owned_by(self, user) -> DeckQuerySet:
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(owner=user)
+class DeckQuerySet(OwnedQuerySet):
+    """Every read of decks goes through one of these scopes (`owned_by` and the ones below),
+    applied in the query."""
 
     def public(self) -> DeckQuerySet:
         return self.filter(visibility=Visibility.PUBLIC)

@@ -15,13 +15,10 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from cardsite.models import OwnedQuerySet
 
-class NoticeQuerySet(models.QuerySet):
-    def owned_by(self, user) -> NoticeQuerySet:
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(owner=user)
 
+class NoticeQuerySet(OwnedQuerySet):
     def unread(self) -> NoticeQuerySet:
         return self.filter(read_at__isnull=True)
 

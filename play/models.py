@@ -15,13 +15,11 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from cardsite.models import OwnedQuerySet
 
-class CampaignQuerySet(models.QuerySet):
-    def owned_by(self, user) -> CampaignQuerySet:
-        """Every read and write of a campaign goes through this scope (others get a 404)."""
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(owner=user)
+
+class CampaignQuerySet(OwnedQuerySet):
+    """Every read and write of a campaign goes through `owned_by` (others get a 404)."""
 
 
 class Campaign(models.Model):

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from cardsite.models import ACTIVE, ChunkedJob, JobStatus
+from cardsite.models import ACTIVE, ChunkedJob, JobStatus, OwnedQuerySet
 
 #: A run's status is a job's (cardsite.models.JobStatus).
 Status = JobStatus
@@ -38,12 +38,7 @@ class RunKind(models.TextChoices):
 EXPERIMENTS = (RunKind.COMPARISON, RunKind.TUNING)
 
 
-class SimulationRunQuerySet(models.QuerySet):
-    def owned_by(self, user) -> SimulationRunQuerySet:
-        if not getattr(user, "is_authenticated", False):
-            return self.none()
-        return self.filter(owner=user)
-
+class SimulationRunQuerySet(OwnedQuerySet):
     def readable_by(self, user) -> SimulationRunQuerySet:
         """The runs `user` may read: their own; staff read every run."""
         if getattr(user, "is_staff", False):

@@ -174,6 +174,16 @@ def _promise(base: Deck | None) -> dict[str, Any]:
     }
 
 
+def _add_one(rows: list[Entry], card) -> None:
+    """One more copy of `card` in `rows`: its row counts one more, or a row of one is added
+    at the end."""
+    for i, e in enumerate(rows):
+        if e.card.name == card.name:
+            rows[i] = Entry(e.card, e.count + 1, e.placement)
+            return
+    rows.append(Entry(card, 1))
+
+
 def _swapped(deck: Deck, section: str, cut: str, add) -> Deck:
     sections = {name: list(entries) for name, entries in deck.sections.items()}
     rows = [
@@ -181,12 +191,7 @@ def _swapped(deck: Deck, section: str, cut: str, add) -> Deck:
         for e in sections[section]
     ]
     rows = [e for e in rows if e.count > 0]
-    for i, e in enumerate(rows):
-        if e.card.name == add.name:
-            rows[i] = Entry(e.card, e.count + 1, e.placement)
-            break
-    else:
-        rows.append(Entry(add, 1))
+    _add_one(rows, add)
     sections[section] = rows
     return Deck(sections=sections, options=deck.options)
 
@@ -261,12 +266,7 @@ class _Checker:
         whatever goes out is no candidate. Rules about the whole section (its size, its
         points) are left to the swaps."""
         rows = list(self.base.sections.get(section, []))
-        for i, e in enumerate(rows):
-            if e.card.name == card.name:
-                rows[i] = Entry(e.card, e.count + 1, e.placement)
-                break
-        else:
-            rows.append(Entry(card, 1))
+        _add_one(rows, card)
         deck = Deck(sections={**self.base.sections, section: rows}, options=self.base.options)
         return not any(card.name in v.cards and len(v.cards) == 1 for v in self.report(deck).errors)
 

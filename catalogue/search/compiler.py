@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db.models import (
@@ -125,6 +125,26 @@ def _parse_bool(term: Term) -> bool:
 
 def _norm_choice(value: str) -> str:
     return re.sub(r"[\s\-]+", "_", value.strip().lower())
+
+
+def _any_fitting(
+    items: Iterable[Any], reading: Callable[[Any], tuple[Q, str]]
+) -> tuple[Q, list[str]]:
+    """`reading` of each item, those that fit OR-ed, with each one's text; when none fits
+    (each raised _Drop), the first one's reason."""
+    results: list[tuple[Q, str]] = []
+    errors: list[str] = []
+    for item in items:
+        try:
+            results.append(reading(item))
+        except _Drop as exc:
+            errors.append(str(exc))
+    if not results:
+        raise _Drop(errors[0])
+    q = results[0][0]
+    for other, _ in results[1:]:
+        q |= other
+    return q, [text for _, text in results]
 
 
 class _Compiler:
@@ -329,19 +349,7 @@ class _Compiler:
         """A term whose key is a label people see (`class:submarine` where cards show
         "Class submarine"): the attributes shown with that label, the ones whose values it
         fits (a label several kinds use for different attributes, any of them)."""
-        results: list[tuple[Q, str]] = []
-        errors: list[str] = []
-        for key in keys:
-            try:
-                results.append(self.attribute(key, self.attrs[key], t))
-            except _Drop as exc:
-                errors.append(str(exc))
-        if not results:
-            raise _Drop(errors[0])
-        q = results[0][0]
-        for other, _ in results[1:]:
-            q |= other
-        shown = [text for _, text in results]
+        q, shown = _any_fitting(keys, lambda key: self.attribute(key, self.attrs[key], t))
         return q, shown[0] if len(shown) == 1 else "(" + " OR ".join(shown) + ")"
 
     def _value(self, t: Term) -> str:
@@ -458,19 +466,10 @@ class _Compiler:
         by_type: dict[str, list[Any]] = {}
         for a in attrs:
             by_type.setdefault(a.type if a.type != "list" else f"list_{a.item_type}", []).append(a)
-        results: list[tuple[Q, str]] = []
-        errors: list[str] = []
-        for typ, group in by_type.items():
-            try:
-                results.append(self.typed(key, typ, group, t))
-            except _Drop as exc:
-                errors.append(str(exc))
-        if not results:
-            raise _Drop(errors[0])
-        q = results[0][0]
-        for other, _ in results[1:]:
-            q |= other
-        return q, results[0][1]
+        q, shown = _any_fitting(
+            by_type.items(), lambda group: self.typed(key, group[0], group[1], t)
+        )
+        return q, shown[0]
 
     def typed(self, key: str, typ: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
         op = t.op

@@ -93,6 +93,18 @@ def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
     return decks
 
 
+#: The columns a saved deck and its current version are checked from (the preview and a
+#: chunk read more after them): pk, owner, name, the version's id, entries and options.
+_DECK_COLUMNS = (
+    "pk",
+    "owner_id",
+    "name",
+    "current_version_id",
+    "current_version__entries",
+    "current_version__options",
+)
+
+
 #: At most this many saved decks are checked for a rule set file's preview (the rest are
 #: counted, not checked), so that a preview costs a bounded time whatever the site's size.
 PREVIEW_MAX_DECKS = 2000
@@ -118,16 +130,9 @@ def rule_set_preview(
     decks = decks.filter(scope)
     total = decks.count()
     pool = GamePool(game_slug=game.slug)
-    rows = decks.order_by("pk").values_list(
-        "pk",
-        "owner_id",
-        "name",
-        "current_version_id",
-        "current_version__entries",
-        "current_version__options",
-        "rule_set_pin_id",
-        "legal",
-    )[:PREVIEW_MAX_DECKS]
+    rows = decks.order_by("pk").values_list(*_DECK_COLUMNS, "rule_set_pin_id", "legal")[
+        :PREVIEW_MAX_DECKS
+    ]
     memo: dict[tuple, bool] = {}
     checked = made_illegal = made_legal = 0
     names: list[str] = []
@@ -313,12 +318,7 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
         .filter(pk__gte=lo, pk__lte=hi)
         .order_by("pk")
         .values_list(
-            "pk",
-            "owner_id",
-            "name",
-            "current_version_id",
-            "current_version__entries",
-            "current_version__options",
+            *_DECK_COLUMNS,
             "current_version__revision",
             "rule_set_pin_id",
             "legal",
