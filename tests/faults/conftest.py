@@ -7,7 +7,9 @@ connections).
 The suite's fourth fault lives beside the code it exercises: a worker killed mid-run
 (tests/simulations/test_worker.py, test_a_worker_killed_during_a_run_does_not_lose_it, marked
 `faults` too), so that `pytest -m faults` runs them all; tests/decks/test_worker.py has the
-catalogue's task through a real worker. `make test` runs every one (testpaths)."""
+catalogue's task through a real worker. test_worker_restart.py starts `make run`'s script
+itself, on the embedded defaults (none of these services). `make test` runs every one
+(testpaths)."""
 
 from __future__ import annotations
 
