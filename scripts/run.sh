@@ -60,6 +60,8 @@ supervise_worker() {
     "${detach[@]}" "$CELERY" -A cardsite worker --loglevel=INFO \
       --concurrency="$WORKER_CONCURRENCY" -Q "$QUEUE,$QUEUE.control" &
     child=$!
+    # a SIGTERM that came while the worker was being started found no child to stop
+    [ "$stopping" = 1 ] && kill -TERM "$child" 2>/dev/null
     code=0
     wait "$child" || code=$?
     # a trapped signal interrupts `wait`: wait for the worker's own end
