@@ -361,15 +361,20 @@ def dedicated_worker(django_db_setup, tmp_path):
     reset_broker_connections(app)
 
 
-def wait_for(predicate, timeout: float = 30.0, interval: float = 0.2):
-    """Poll `predicate` until it returns a true value; fail with a clear message."""
+def wait_for(
+    predicate, timeout: float = 30.0, interval: float = 0.2, *, what: str = "condition", detail=None
+):
+    """Poll `predicate` until it returns a true value; fail naming `what`, followed by what
+    `detail()` says (a log's end, say) when given."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError(f"condition not met within {timeout} s")
+    raise AssertionError(
+        f"{what} not met within {timeout:.0f} s" + (f"\n{detail()}" if detail else "")
+    )
 
 
 # --- Browser tests -------------------------------------------------------------------------

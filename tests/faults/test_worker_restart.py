@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.conftest import wait_for
 from tests.faults.conftest import ROOT, free_port
 
 pytestmark = [pytest.mark.faults, pytest.mark.slow]
@@ -33,14 +34,12 @@ WAIT_SECONDS = 120
 
 def wait_until(what: str, predicate, timeout: float, log: Path, interval: float = 0.3):
     """Poll `predicate` until it returns a true value; fail naming `what`, with the log's end."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    tail = log.read_text(errors="replace")[-4000:] if log.exists() else ""
-    raise AssertionError(f"{what}: not within {timeout:.0f} s; the script's output ends:\n{tail}")
+
+    def tail() -> str:
+        text = log.read_text(errors="replace")[-4000:] if log.exists() else ""
+        return f"the script's output ends:\n{text}"
+
+    return wait_for(predicate, timeout, interval, what=what, detail=tail)
 
 
 # --- Processes, read from /proc --------------------------------------------------------------
