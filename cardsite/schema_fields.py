@@ -169,6 +169,49 @@ def game_path_enum_hook(result, generator, request, public):
     return result
 
 
+def game_format_hook(result, generator, request, public):
+    """A body that names a game and a format takes only that game's formats: each such schema
+    (a request body and each of its forms) says that it is not a game with a format of
+    another game (`not` of, per game, that game with any other format). The server refuses
+    such a body with a 400 naming the game's formats; said as a `not`, the rule leaves the
+    body one model in a generated client, which reads `not` as nothing."""
+    formats = {game.slug: sorted(game.formats) for game in registry.all()}
+    schemas = result.get("components", {}).get("schemas", {})
+
+    def enum_of(prop: dict[str, Any]) -> list[str]:
+        """The values of a property's enum, itself or the component it refers to."""
+        refs = [prop, *prop.get("allOf", [])]
+        for ref in refs:
+            if "enum" in ref:
+                return list(ref["enum"])
+            if "$ref" in ref:
+                return list(schemas.get(ref["$ref"].rsplit("/", 1)[-1], {}).get("enum", []))
+        return []
+
+    for schema in schemas.values():
+        props = schema.get("properties", {})
+        game = props.get("game", {})
+        if not enum_of(game) or not enum_of(props.get("format", {})):
+            continue  # not a body that chooses both (what the server sends: its own values)
+        mismatch = [
+            {
+                "required": ["game", "format"],
+                "properties": {
+                    "game": {"enum": [slug]},
+                    "format": {"not": {"enum": formats[slug]}},
+                },
+            }
+            for slug in enum_of(game)
+            if slug in formats
+        ]
+        if not mismatch:
+            continue
+        if "not" in schema:  # not A and not B: not (A or B)
+            mismatch.append(schema["not"])
+        schema["not"] = {"anyOf": mismatch}
+    return result
+
+
 def open_operations_hook(result, generator, request, public):
     """An operation open to anonymous clients (its security alternatives include `{}`, no
     credentials) requires none: `security: []`, so a generated client without credentials

@@ -530,6 +530,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "cardsite.problems.problem_postprocessing_hook",
         "cardsite.problems.list_or_sections_hook",
+        "cardsite.schema_fields.game_format_hook",
         "cardsite.schema_fields.game_path_enum_hook",
         "simulations.schema.start_params_hook",
         "play.schema.tool_params_hook",

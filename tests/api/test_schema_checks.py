@@ -105,3 +105,36 @@ def test_a_number_where_a_text_is_declared_is_refused(client, user, sample_catal
     body = {"game": "redline", "format": "standard", "name": 7}
     response = client.post("/api/decks/", body, content_type="application/json")
     assert _fields(response) == ["name"]
+
+
+def _valid(schema: dict, component: str, body: dict) -> bool:
+    """Whether `body` satisfies the schema's `component`, its references resolved."""
+    import jsonschema
+
+    target = {**schema["components"]["schemas"][component], "components": schema["components"]}
+    return jsonschema.Draft4Validator(target).is_valid(body)
+
+
+@pytest.mark.parametrize(
+    "component",
+    [
+        "ValidateRequestWithList",
+        "DeckCreateWithList",
+        "DeckImportWithList",
+        "DeckCreateWithoutList",
+    ],
+)
+def test_a_body_takes_only_the_formats_of_its_game(
+    client, schema, user, sample_catalogue, component
+):
+    """The schema refuses REDLINE with Red Code's `war`, as the server does, and takes it for
+    Red Code."""
+    body = {"game": "redline", "format": "war", "name": "Mixed"}
+    if component.endswith("WithList"):
+        body["list"] = "1 Kestrel"
+    assert not _valid(schema, component, body)
+    assert _valid(schema, component, {**body, "format": "standard"})
+    assert _valid(schema, component, {**body, "game": "red-code"})
+    client.force_login(user)
+    response = client.post("/api/validate/", {**body, "list": "1 Kestrel"}, "application/json")
+    assert "format" in _fields(response)
