@@ -979,10 +979,13 @@ class CollectionViewSet(viewsets.ModelViewSet):
         if kind == "json":
             return Response(rows)
         if kind == "text":
-            body, media = collection.wants_text(rows), "text/plain"
+            body, media, ext = collection.wants_text(rows), "text/plain", "txt"
         else:
-            body, media = collection.wants_csv(rows), "text/csv"
-        return HttpResponse(body, content_type=f"{media}; charset=utf-8")
+            body, media, ext = collection.wants_csv(rows), "text/csv", "csv"
+        response = HttpResponse(body, content_type=f"{media}; charset=utf-8")
+        name = f"wants-{deck.pk}" if deck is not None else "wants"
+        response["Content-Disposition"] = f'attachment; filename="{name}.{ext}"'
+        return response
 
 
 class CardDecksView(APIView):

@@ -400,7 +400,8 @@ class CollectionImportForm(forms.Form):
     )
     replace = forms.BooleanField(
         required=False,
-        label="Replace my collection of this game with the list (otherwise the list is added)",
+        label="Replace my collection of this game (of each game the file names) with the "
+        "list (otherwise the list is added)",
     )
     dry_run = forms.BooleanField(
         required=False, label="Only check the file and say what it holds (nothing is imported)"

@@ -330,7 +330,8 @@ class CollectionImportSerializer(serializers.Serializer):
         trim_whitespace=False,
         max_length=MAX_FILE_BYTES,
         help_text="CSV text with the columns Count, Name, Edition (an expansion code) and "
-        "Card Number (others ignored); a row with an Edition and no Name is a whole product. "
+        "Card Number (others ignored); a row with an Edition and no Name is a whole product; "
+        "a `Game` column (as the export writes it) says a row's game, else `game`. "
         f"At most {MAX_FILE_ROWS:,} rows",
     )
     replace = serializers.BooleanField(default=False)

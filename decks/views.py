@@ -643,6 +643,18 @@ def deck_delete(request, pk: int):
 # --- Collection ---------------------------------------------------------------------------
 
 
+def _imported_said(summary) -> str:
+    """What an import holds, as a person reads it: "3 cards (2 different) and 2 products",
+    a part left out when there is none of it."""
+    parts = []
+    if summary.cards:
+        s = "s" if summary.cards != 1 else ""
+        parts.append(f"{summary.cards} card{s} ({summary.distinct} different)")
+    if summary.products:
+        parts.append(f"{summary.products} product{'s' if summary.products != 1 else ''}")
+    return " and ".join(parts) or "no card and no product"
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def collection(request):
@@ -666,11 +678,7 @@ def collection(request):
         except ListInvalid as exc:
             status = _list_invalid(context, exc)
         else:
-            said = (
-                f"{summary.cards} card{'s' if summary.cards != 1 else ''} "
-                f"({summary.distinct} different) and {summary.products} "
-                f"product{'s' if summary.products != 1 else ''}"
-            )
+            said = _imported_said(summary)
             if summary.dry_run:
                 context["dry_run"] = f"The file holds {said}; nothing was imported."
             else:

@@ -2,12 +2,16 @@
 the deck lists use, or a CSV file with the columns collection sites use (`Count`, `Name`,
 `Edition` (an expansion code), `Card Number`; other columns ignored). Names are matched as
 a deck list's are. A CSV row with an `Edition` and no `Name` is a whole product ("2 × RL1").
-Every line that cannot be read is reported, by line; nothing is taken from a file with one."""
+A file may hold several games, as the collection's export writes it: a CSV row's `Game`
+column, or a `# Game:` line of the text before the lines that follow it (a game's slug or
+name); the lines that name no game are of the game chosen for the import. Every line that
+cannot be read is reported, by line; nothing is taken from a file with one."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 
 from cardsite.hostile import nul_line
@@ -23,7 +27,13 @@ from .errors import ListInvalid
 MAX_FILE_BYTES = 2_000_000
 MAX_FILE_ROWS = 20_000
 #: The columns read (lower-cased header -> role); others are ignored.
-COLUMNS = {"count": "count", "name": "name", "edition": "edition", "card number": "number"}
+COLUMNS = {
+    "count": "count",
+    "name": "name",
+    "edition": "edition",
+    "card number": "number",
+    "game": "game",
+}
 SECTION = "collection"
 
 
@@ -36,6 +46,54 @@ class CollectionRead:
     products: dict[str, int] = field(default_factory=dict)
     expansions: dict[str, Expansion] = field(default_factory=dict)
     rows: int = 0
+
+
+@dataclass
+class CollectionFile:
+    """What a file says the user owns, by game (slug -> CollectionRead, the games in the
+    order the file names them): the games whose collection the file gives."""
+
+    games: dict[str, CollectionRead] = field(default_factory=dict)
+
+    @property
+    def cards(self) -> int:
+        return sum(sum(r.cards.values()) for r in self.games.values())
+
+    @property
+    def distinct(self) -> int:
+        return sum(len(r.cards) for r in self.games.values())
+
+    @property
+    def products(self) -> int:
+        return sum(sum(r.products.values()) for r in self.games.values())
+
+    @property
+    def rows(self) -> int:
+        return sum(r.rows for r in self.games.values())
+
+
+_GAME_LINE = re.compile(r"^\s*#\s*game\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_SLUG = re.compile(r"\(([a-z0-9][a-z0-9_-]*)\)$")
+
+
+def game_named(label: str) -> str | None:
+    """The slug of the game a `Game` cell or a `# Game:` line names: its slug, its name, or
+    both as a deck list's header writes them ("REDLINE: Tactical Card Combat (redline)");
+    None when it names no game."""
+    text = " ".join(label.split())
+    slug = _SLUG.search(text)
+    for game in registry.all():
+        if text.lower() in {game.slug, game.name.lower()} or (
+            slug is not None and slug.group(1) == game.slug
+        ):
+            return game.slug
+    return None
+
+
+def _no_game(line_no: int, label: str) -> decklist.LineError:
+    shown = label if len(label) <= 40 else label[:40] + "…"
+    games = ", ".join(g.slug for g in registry.all())
+    return decklist.LineError(line_no, f"Line {line_no}: no game {shown!r} (games: {games})")
 
 
 def file_text(data: bytes) -> str:
@@ -83,21 +141,31 @@ def size_problem(text: str) -> str | None:
     return None
 
 
-def _text_lines(text: str, game) -> decklist.ParseResult:
-    """`N Name` lines; section headers are allowed and ignored (a deck list can be imported
-    into a collection as it is)."""
-    result = decklist.ParseResult()
+def _text_lines(text: str, game_slug: str) -> tuple[dict[str, decklist.ParseResult], list]:
+    """`N Name` lines by game (a `# Game:` line names the game of the lines after it; before
+    one, `game_slug`'s), and the lines that cannot be read. Section headers are allowed and
+    ignored (a deck list can be imported into a collection as it is)."""
+    by_game: dict[str, decklist.ParseResult] = {}
+    errors: list[decklist.LineError] = []
+    current: str | None = game_slug
     for line_no, raw in enumerate(text.splitlines(), start=1):
+        named = _GAME_LINE.match(raw)
+        if named:
+            current = game_named(named.group(1))
+            if current is None:
+                errors.append(_no_game(line_no, named.group(1)))
+            continue
         if not raw.strip() or decklist._COMMENT.match(raw):
             continue
         line = decklist._TRAILING_COMMENT.sub("", raw).strip()
-        if decklist._HEADER.match(line):
+        if decklist._HEADER.match(line) or current is None:
             continue
+        result = by_game.setdefault(current, decklist.ParseResult())
         # The parser's own card-line reader, so that errors read the same as a deck's.
-        error = decklist._card_line(result, line_no, line, SECTION, game)
+        error = decklist._card_line(result, line_no, line, SECTION, registry.get(current))
         if error:
-            result.errors.append(error)
-    return result
+            errors.append(error)
+    return by_game, errors
 
 
 def _count(value: str, line_no: int) -> tuple[int | None, decklist.LineError | None]:
@@ -117,10 +185,14 @@ def _count(value: str, line_no: int) -> tuple[int | None, decklist.LineError | N
     return n, None
 
 
-def _csv_lines(text: str) -> tuple[decklist.ParseResult, list[tuple[int, str, int]]]:
-    """The card rows as list lines, and the product rows (line, code, count)."""
-    result = decklist.ParseResult()
-    products: list[tuple[int, str, int]] = []
+def _csv_lines(
+    text: str, game_slug: str
+) -> tuple[dict[str, decklist.ParseResult], dict[str, list[tuple[int, str, int]]], list]:
+    """The card rows as list lines by game (a row's `Game` column, else `game_slug`), the
+    product rows by game (line, code, count), and the rows that cannot be read."""
+    by_game: dict[str, decklist.ParseResult] = {}
+    products: dict[str, list[tuple[int, str, int]]] = {}
+    errors: list[decklist.LineError] = []
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader, None)
@@ -159,69 +231,89 @@ def _csv_lines(text: str) -> tuple[decklist.ParseResult, list[tuple[int, str, in
             n, error = _count(cell(row, "count"), line_no)
             name = " ".join(cell(row, "name").split())
             code = cell(row, "edition").strip()
+            label = cell(row, "game").strip()
+            game = game_named(label) if label else game_slug
             if error is not None:
-                result.errors.append(error)
+                errors.append(error)
+            elif game is None:
+                errors.append(_no_game(line_no, label))
             elif not name and not code:
-                result.errors.append(
+                errors.append(
                     decklist.LineError(
                         line_no, f"Line {line_no}: no Name (nor an Edition for a whole product)"
                     )
                 )
             elif len(name) > 200 or len(code) > 20:
-                result.errors.append(
+                errors.append(
                     decklist.LineError(line_no, f"Line {line_no}: the Name or Edition is too long")
                 )
             elif not name:
-                products.append((line_no, code, n or 0))
+                products.setdefault(game, []).append((line_no, code, n or 0))
+                by_game.setdefault(game, decklist.ParseResult())
             else:
+                result = by_game.setdefault(game, decklist.ParseResult())
                 result.lines.append(decklist.ListLine(line_no, SECTION, n or 0, name, code))
     except csv.Error as exc:
-        result.errors.append(
+        errors.append(
             decklist.LineError(
                 reader.line_num, f"Line {reader.line_num}: cannot be read as CSV ({exc})"
             )
         )
-    return result, products
+    return by_game, products, errors
 
 
-def collection_read(*, game_slug: str, text: str = "", csv_text: str = "") -> CollectionRead:
-    """Read a collection of one game from list text or CSV text. Raises ListInvalid with
-    every line that cannot be read (or the size limit), by line. Queries: the card names
-    (and their nearest names, the expansion codes when a line names one), the products'
-    expansions."""
-    game = registry.get(game_slug)
+def collection_read(*, game_slug: str, text: str = "", csv_text: str = "") -> CollectionFile:
+    """Read a collection from list text or CSV text: of `game_slug`, and of the games the
+    file names (a CSV row's `Game`, a `# Game:` line). Raises ListInvalid with every line
+    that cannot be read (or the size limit), by line. Queries, for each game the file holds:
+    the card names (and their nearest names, the expansion codes when a line names one), the
+    products' expansions."""
     source = csv_text if csv_text else text
     problem = size_problem(source) if csv_text else decklist.text_size_problem(source)
     if problem:
         raise ListInvalid([_whole(problem)])
     if csv_text:
-        parsed, product_rows = _csv_lines(csv_text)
+        parsed, product_rows, errors = _csv_lines(csv_text, game_slug)
     else:
-        parsed, product_rows = _text_lines(text, game), []
-    read = _read(game_slug, parsed) if parsed.lines else decklist.Resolved(Deck({}))
-    errors = [*parsed.errors, *read.unread]
-    out = CollectionRead(rows=len(parsed.lines) + len(product_rows))
-    if product_rows:
-        codes = {code.lower() for _, code, _ in product_rows}
+        (parsed, errors), product_rows = _text_lines(text, game_slug), {}
+    if not parsed:
+        # A file that names no card: the chosen game's collection is the (empty) file.
+        parsed = {game_slug: decklist.ParseResult()}
+    out = CollectionFile()
+    resolved = {}
+    for slug, lines in parsed.items():
+        read = _read(slug, lines) if lines.lines else decklist.Resolved(Deck({}))
+        errors.extend(read.unread)
+        resolved[slug] = read
+        game_read = out.games[slug] = CollectionRead(
+            rows=len(lines.lines) + len(product_rows.get(slug, ()))
+        )
+        rows = product_rows.get(slug)
+        if not rows:
+            continue
+        codes = {code.lower() for _, code, _ in rows}
         found = {
             e.code.lower(): e
-            for e in Expansion.objects.filter(game__slug=game_slug)
+            for e in Expansion.objects.filter(game__slug=slug)
             if e.code.lower() in codes
         }
-        for line_no, code, n in product_rows:
+        for line_no, code, n in rows:
             expansion = found.get(code.lower())
             if expansion is None:
                 errors.append(
                     decklist.LineError(
-                        line_no, f"Line {line_no}: {game.name} has no expansion {code!r}"
+                        line_no,
+                        f"Line {line_no}: {registry.get(slug).name} has no expansion {code!r}",
                     )
                 )
                 continue
-            out.products[expansion.code] = out.products.get(expansion.code, 0) + n
-            out.expansions[expansion.code] = expansion
+            game_read.products[expansion.code] = game_read.products.get(expansion.code, 0) + n
+            game_read.expansions[expansion.code] = expansion
     if errors:
         raise ListInvalid(_line_errors(sorted(errors, key=lambda e: e.line)))
-    for entries in read.deck.sections.values():
-        for e in entries:
-            out.cards[e.card.name] = out.cards.get(e.card.name, 0) + e.count
+    for slug, read in resolved.items():
+        cards = out.games[slug].cards
+        for entries in read.deck.sections.values():
+            for e in entries:
+                cards[e.card.name] = cards.get(e.card.name, 0) + e.count
     return out

@@ -66,42 +66,45 @@ def collection_import(
 ) -> Imported:
     """Add a list (`N Name` text) or a CSV file (Count, Name, Edition, Card Number; a row with
     an Edition and no Name is a whole product) to the user's collection of a game, or, with
-    `replace`, make that game's collection exactly the file. All or nothing: a file with a
+    `replace`, make that game's collection exactly the file. A file holding several games (a
+    CSV `Game` column, `# Game:` lines, as the export writes them) is read for each: with
+    `replace`, each game it holds is made exactly the file's. All or nothing: a file with a
     line that cannot be read raises ListInvalid naming every such line and changes nothing;
     `dry_run` reads and answers without writing."""
     read = collection_read(game_slug=game_slug, text=text, csv_text=csv_text)
     summary = Imported(
-        cards=sum(read.cards.values()),
-        distinct=len(read.cards),
-        products=sum(read.products.values()),
+        cards=read.cards,
+        distinct=read.distinct,
+        products=read.products,
         rows=read.rows,
         dry_run=dry_run,
     )
     if dry_run:
         return summary
-    ids = dict(
-        Card.objects.filter(game__slug=game_slug, name__in=list(read.cards)).values_list(
-            "name", "pk"
-        )
-    )
     with transaction.atomic():
-        _merge(
-            CollectionEntry,
-            owner,
-            "card_id",
-            {ids[name]: n for name, n in read.cards.items()},
-            {"card__game__slug": game_slug},
-            replace=replace,
-        )
-        if read.products or replace:
+        for slug, game in read.games.items():
+            ids = dict(
+                Card.objects.filter(game__slug=slug, name__in=list(game.cards)).values_list(
+                    "name", "pk"
+                )
+            )
             _merge(
-                OwnedProduct,
+                CollectionEntry,
                 owner,
-                "expansion_id",
-                {read.expansions[code].pk: n for code, n in read.products.items()},
-                {"expansion__game__slug": game_slug},
+                "card_id",
+                {ids[name]: n for name, n in game.cards.items()},
+                {"card__game__slug": slug},
                 replace=replace,
             )
+            if game.products or replace:
+                _merge(
+                    OwnedProduct,
+                    owner,
+                    "expansion_id",
+                    {game.expansions[code].pk: n for code, n in game.products.items()},
+                    {"expansion__game__slug": slug},
+                    replace=replace,
+                )
     return summary
 
 

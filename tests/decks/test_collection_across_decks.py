@@ -399,3 +399,18 @@ def test_wants_of_a_deck_that_is_not_a_whole_number_is_a_400_naming_deck(signed_
     response = signed_in.get(f"/api/collection/wants/?deck={value}")
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["deck"]
+
+
+def test_the_wants_as_a_file_download_under_a_name_of_their_own(signed_in, sample_catalogue, user):
+    deck = services.deck_create(
+        owner=user,
+        game_slug="redline",
+        format="standard",
+        name="Wanted",
+        text=sample_list("redline", "standard"),
+    )
+    answer = signed_in.get(f"/api/collection/wants/?deck={deck.pk}&format=csv")
+    assert answer["Content-Disposition"] == f'attachment; filename="wants-{deck.pk}.csv"'
+    answer = signed_in.get("/api/collection/wants/?format=text")
+    assert answer["Content-Disposition"] == 'attachment; filename="wants.txt"'
+    assert "Supply Drop" in answer.content.decode()

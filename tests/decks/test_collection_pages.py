@@ -231,3 +231,73 @@ def test_the_card_page_costs_the_same_queries_for_one_deck_using_it_or_twenty(
     # and expansions), session, user; your decks holding it with their copies, the public
     # ones; its figures (the owned copies; its built decks are among yours)
     assert count() == few == 5 + 2 + 2 + 1, few
+
+
+def _collection_of(user):
+    return (
+        sorted(OwnedProduct.objects.filter(owner=user).values_list("expansion__code", "count")),
+        sorted(CollectionEntry.objects.filter(owner=user).values_list("card__name", "count")),
+    )
+
+
+def test_the_exported_csv_of_several_games_imports_back_as_it_was(
+    signed_in, sample_catalogue, user
+):
+    _own(user, "RL1", 2)
+    _own(user, "HS1", 1)
+    for name, game, n in (("Tigercat", "redline", 3), ("Barracuda", "red-code", 2)):
+        CollectionEntry.objects.create(
+            owner=user, card=Card.objects.get(game__slug=game, name=name), count=n
+        )
+    before = _collection_of(user)
+    exported = signed_in.get("/api/collection/export/?format=csv").content
+    upload = SimpleUploadedFile("collection.csv", exported, content_type="text/csv")
+    url = reverse("decks:collection")
+    response = signed_in.post(url, {"game": "redline", "file": upload, "replace": "on"})
+    assert response.status_code == 302, response.content.decode()
+    assert _collection_of(user) == before
+    assert signed_in.get("/api/collection/export/?format=csv").content == exported
+    page = signed_in.get(url).content.decode()
+    assert "5 cards (2 different) and 3 products imported." in page
+
+
+def test_the_exported_text_of_several_games_imports_back_with_the_same_copies(
+    signed_in, sample_catalogue, user
+):
+    _own(user, "HS1", 1)
+    CollectionEntry.objects.create(
+        owner=user, card=Card.objects.get(game__slug="red-code", name="Barracuda"), count=2
+    )
+    CollectionEntry.objects.create(
+        owner=user, card=Card.objects.get(game__slug="redline", name="Tigercat"), count=3
+    )
+    text = signed_in.get("/api/collection/export/?format=text").content
+    upload = SimpleUploadedFile("collection.txt", text, content_type="text/plain")
+    response = signed_in.post(
+        reverse("decks:collection"), {"game": "redline", "file": upload, "replace": "on"}
+    )
+    assert response.status_code == 302, response.content.decode()
+    # Text holds copies, not products: every copy is loose now, and as many as before.
+    assert not OwnedProduct.objects.filter(owner=user).exists()
+    assert signed_in.get("/api/collection/export/?format=text").content == text
+
+
+def test_a_file_naming_a_game_that_is_not_one_is_refused_by_line(signed_in, sample_catalogue):
+    data = b"Count,Name,Edition,Card Number,Game\n1,Tigercat,,,redline\n2,Barracuda,,,chess\n"
+    upload = SimpleUploadedFile("c.csv", data, content_type="text/csv")
+    response = signed_in.post(reverse("decks:collection"), {"game": "redline", "file": upload})
+    assert response.status_code == 400
+    assert "Line 3: no game &#x27;chess&#x27;" in response.content.decode()
+    assert not CollectionEntry.objects.exists()
+    text = "1 Tigercat\n# Game: Red Code (red-code)\n2 Barracuda\n# Game: chess\n1 Pawn\n"
+    response = signed_in.post(reverse("decks:collection"), {"game": "redline", "list": text})
+    assert "Line 4: no game &#x27;chess&#x27;" in response.content.decode()
+    assert not CollectionEntry.objects.exists()
+
+
+def test_an_import_of_products_only_says_so_without_zero_cards(signed_in, sample_catalogue):
+    upload = SimpleUploadedFile("p.csv", b"Count,Name,Edition,Card Number\n2,,RL1,\n")
+    url = reverse("decks:collection")
+    assert signed_in.post(url, {"game": "redline", "file": upload}).status_code == 302
+    page = signed_in.get(url).content.decode()
+    assert "2 products imported." in page and "0 cards" not in page
