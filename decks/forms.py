@@ -6,6 +6,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils import dateformat, timezone
 
 from cardsite.hostile import nul_line
+from catalogue.models import Expansion
 from validation import decklist
 from validation.registry import registry
 
@@ -383,6 +384,24 @@ class DeckSettingsForm(forms.ModelForm):
         model = Deck
         fields = ["name", "description", "visibility"]
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+
+def expansion_choices() -> list[tuple[str, list[tuple[int, str]]]]:
+    """The expansions of every game, grouped by game, in the games' order."""
+    groups: dict[str, list[tuple[int, str]]] = {}
+    rows = Expansion.objects.select_related("game").order_by("game__position", "code")
+    for e in rows:
+        groups.setdefault(e.game.name, []).append((e.pk, f"{e.code} {e.name}"))
+    return list(groups.items())
+
+
+class ProductForm(forms.Form):
+    """How many copies of a whole product (an expansion or core set) one owns; 0 removes it."""
+
+    expansion = forms.TypedChoiceField(label="Product", coerce=int, choices=expansion_choices)
+    count = forms.IntegerField(
+        label="Copies (0 removes it)", min_value=0, max_value=9_999, initial=1
+    )
 
 
 class CollectionImportForm(forms.Form):

@@ -34,5 +34,6 @@ urlpatterns = [
     path("decks/shared/<str:token>/clone/", views.deck_shared_clone, name="shared-clone"),
     path("decks/<int:pk>/built/", views.deck_built, name="built"),
     path("collection/", views.collection, name="collection"),
+    path("collection/products/", views.collection_product, name="collection-product"),
     path("cards/<slug:game>/card/<int:pk>/add/", views.card_to_deck, name="card-to-deck"),
 ]

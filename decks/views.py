@@ -23,7 +23,7 @@ from cardsite.account_needed import account_needed, ways_in
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from catalogue import rulesets
-from catalogue.models import Card, Game
+from catalogue.models import Card, Expansion, Game
 from validation.registry import registry
 
 from . import collection as collection_reads
@@ -35,6 +35,7 @@ from .forms import (
     DeckEditForm,
     DeckNewForm,
     DeckSettingsForm,
+    ProductForm,
     default_game_format,
     list_too_large,
 )
@@ -657,14 +658,18 @@ def _imported_said(summary) -> str:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def collection(request):
+def collection(request, product_form: ProductForm | None = None):
     """What the user owns: per expansion, what they own of it and what they miss (the
-    products and loose cards together); the products and loose cards; a form to import a
-    list or a CSV file (or only check one); the export and the wants as files."""
-    form = CollectionImportForm(request.POST or None, request.FILES or None)
-    context: dict = {"form": form}
-    status = 400 if request.method == "POST" and not form.is_valid() else 200
-    if request.method == "POST" and form.is_valid():
+    products and loose cards together); the products and loose cards; a form to own a whole
+    product and one to import a list or a CSV file (or only check one); the export and the
+    wants as files. (`product_form`: the product form refused, shown with its errors.)"""
+    importing = request.method == "POST" and product_form is None
+    form = CollectionImportForm(
+        request.POST if importing else None, request.FILES if importing else None
+    )
+    context: dict = {"form": form, "product_form": product_form or ProductForm()}
+    status = 400 if product_form is not None or (importing and not form.is_valid()) else 200
+    if importing and form.is_valid():
         data = form.cleaned_data
         try:
             summary = services.collection_import(
@@ -696,6 +701,26 @@ def collection(request):
         .order_by("card__game__position", "card__name")
     )
     return _list_form_page(request, "decks/collection.html", form, context, status)
+
+
+@login_required
+@require_POST
+def collection_product(request):
+    """Own so many copies of a whole product (0 removes it); back to the collection page."""
+    form = ProductForm(request.POST)
+    if not form.is_valid():
+        return collection(request, product_form=form)
+    expansion = get_object_or_404(
+        Expansion.objects.select_related("game"), pk=form.cleaned_data["expansion"]
+    )
+    count = form.cleaned_data["count"]
+    services.product_set(owner=request.user, expansion=expansion, count=count)
+    what = f"{expansion.game.name} {expansion.code}"
+    if count:
+        messages.success(request, f"You own {count} × {what}.")
+    else:
+        messages.success(request, f"{what} is no longer in your products.")
+    return redirect("decks:collection")
 
 
 # --- Sample hand --------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from .collection import (
     collection_replace,
     collection_set,
     deck_set_built,
+    product_set,
 )
 from .versions import (
     WORKING_WINDOW_SECONDS,
@@ -58,6 +59,7 @@ __all__ = [
     "deck_delete",
     "deck_new_share_link",
     "deck_pin",
+    "product_set",
     "deck_save_version",
     "deck_seal_version",
     "deck_set_built",

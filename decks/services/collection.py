@@ -135,6 +135,18 @@ def collection_set(*, owner, card, count: int):
     return entry
 
 
+def product_set(*, owner, expansion, count: int) -> OwnedProduct | None:
+    """Set how many copies of a whole product (an expansion or core set) the user owns
+    (0 removes it)."""
+    if count <= 0:
+        OwnedProduct.objects.filter(owner=owner, expansion=expansion).delete()
+        return None
+    product, _ = OwnedProduct.objects.update_or_create(
+        owner=owner, expansion=expansion, defaults={"count": count}
+    )
+    return product
+
+
 def deck_set_built(*, deck: Deck, built: bool) -> None:
     """Mark a deck built (its cards sit in a deck box) or not. Every figure is read from the
     decks as they are, so the next read of any page or answer counts it (nothing cached)."""

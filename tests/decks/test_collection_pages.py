@@ -301,3 +301,49 @@ def test_an_import_of_products_only_says_so_without_zero_cards(signed_in, sample
     assert signed_in.post(url, {"game": "redline", "file": upload}).status_code == 302
     page = signed_in.get(url).content.decode()
     assert "2 products imported." in page and "0 cards" not in page
+
+
+def test_a_whole_product_is_owned_changed_and_removed_from_the_page(
+    signed_in, sample_catalogue, user
+):
+    """The collection page's product form: a product owned twice, then three times, then
+    removed (0), each answered with a redirect and a message; the checklist counts it."""
+    rl1 = Expansion.objects.get(code="RL1")
+    page = signed_in.get("/collection/").content.decode()
+    assert 'id="product-form"' in page and f'value="{rl1.pk}"' in page
+    response = signed_in.post("/collection/products/", {"expansion": rl1.pk, "count": 2})
+    assert response.status_code == 302 and response["Location"] == "/collection/"
+    assert OwnedProduct.objects.get(owner=user, expansion=rl1).count == 2
+    page = signed_in.get("/collection/").content.decode()
+    assert "You own 2 × REDLINE: Tactical Card Combat RL1." in page
+    assert "2 × REDLINE: Tactical Card Combat RL1" in page
+    signed_in.post("/collection/products/", {"expansion": rl1.pk, "count": 3})
+    assert OwnedProduct.objects.get(owner=user, expansion=rl1).count == 3
+    response = signed_in.post(
+        "/collection/products/", {"expansion": rl1.pk, "count": 0}, follow=True
+    )
+    assert not OwnedProduct.objects.filter(owner=user).exists()
+    assert "REDLINE: Tactical Card Combat RL1 is no longer in your products." in (
+        response.content.decode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [({"count": 1}, "expansion"), ({"count": -1}, "count"), ({"count": 10_000}, "count")],
+)
+def test_a_product_form_that_cannot_be_saved_is_shown_again_with_its_error(
+    signed_in, sample_catalogue, user, data, field
+):
+    rl1 = Expansion.objects.get(code="RL1")
+    data = {"expansion": rl1.pk if field != "expansion" else 999_999, **data}
+    response = signed_in.post("/collection/products/", data)
+    assert response.status_code == 400
+    errors = response.context["product_form"].errors
+    assert field in errors, errors
+    assert not OwnedProduct.objects.filter(owner=user).exists()
+
+
+def test_the_product_form_needs_an_account_and_a_post(client, sample_catalogue):
+    response = client.post("/collection/products/", {"expansion": 1, "count": 1})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
