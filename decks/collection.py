@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, Func, IntegerField, Q, QuerySet, Value
+from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 
 from catalogue.models import Expansion, Printing
 from decks.models import CollectionEntry, Deck, OwnedProduct
@@ -311,12 +311,17 @@ def export_rows(*, owner) -> list[tuple[int, str, str, str, str]]:
         .values_list("count", "expansion__code", "expansion__game__slug")
     ):
         rows.append((count, "", code, "", slug))
-    for count, name, slug in (
+    first = Printing.objects.filter(card=OuterRef("card")).order_by(*Printing._meta.ordering)
+    for count, name, slug, code, number in (
         CollectionEntry.objects.filter(owner=owner)
         .order_by("card__game__position", "card__name")
-        .values_list("count", "card__name", "card__game__slug")
+        .annotate(
+            code=Subquery(first.values("expansion__code")[:1]),
+            number=Subquery(first.values("number")[:1]),
+        )
+        .values_list("count", "card__name", "card__game__slug", "code", "number")
     ):
-        rows.append((count, name, "", "", slug))
+        rows.append((count, name, code or "", number or "", slug))
     return rows
 
 

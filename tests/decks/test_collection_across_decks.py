@@ -316,6 +316,10 @@ def test_csv_of_two_products_and_loose_cards_imports_and_a_dry_run_writes_nothin
     # Exported and imported again with replace, the collection is the same.
     exported = signed_in.get("/api/collection/export/?format=csv")
     assert exported["Content-Type"].startswith("text/csv")
+    # A loose card's row names its first printing (its Edition and Card Number).
+    first = Printing.objects.filter(card__name="Tigercat").order_by(*Printing._meta.ordering)[0]
+    row = f"3,Tigercat,{first.expansion.code},{first.number},redline"
+    assert row in exported.content.decode().splitlines() and first.number
     again = {"game": "redline", "csv": exported.content.decode(), "replace": True}
     assert signed_in.post("/api/collection/import/", again, content_type=JSON).status_code == 200
     assert dict(OwnedProduct.objects.values_list("expansion__code", "count")) == {
