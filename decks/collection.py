@@ -311,7 +311,10 @@ def export_rows(*, owner) -> list[tuple[int, str, str, str, str]]:
         .values_list("count", "expansion__code", "expansion__game__slug")
     ):
         rows.append((count, "", code, "", slug))
-    first = Printing.objects.filter(card=OuterRef("card")).order_by(*Printing._meta.ordering)
+    # The first printing: in the printings' own order (catalogue.models.Printing.Meta).
+    first = Printing.objects.filter(card=OuterRef("card")).order_by(
+        "expansion__released", "expansion__code", "number"
+    )
     for count, name, slug, code, number in (
         CollectionEntry.objects.filter(owner=owner)
         .order_by("card__game__position", "card__name")
