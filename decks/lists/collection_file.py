@@ -78,8 +78,8 @@ _SLUG = re.compile(r"\(([a-z0-9][a-z0-9_-]*)\)$")
 
 def game_named(label: str) -> str | None:
     """The slug of the game a `Game` cell or a `# Game:` line names: its slug, its name, or
-    both as a deck list's header writes them ("REDLINE: Tactical Card Combat (redline)");
-    None when it names no game."""
+    both as a deck list's header writes them ("<name> (<slug>)"); None when it names no
+    game."""
     text = " ".join(label.split())
     slug = _SLUG.search(text)
     for game in registry.all():
