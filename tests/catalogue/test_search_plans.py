@@ -300,3 +300,35 @@ def test_a_deep_page_of_the_api_without_a_query_reads_the_ids_from_an_index(game
     plan = _plan(statements[-1])
     assert "Index Only Scan" in plan and "card_game_name_id" in plan, plan
     assert "OFFSET" in statements[-1] and '"catalogue_card"."id" IN (SELECT' in statements[-1]
+
+
+def test_no_statement_of_a_search_is_compiled_just_in_time(game, client):
+    """A search of many words (each an id subquery) is costed past the thresholds at which
+    PostgreSQL compiles a statement's expressions, which took longer than the statement at
+    a million printings: the site's connections turn JIT off. Here the thresholds are set to
+    nothing, so that only that setting keeps the compiler out."""
+    assert _settings_value("jit") == "off"
+
+    def get():
+        response = client.get("/api/cards/", {"game": "redline", "q": "ka ro mi tan vel dor"})
+        assert response.status_code == 200
+
+    statements = _statements(get)
+    assert statements
+    with connection.cursor() as cursor:
+        for name in ("jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost"):
+            cursor.execute(f"SET LOCAL {name} = 0")
+        try:
+            for sql in statements:
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT TEXT) " + sql)
+                plan = "\n".join(row[0] for row in cursor.fetchall())
+                assert "JIT:" not in plan, plan
+        finally:
+            for name in ("jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost"):
+                cursor.execute(f"RESET {name}")
+
+
+def _settings_value(name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT setting FROM pg_settings WHERE name = %s", [name])
+        return cursor.fetchone()[0]
