@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db.models import (
     BooleanField,
     F,
@@ -22,6 +23,20 @@ from .language import DOCUMENT_SQL, FTS_CONFIG, TYPO_MIN
 
 # --------------------------------------------------------------------------------------------
 # SQL pieces
+
+#: Results are ranked by how well the name matches their first this many words.
+RANKED_WORDS = 8
+
+
+def rank_expression(words: list[str]) -> Any:
+    """How well a card's name matches the words: the sum of each word's similarity to the
+    name or to an extent of its words (`word_similarity`, 1 for a word the name holds
+    whole), for the first RANKED_WORDS words."""
+    rank: Any = None
+    for w in words[:RANKED_WORDS]:
+        part = TrigramWordSimilarity(Value(w), "name")  # type: ignore[arg-type]  # an expression
+        rank = part if rank is None else rank + part
+    return rank
 
 
 class _Op(Func):
