@@ -394,11 +394,19 @@ def _regex_escape(value: str) -> str:
 def _contains_ci(column: str, value: str, pg: bool) -> Q:
     """The column contains the text, any case. On PostgreSQL the rules text through its
     folded copy (`_TextContains`); other columns (short: the name) by a case-insensitive
-    regular expression (`~*`), served by the trigram index like ILIKE and cheaper per row."""
+    regular expression (`~*`), served by the trigram index like ILIKE and cheaper per row.
+
+    A value without three letters or digits in a row (`name:ab`) has no trigram: the index
+    would hand every card to the recheck, which the planner does not foresee. The column is
+    then matched as an expression (`|| ''`, the same text) that the index does not serve,
+    so its cards are read in the page's order and tested as they come."""
     if pg and column == "text":
         return Q(_TextContains(value))
     if pg:
-        return Q(_Op(F(column), "~*", Value(_regex_escape(value))))
+        target: Any = F(column)
+        if not re.search(r"[^\W_]{3}", value):
+            target = Func(F(column), template="(%(expressions)s || '')")
+        return Q(_Op(target, "~*", Value(_regex_escape(value))))
     return Q(IContains(F(column), value))
 
 

@@ -400,3 +400,21 @@ def test_a_ranked_search_whose_best_rank_is_not_proven_is_not_walked(game, clien
         assert [c["name"] for c in data["results"]] == want, query
         walked = any("AS walk" in q["sql"] for q in ctx.captured_queries)
         assert walked == (query == "hawks"), query
+
+
+def test_a_name_substring_without_a_trigram_is_not_read_through_the_trigram_index(game, client):
+    """`name:ka` has no trigram: the trigram index would hand every card to the recheck.
+    The cards are read in the page's order and tested instead; the same cards are found."""
+    plan = _search_plans(client, "name:ka", None)
+    assert "card_name_trgm" not in plan, plan
+    data = client.get("/api/cards/", {"game": "redline", "q": "name:ka", "page_size": 200}).json()
+    want = [
+        n
+        for n in Card.objects.filter(game=game)
+        .order_by("name", "id")
+        .values_list("name", flat=True)
+        if "ka" in n.lower()
+    ]
+    assert data["count"] == len(want) and [c["name"] for c in data["results"]] == want[:200]
+    # Three letters in a row have a trigram: the index serves them.
+    assert "card_name_trgm" in _search_plans(client, "name:kar", None)
