@@ -37,15 +37,17 @@ On SQLite the same queries fall back to plain substring and JSON1 lookups, and t
 forgiving name match in Python (difflib) for bare words.
 
 The package: `language` (constants, tokens, AST, parser), `expressions` (the SQL pieces),
-`compiler` (terms to `Q`), `paging` (pages of dense results by a walk in name order, deep pages by their ids); this
-module holds the entry point, `search_cards`.
+`compiler` (terms to `Q`), `paging` (pages of dense results by a walk in name order, the first
+pages of ranked results by a walk among the names holding the words whole, deep pages by
+their ids); this module holds the entry point, `search_cards`.
 
 Cost is bounded whatever the query: a query longer than MAX_QUERY_CHARS, with more than
 MAX_TERMS terms or a word longer than MAX_WORD_CHARS is refused with a message
 (`SearchResult.error`, no results; the API answers 400 on `q`); a word or phrase with fewer
 than WORD_MIN letters or digits (`a`, `*`) is dropped, a word shorter than FUZZY_MIN is
 matched as a whole word (no prefix, no trigrams: it has none); every id subquery reads
-the searched game's cards only. And PostgreSQL cancels any statement that still runs past
+the searched game's cards only (testing the game on the rows its own index finds, not
+through the game's index). And PostgreSQL cancels any statement that still runs past
 DB_STATEMENT_TIMEOUT_MS (cardsite.errors answers 503).
 """
 

@@ -1,4 +1,6 @@
-"""Pages of dense results: a page found by walking the cards in name order."""
+"""Pages of dense results: a page found by walking the cards in name order; the first pages
+of results ranked by name match, found the same way among the names of the best rank; deep
+pages read through the ids before them."""
 
 from __future__ import annotations
 
