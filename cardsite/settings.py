@@ -251,6 +251,11 @@ if _db["ENGINE"].endswith("postgresql"):
     _options["options"] = (
         f"{_options.get('options', '')} -c statement_timeout={DB_STATEMENT_TIMEOUT_MS}".strip()
     )
+    # No JIT compilation: the site's statements read a page of rows through indexes, and
+    # the planner's cost of a search of many words (each an id subquery) passes the
+    # thresholds at which PostgreSQL compiles and optimises its expressions, which alone
+    # took over half a second a statement, where the statement ran in under a millisecond.
+    _options["options"] += " -c jit=off"
 # A persistent connection (CONN_MAX_AGE, 60 s with DEBUG off) is checked before a request uses
 # it: one left broken by a database restart is replaced, not used for a 500.
 _db["CONN_HEALTH_CHECKS"] = True

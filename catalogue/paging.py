@@ -10,9 +10,10 @@ from functools import cached_property
 from typing import Any
 
 from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
-from django.db.models import QuerySet, prefetch_related_objects
+from django.db.models import F, QuerySet, prefetch_related_objects
+from django.db.models.expressions import OrderBy
 
-from .search import SearchResult, deep_page, walk_page
+from .search import SearchResult, deep_page, ranked_walk_page, walk_page
 
 #: offset, limit, count -> the page's objects, or None for the usual slice of the queryset.
 Walk = Callable[[int, int, int], list[Any] | None]
@@ -127,19 +128,45 @@ def search_walk(
     search), for a page shown in `ordering` (the order of the queryset being paginated: one
     ranked by name match is never walked), with the `prefetch` lookups of the page."""
     order = tuple(ordering)
+    ranked = _ranked_order(order)
 
     def walk(offset: int, limit: int, count: int) -> list[Any] | None:
-        cards = walk_page(
-            base=base,
-            condition=result.condition,
-            ordering=order,
-            offset=offset,
-            limit=limit,
-            count=count,
-            narrow=result.narrow,
-        )
+        if ranked:
+            cards = ranked_walk_page(
+                base=base,
+                words=result.rank_words,
+                rest=result.rest,
+                offset=offset,
+                limit=limit,
+                count=count,
+                narrow=result.narrow,
+            )
+        else:
+            cards = walk_page(
+                base=base,
+                condition=result.condition,
+                ordering=order,
+                offset=offset,
+                limit=limit,
+                count=count,
+                narrow=result.narrow,
+            )
         if cards is not None and prefetch:
             prefetch_related_objects(cards, *prefetch)
         return cards
 
     return walk
+
+
+def _ranked_order(order: tuple[Any, ...]) -> bool:
+    """The order of results ranked by name match (`search_cards`): the rank, best first,
+    then by name and id."""
+    if len(order) != 3 or tuple(order[1:]) not in (("name", "id"), ("name", "pk")):
+        return False
+    first = order[0]
+    return (
+        isinstance(first, OrderBy)
+        and first.descending
+        and isinstance(first.expression, F)
+        and getattr(first.expression, "name", None) == "search_rank"
+    )

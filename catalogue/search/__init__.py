@@ -37,28 +37,27 @@ On SQLite the same queries fall back to plain substring and JSON1 lookups, and t
 forgiving name match in Python (difflib) for bare words.
 
 The package: `language` (constants, tokens, AST, parser), `expressions` (the SQL pieces),
-`compiler` (terms to `Q`), `paging` (pages of dense results by a walk in name order, deep pages by their ids); this
-module holds the entry point, `search_cards`.
+`compiler` (terms to `Q`), `paging` (pages of dense results by a walk in name order, the first
+pages of ranked results by a walk among the names holding the words whole, deep pages by
+their ids); this module holds the entry point, `search_cards`.
 
 Cost is bounded whatever the query: a query longer than MAX_QUERY_CHARS, with more than
 MAX_TERMS terms or a word longer than MAX_WORD_CHARS is refused with a message
 (`SearchResult.error`, no results; the API answers 400 on `q`); a word or phrase with fewer
 than WORD_MIN letters or digits (`a`, `*`) is dropped, a word shorter than FUZZY_MIN is
 matched as a whole word (no prefix, no trigrams: it has none); every id subquery reads
-the searched game's cards only. And PostgreSQL cancels any statement that still runs past
+the searched game's cards only (testing the game on the rows its own index finds, not
+through the game's index). And PostgreSQL cancels any statement that still runs past
 DB_STATEMENT_TIMEOUT_MS (cardsite.errors answers 503).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.contrib.postgres.search import TrigramWordSimilarity
 from django.db import connections, router
-from django.db.models import F, QuerySet, Value
+from django.db.models import F, Q, QuerySet
 
 from .compiler import _Compiler, close_name_ids
-from .expressions import number_sql
+from .expressions import RANKED_WORDS, number_sql, rank_expression
 from .language import (
     COMMON_KEYS,
     DOCUMENT_SQL,
@@ -77,7 +76,7 @@ from .language import (
     query_error,
     tokenize,
 )
-from .paging import deep_page, walk_page
+from .paging import deep_page, ranked_walk_page, walk_page
 
 __all__ = [
     "COMMON_KEYS",
@@ -100,6 +99,7 @@ __all__ = [
     "parse",
     "picked_kind_and_faction",
     "query_error",
+    "ranked_walk_page",
     "search_cards",
     "tokenize",
     "walk_page",
@@ -138,8 +138,14 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             # of the game.
             qs = qs.filter(**compiler.implied)
         ranked = bool(pg and compiler.rank_words)
+        rest: Q | None = None
         if ranked:
             qs = _order_by_rank(qs, compiler.rank_words)
+            if compiler.rest is not None and len(compiler.rank_words) <= RANKED_WORDS:
+                # Every word taken out of `rest` is ranked: at their best rank they match.
+                rest = Q()
+                for other in compiler.rest:
+                    rest &= other
         return SearchResult(
             qs,
             read_as,
@@ -148,6 +154,8 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             ranked=ranked,
             narrow=compiler.narrow,
             dropped=dropped,
+            rank_words=compiler.rank_words[:RANKED_WORDS] if ranked else [],
+            rest=rest,
         )
     except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
         why = f"the query could not be read ({exc.__class__.__name__}); showing all"
@@ -167,10 +175,7 @@ def picked_kind_and_faction(queryset: QuerySet, game, *, kind: str, faction: str
 
 def _order_by_rank(qs: QuerySet, words: list[str]) -> QuerySet:
     """Best name matches first, then the queryset's own ordering (callers may re-order)."""
-    rank: Any = None
-    for w in words[:8]:
-        part = TrigramWordSimilarity(Value(w), "name")  # type: ignore[arg-type]  # an expression
-        rank = part if rank is None else rank + part
+    rank = rank_expression(words)
     existing = list(qs.query.order_by) or list(qs.model._meta.ordering)
     if "pk" not in existing and "id" not in existing:
         existing.append("pk")

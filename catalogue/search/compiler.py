@@ -205,6 +205,12 @@ class _Compiler:
                         if g.name not in names:
                             names.append(g.name)
         self.rank_words: list[str] = []
+        #: The conditions of the words of the top-level AND that their ranking alone proves
+        #: (fuzzy bare words: a name holding each of them as a whole word matches them), and
+        #: the query's other conditions when it is such an AND (None: it is not).
+        self.top_words: list[Q] = []
+        self.rest: list[Q] | None = None
+        self._root: Node | None = None
         self.narrow: dict[str, str] = {}
         # The part of `narrow` the query does not say itself (a kind implied by an attribute).
         self.implied: dict[str, str] = {}
@@ -212,12 +218,16 @@ class _Compiler:
     # -- tree ---------------------------------------------------------------------------
     def compile(self, node: Node, positive: bool = True, top: bool = True) -> tuple[Q, str] | None:
         """`top`: the node is a condition of the top-level AND (not under an OR or a NOT)."""
+        if self._root is None:
+            self._root = node
         if isinstance(node, And | Or):
             inner_top = top and isinstance(node, And)
             parts = [self.compile(c, positive, inner_top) for c in node.children]
             kept = [p for p in parts if p is not None]
             if not kept:
                 return None
+            if node is self._root and isinstance(node, And):
+                self.rest = [q for q, _ in kept if not any(q is w for w in self.top_words)]
             if len(kept) == 1:
                 return kept[0]
             if isinstance(node, Or) and self.pg and any(_has_id_subquery(q) for q, _ in kept):
@@ -243,7 +253,10 @@ class _Compiler:
             return ~q, f"NOT {text}"
         try:
             if isinstance(node, Word):
-                return self.word(node, positive, top)
+                compiled = self.word(node, positive, top)
+                if node is self._root:
+                    self.rest = []
+                return compiled
             compiled = self.term(node)
             if top:
                 self._narrow_by(node)
@@ -326,7 +339,10 @@ class _Compiler:
                 f"'{text}': a short word, matched as a whole word only (not as the start "
                 "of longer words, nor with typos)"
             )
-        return Q(_WordMatch(text, tsquery, game=self.game_slug, fuzzy=fuzzy)), shown
+        q = Q(_WordMatch(text, tsquery, game=self.game_slug, fuzzy=fuzzy))
+        if top and positive and fuzzy:
+            self.top_words.append(q)
+        return q, shown
 
     # -- key terms --------------------------------------------------------------------------
     def term(self, t: Term) -> tuple[Q, str]:

@@ -88,6 +88,12 @@ class SearchResult:
     # an attribute of the top-level AND implies): a walk in name order reads only those cards
     # (the index on game, kind and name). An implied kind is also a condition of `queryset`.
     narrow: dict[str, str] = field(default_factory=dict)
+    # For ranked results (`ranked`): the words ranked, and, when a name holding each of them
+    # as a whole word (their best rank) is proven to match them, the query's other
+    # conditions (None: no such proof): the first pages are then the best-ranked cards in
+    # name order (`ranked_walk_page`).
+    rank_words: list[str] = field(default_factory=list)
+    rest: Q | None = None
     # Why the query was refused (`query_error`): then `queryset` is empty and callers answer
     # the message (the API a 400 on `q`).
     error: str = ""

@@ -1,4 +1,6 @@
-"""Pages of dense results: a page found by walking the cards in name order."""
+"""Pages of dense results: a page found by walking the cards in name order; the first pages
+of results ranked by name match, found the same way among the names of the best rank; deep
+pages read through the ids before them."""
 
 from __future__ import annotations
 
@@ -16,6 +18,9 @@ from django.db.models import (
     Q,
     QuerySet,
 )
+from django.db.models.lookups import GreaterThanOrEqual
+
+from .expressions import rank_expression
 
 # --------------------------------------------------------------------------------------------
 # Pages of dense results
@@ -96,6 +101,71 @@ def walk_page(
     cards = list(base.model.objects.db_manager(base.db).raw(sql, (*params, offset, limit)))
     # Exact when the page is whole (the count says how many it holds): the window is a
     # prefix of the order, so its hits are the first results. Otherwise it held too few.
+    if len(cards) != min(limit, count - offset):
+        return None
+    return cards
+
+
+#: A page of ranked results is walked (`ranked_walk_page`) reading at most this many cards.
+RANKED_WALK_MAX_ROWS = 6000
+
+
+def ranked_walk_page(
+    *,
+    base: QuerySet,
+    words: list[str],
+    rest: Q | None,
+    offset: int,
+    limit: int,
+    count: int,
+    narrow: dict[str, Any] | None = None,
+) -> list[Any] | None:
+    """The cards of results `offset` to `offset + limit` of a search ranked by name match
+    (best first, then by name and id), found among the cards whose name holds every ranked
+    word whole (`words`, their best rank) by walking `base` (the cards of one game before
+    the search) in name order; None when this does not apply or the walk found too few, and
+    the caller runs its usual page query.
+
+    `rest`: the search's conditions other than its ranked words (None: the words' best rank
+    does not prove that they match, and there is no walk). A name holding a fuzzy bare
+    word whole is trigram-similar to it, so it matches that word: the cards of the best
+    rank are those of `rest` whose rank is the best, and they come first in the order.
+
+    Why: ranking reads every match, and a name matching a few thousand cards ("hawk", 2% of
+    a game) costs more than the count. When the first pages are of the best rank, reading
+    the game's names in order finds them after a few thousand cards, each tested against
+    the words alone."""
+    if rest is None or not words or limit <= 0 or count <= offset:
+        return None
+    if connections[base.db].vendor != "postgresql" or base.query.distinct:
+        return None
+    if narrow:
+        base = base.filter(**narrow)
+    scope = _scope_count(base)
+    if scope <= 0:
+        return None
+    need = min(offset + limit, count)
+    # The window as for `walk_page`, as if every match were of the best rank: when fewer
+    # are, it holds too few and the usual query runs.
+    window = math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
+    if window > RANKED_WALK_MAX_ROWS:
+        return None
+    best = Q(GreaterThanOrEqual(rank_expression(words), float(len(words))))
+    hit = ExpressionWrapper(best & rest if rest.children else best, output_field=BooleanField())
+    inner = (
+        base.select_related(None)
+        .prefetch_related(None)
+        .order_by("name", "id")
+        .annotate(search_hit=hit)[:window]
+    )
+    inner_sql, params = inner.query.sql_with_params()
+    sql = (
+        f"SELECT * FROM ({inner_sql}) AS walk WHERE walk.search_hit "
+        "ORDER BY walk.name, walk.id OFFSET %s LIMIT %s"
+    )
+    cards = list(base.model.objects.db_manager(base.db).raw(sql, (*params, offset, limit)))
+    # Exact when the page is whole: the window is a prefix of the name order, so its cards
+    # of the best rank are the first results. Otherwise the page reaches past them.
     if len(cards) != min(limit, count - offset):
         return None
     return cards

@@ -300,3 +300,121 @@ def test_a_deep_page_of_the_api_without_a_query_reads_the_ids_from_an_index(game
     plan = _plan(statements[-1])
     assert "Index Only Scan" in plan and "card_game_name_id" in plan, plan
     assert "OFFSET" in statements[-1] and '"catalogue_card"."id" IN (SELECT' in statements[-1]
+
+
+def test_no_statement_of_a_search_is_compiled_just_in_time(game, client):
+    """A search of many words (each an id subquery) is costed past the thresholds at which
+    PostgreSQL compiles a statement's expressions, which took longer than the statement at
+    a million printings: the site's connections turn JIT off. Here the thresholds are set to
+    nothing, so that only that setting keeps the compiler out."""
+    assert _settings_value("jit") == "off"
+
+    def get():
+        response = client.get("/api/cards/", {"game": "redline", "q": "ka ro mi tan vel dor"})
+        assert response.status_code == 200
+
+    statements = _statements(get)
+    assert statements
+    with connection.cursor() as cursor:
+        for name in ("jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost"):
+            cursor.execute(f"SET LOCAL {name} = 0")
+        try:
+            for sql in statements:
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT TEXT) " + sql)
+                plan = "\n".join(row[0] for row in cursor.fetchall())
+                assert "JIT:" not in plan, plan
+        finally:
+            for name in ("jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost"):
+                cursor.execute(f"RESET {name}")
+
+
+def _settings_value(name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT setting FROM pg_settings WHERE name = %s", [name])
+        return cursor.fetchone()[0]
+
+
+# --- Ranked results: the first pages walked among the names holding the words whole ------
+
+
+def _add_hawks(game, n: int = 400) -> None:
+    """`n` cards named with the word "Hawk" among the catalogue's (3% of the game), and
+    cards whose names are only like it ("Hawks", "Hawkeye": matched, ranked lower)."""
+    rng = random.Random(5)
+    cards = []
+    for i in range(n):
+        syllables = "".join(rng.choice(SYLLABLES) for _ in range(3)).capitalize()
+        name = f"Hawk {syllables} {i}" if i % 2 else f"{syllables} Hawk {i}"
+        cards.append(Card(game=game, name=name, kind="resource", text="A bird."))
+    for i, name in enumerate(("Hawks", "Hawkeye", "Blackhawk", "Hawkins")):
+        cards.append(Card(game=game, name=f"Aa {name} {i}", kind="resource", text="Like one."))
+    Card.objects.bulk_create(cards)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT gin_clean_pending_list(c.oid) FROM pg_index i "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
+            "WHERE i.indrelid = 'catalogue_card'::regclass AND a.amname = 'gin'"
+        )
+
+
+@pytest.mark.parametrize("query", ["hawk", "hawk -faction:cpm", "HAWK cost<=8", "hawk bird"])
+def test_the_first_page_of_a_ranked_search_is_walked_and_holds_the_same_cards(game, client, query):
+    """A word held whole by many names: the first page is read by walking the game's names
+    in order, testing the words' rank and the other conditions only, and holds the cards of
+    the usual ranked query, in its order."""
+    from django.core.cache import cache
+
+    cache.clear()
+    _add_hawks(game)
+    result = search_cards(
+        query=query,
+        queryset=Card.objects.filter(game=game).order_by("name", "id"),
+        game_slug="redline",
+    )
+    assert result.ranked and result.rest is not None
+    want = list(result.queryset.values_list("name", flat=True)[:PER_PAGE])
+    assert len(want) == PER_PAGE
+    with CaptureQueriesContext(connection) as ctx:
+        data = client.get("/api/cards/", {"game": "redline", "q": query}).json()
+    assert [c["name"] for c in data["results"]] == want
+    assert data["count"] == result.queryset.count()
+    pages = [q["sql"] for q in ctx.captured_queries if "search_hit" in q["sql"]]
+    assert len(pages) == 1, [q["sql"] for q in ctx.captured_queries]
+    assert "WORD_SIMILARITY" in pages[0] and "AS walk" in pages[0]
+    assert "card_game_name_id" in _plan(pages[0])
+
+
+def test_a_ranked_search_whose_best_rank_is_not_proven_is_not_walked(game, client):
+    """A word under an OR, or more words than are ranked: the usual query, same cards. A
+    word no name holds whole ("hawks"): the walk finds too few, and the usual query runs."""
+    _add_hawks(game)
+    for query in ("hawk or tigercat", " ".join(["hawk"] * 9), "hawks"):
+        result = search_cards(
+            query=query,
+            queryset=Card.objects.filter(game=game).order_by("name", "id"),
+            game_slug="redline",
+        )
+        want = list(result.queryset.values_list("name", flat=True)[:PER_PAGE])
+        with CaptureQueriesContext(connection) as ctx:
+            data = client.get("/api/cards/", {"game": "redline", "q": query}).json()
+        assert [c["name"] for c in data["results"]] == want, query
+        walked = any("AS walk" in q["sql"] for q in ctx.captured_queries)
+        assert walked == (query == "hawks"), query
+
+
+def test_a_name_substring_without_a_trigram_is_not_read_through_the_trigram_index(game, client):
+    """`name:ka` has no trigram: the trigram index would hand every card to the recheck.
+    The cards are read in the page's order and tested instead; the same cards are found."""
+    plan = _search_plans(client, "name:ka", None)
+    assert "card_name_trgm" not in plan, plan
+    data = client.get("/api/cards/", {"game": "redline", "q": "name:ka", "page_size": 200}).json()
+    want = [
+        n
+        for n in Card.objects.filter(game=game)
+        .order_by("name", "id")
+        .values_list("name", flat=True)
+        if "ka" in n.lower()
+    ]
+    assert data["count"] == len(want) and [c["name"] for c in data["results"]] == want[:200]
+    # Three letters in a row have a trigram: the index serves them.
+    assert "card_name_trgm" in _search_plans(client, "name:kar", None)
