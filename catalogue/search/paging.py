@@ -83,9 +83,20 @@ def walk_page(
     window = math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
     if window > WALK_MAX_ROWS:
         return None
-    # The window of cards in name order, the condition as a column: a subquery with a LIMIT,
-    # which PostgreSQL plans on its own (the name index, read in order, stops after
-    # `window` cards), and the hits among them, whole rows, in the same order.
+    # Exact when the page is whole (the count says how many it holds): the window is a
+    # prefix of the order, so its hits are the first results. Otherwise it held too few.
+    return _walk_window(base, condition, window, offset=offset, limit=limit, count=count)
+
+
+def _walk_window(
+    base: QuerySet, condition: Any, window: int, *, offset: int, limit: int, count: int
+) -> list[Any] | None:
+    """Results `offset` to `offset + limit` among the first `window` cards of `base` in name
+    order that meet `condition`; None when they are fewer than the page the count promises.
+
+    The window of cards in name order, the condition as a column: a subquery with a LIMIT,
+    which PostgreSQL plans on its own (the name index, read in order, stops after `window`
+    cards), and the hits among them, whole rows, in the same order."""
     hit = ExpressionWrapper(condition, output_field=BooleanField())
     inner = (
         base.select_related(None)
@@ -99,8 +110,6 @@ def walk_page(
         "ORDER BY walk.name, walk.id OFFSET %s LIMIT %s"
     )
     cards = list(base.model.objects.db_manager(base.db).raw(sql, (*params, offset, limit)))
-    # Exact when the page is whole (the count says how many it holds): the window is a
-    # prefix of the order, so its hits are the first results. Otherwise it held too few.
     if len(cards) != min(limit, count - offset):
         return None
     return cards
@@ -151,24 +160,10 @@ def ranked_walk_page(
     if window > RANKED_WALK_MAX_ROWS:
         return None
     best = Q(GreaterThanOrEqual(rank_expression(words), float(len(words))))
-    hit = ExpressionWrapper(best & rest if rest.children else best, output_field=BooleanField())
-    inner = (
-        base.select_related(None)
-        .prefetch_related(None)
-        .order_by("name", "id")
-        .annotate(search_hit=hit)[:window]
-    )
-    inner_sql, params = inner.query.sql_with_params()
-    sql = (
-        f"SELECT * FROM ({inner_sql}) AS walk WHERE walk.search_hit "
-        "ORDER BY walk.name, walk.id OFFSET %s LIMIT %s"
-    )
-    cards = list(base.model.objects.db_manager(base.db).raw(sql, (*params, offset, limit)))
     # Exact when the page is whole: the window is a prefix of the name order, so its cards
     # of the best rank are the first results. Otherwise the page reaches past them.
-    if len(cards) != min(limit, count - offset):
-        return None
-    return cards
+    condition = best & rest if rest.children else best
+    return _walk_window(base, condition, window, offset=offset, limit=limit, count=count)
 
 
 def _scope_count(base: QuerySet) -> int:

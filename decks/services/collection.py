@@ -124,27 +124,24 @@ def collection_replace(
         _merge(CollectionEntry, owner, "card_id", loose, {}, replace=True)
 
 
-def collection_set(*, owner, card, count: int):
-    """Set how many loose copies of `card` the user owns (0 removes the entry)."""
+def _own(model, owner, count: int, **what):
+    """Own `count` copies of `what` (a card, a product) as a row of `model`; 0 removes it."""
     if count <= 0:
-        CollectionEntry.objects.filter(owner=owner, card=card).delete()
+        model.objects.filter(owner=owner, **what).delete()
         return None
-    entry, _ = CollectionEntry.objects.update_or_create(
-        owner=owner, card=card, defaults={"count": count}
-    )
-    return entry
+    row, _ = model.objects.update_or_create(owner=owner, **what, defaults={"count": count})
+    return row
+
+
+def collection_set(*, owner, card, count: int) -> CollectionEntry | None:
+    """Set how many loose copies of `card` the user owns (0 removes the entry)."""
+    return _own(CollectionEntry, owner, count, card=card)
 
 
 def product_set(*, owner, expansion, count: int) -> OwnedProduct | None:
     """Set how many copies of a whole product (an expansion or core set) the user owns
     (0 removes it)."""
-    if count <= 0:
-        OwnedProduct.objects.filter(owner=owner, expansion=expansion).delete()
-        return None
-    product, _ = OwnedProduct.objects.update_or_create(
-        owner=owner, expansion=expansion, defaults={"count": count}
-    )
-    return product
+    return _own(OwnedProduct, owner, count, expansion=expansion)
 
 
 def deck_set_built(*, deck: Deck, built: bool) -> None:
