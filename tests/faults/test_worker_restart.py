@@ -145,9 +145,14 @@ def test_make_run_starts_the_killed_worker_again(tmp_path):
     # `setsid make run`: the script leads a process group of its own.
     with open(log, "wb") as out:
         script = subprocess.Popen(
-            ["scripts/run.sh"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+            ["scripts/run.sh"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     try:
         session = requests.Session()
 
