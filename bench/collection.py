@@ -27,7 +27,6 @@ from __future__ import annotations
 import os
 import random
 import secrets
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -35,6 +34,9 @@ from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import inprocess  # noqa: E402  (bench/inprocess.py, beside this script)
+from inprocess import measure  # noqa: E402
 
 SERVER = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 if urlparse(SERVER).scheme not in ("postgres", "postgresql", "pgsql"):
@@ -67,9 +69,7 @@ SEED = 20261127
 
 
 def admin():
-    import psycopg
-
-    return psycopg.connect(f"{BASE}/postgres", autocommit=True)
+    return inprocess.admin(BASE)
 
 
 def build(rng: random.Random) -> dict:
@@ -129,22 +129,6 @@ def build(rng: random.Random) -> dict:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     return {"user": user, "decks": ids, "seconds": time.perf_counter() - started}
-
-
-def p95(times: list[float]) -> float:
-    return statistics.quantiles(times, n=20)[-1] if len(times) > 1 else times[0]
-
-
-def measure(client, urls: list[str], headers: dict | None = None, warm: int = 10):
-    for url in urls[:warm]:
-        client.get(url, **(headers or {}))
-    times = []
-    for url in urls:
-        t = time.perf_counter()
-        response = client.get(url, **(headers or {}))
-        times.append((time.perf_counter() - t) * 1000)
-        assert response.status_code == 200, (url, response.status_code)
-    return p95(times), statistics.median(times)
 
 
 def main() -> int:

@@ -26,7 +26,6 @@ import json
 import os
 import random
 import secrets
-import statistics
 import sys
 import time
 from datetime import timedelta
@@ -35,6 +34,9 @@ from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import inprocess  # noqa: E402  (bench/inprocess.py, beside this script)
+from inprocess import measure  # noqa: E402
 
 SERVER = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
 if urlparse(SERVER).scheme not in ("postgres", "postgresql", "pgsql"):
@@ -67,9 +69,7 @@ SEED = 20261126
 
 
 def admin():
-    import psycopg
-
-    return psycopg.connect(f"{BASE}/postgres", autocommit=True)
+    return inprocess.admin(BASE)
 
 
 def _copy(cursor, table: str, columns: list[str], rows) -> int:
@@ -278,23 +278,6 @@ def kept() -> dict:
         "loaded_s": 0.0,
         "comments_of": [comments.get(i, 0) for i in range(1, n + 1)],
     }
-
-
-def p95(times: list[float]) -> float:
-    return statistics.quantiles(times, n=20)[18] * 1000
-
-
-def measure(client, urls: list[str], warm: int = 10) -> tuple[float, float]:
-    for url in urls[:warm]:
-        client.get(url)
-    times = []
-    for url in urls:
-        t = time.perf_counter()
-        response = client.get(url)
-        times.append(time.perf_counter() - t)
-        if response.status_code != 200:
-            raise RuntimeError(f"{url}: {response.status_code} {response.content[:300]!r}")
-    return p95(times), statistics.median(times) * 1000
 
 
 def search_cards(rng: random.Random) -> list[tuple[str, str, str]]:
