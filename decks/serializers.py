@@ -407,10 +407,8 @@ class WantSerializer(serializers.Serializer):
     missing = serializers.IntegerField()
 
 
-class CardDeckSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    count = serializers.IntegerField()
+class CardDeckSerializer(BuiltDeckSerializer):
+    # A deck of yours holding a card: its copies, and whether it is built.
     built = serializers.BooleanField()
 
 
