@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from validation.capabilities import CampaignRules, CardFaceFn, DrawRules, Goldfish, Tool
@@ -24,11 +25,40 @@ from validation.trace import Rulebook
 
 if TYPE_CHECKING:
     from validation.rules import Rule, RuleContext
-    from validation.types import Deck
+    from validation.types import Deck, Violation
 
 
 class UnknownFormat(ValueError):
     """A format slug the game does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class SectionTally:
+    """How the runner counts one section of a format for the totals: the copies of the
+    cards that belong in it, of `kinds` (any kind when None) and not of `exclude`, as its
+    size rule counts them; `side` is the spec of a side's section, whose cards' faction
+    decides too (None for any other section)."""
+
+    name: str
+    kinds: frozenset[str] | None
+    exclude: frozenset[str]
+    side: SectionSpec | None
+
+
+@dataclass(frozen=True, slots=True)
+class FormatPlan:
+    """What the runner reads of a format for every deck it checks, worked out once per
+    format (`FormatDef.plan`) instead of once per deck.
+
+    `sections` are the section names a list may hold; `choice_keys` the adjustable options
+    that take a choice, in the order of `FormatDef.choices`; `rules` every rule as
+    (its `check`, the section whose absence skips it or None, whether it reads costs), in
+    rule order; `tallies` how each section is counted for the totals, in display order."""
+
+    sections: frozenset[str]
+    choice_keys: tuple[str, ...]
+    rules: tuple[tuple[Callable[[Deck, RuleContext], list[Violation]], str | None, bool], ...]
+    tallies: tuple[SectionTally, ...]
 
 
 @dataclass(frozen=True)
@@ -107,6 +137,25 @@ class FormatDef:
         if not candidates:
             return None
         return max(enumerate(candidates), key=lambda pair: (pair[1].size[0] or 0, -pair[0]))[1].name
+
+    @cached_property
+    def plan(self) -> FormatPlan:
+        """What the runner reads of the format for every deck, worked out on first use and
+        kept (the format's sections and rules never change)."""
+        return FormatPlan(
+            sections=frozenset(self.section_names),
+            choice_keys=tuple(k for k in self.choices if k in self.adjustable),
+            rules=tuple((r.check, r.when_present, r.reads_cost) for r in self.rules),
+            tallies=tuple(
+                SectionTally(
+                    s.name,
+                    frozenset(s.kinds) if s.kinds else None,
+                    frozenset(s.exclude),
+                    s if s.faction else None,
+                )
+                for s in self.sections
+            ),
+        )
 
     def codes(self) -> tuple[str, ...]:
         """The rule codes this format checks, in rule order, without repeats."""
@@ -196,6 +245,8 @@ class GameDef:
     sections: tuple[SectionSpec, ...] = field(init=False, repr=False, compare=False)
     #: section name -> its label, read by every message that names a section.
     _labels: dict[str, str] = field(init=False, repr=False, compare=False)
+    #: section name -> where it is in messages ('in the arsenal').
+    _places: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         specs: dict[str, SectionSpec] = {}
@@ -204,6 +255,8 @@ class GameDef:
                 specs.setdefault(spec.name, spec)
         object.__setattr__(self, "sections", tuple(specs.values()))
         object.__setattr__(self, "_labels", {s.name: s.label for s in self.sections})
+        places = {s.name: f"in the {s.label.lower()}" for s in self.sections}
+        object.__setattr__(self, "_places", places)
         placed = [s.name for s in self.sections if s.placement is not None]
         if placed and self.placement is None:
             raise ValueError(
@@ -282,6 +335,11 @@ class GameDef:
     def section_label(self, section: str) -> str:
         label = self._labels.get(section)
         return label if label is not None else section.replace("_", " ").capitalize()
+
+    def section_place(self, section: str) -> str:
+        """Where a section is, in messages: 'in the arsenal', 'in the mission deck'."""
+        place = self._places.get(section)
+        return place if place is not None else f"in the {self.section_label(section).lower()}"
 
     def as_dict(self) -> dict[str, Any]:
         return {

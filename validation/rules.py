@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from validation.types import CardFacts, Deck, Entry, Severity, Violation
@@ -25,49 +24,107 @@ if TYPE_CHECKING:
 NEUTRAL_FACTIONS: frozenset[str] = frozenset({"neutral", ""})
 
 
-@dataclass(frozen=True, slots=True)
 class RuleContext:
     """What a rule may know besides the deck: the game, the format, the format's options
     (defaults overlaid with the deck's adjustable options) and, when the caller supplies it,
     the game's card pool (lower-cased name -> CardFacts) for rules that name cards outside
-    the deck's sections (the Red Code map layout)."""
+    the deck's sections (the Red Code map layout).
 
-    game: GameDef
-    format: FormatDef
-    options: Mapping[str, Any]
-    cards: Mapping[str, CardFacts] | None = None
-    #: The deck being checked in this context (context_for sets it): what the rules read of
-    #: its sections is counted once and shared by every rule and the runner's totals.
-    deck: Deck | None = field(default=None, repr=False, compare=False)
-    _kinds: dict[str, dict[str, int]] = field(default_factory=dict, repr=False, compare=False)
-    _factions: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
+    `deck` is the deck being checked in this context (the runner sets it): what the rules
+    read of its sections (copies by kind, factions) is counted once and shared by every rule
+    and the runner's totals. A context is made for every deck checked, so it is a plain
+    object with slots (no dataclass machinery to run)."""
+
+    __slots__ = ("game", "format", "options", "cards", "deck", "by_kind", "_factions")
+
+    def __init__(
+        self,
+        game: GameDef,
+        format: FormatDef,
+        options: Mapping[str, Any],
+        cards: Mapping[str, CardFacts] | None = None,
+        deck: Deck | None = None,
+    ) -> None:
+        self.game = game
+        self.format = format
+        self.options = options
+        self.cards = cards
+        self.deck = deck
+        #: section -> copies by kind, of the sections of `deck` counted so far.
+        self.by_kind: dict[str, dict[str, int]] = {}
+        self._factions: dict[str, frozenset[str]] = {}
+
+    def __repr__(self) -> str:
+        return f"<RuleContext {self.game.slug} {self.format.slug}>"
 
     def kind_counts(self, deck: Deck, section: str) -> Mapping[str, int]:
         """How many copies of each card kind the section `section` of `deck` holds."""
-        memo = self._kinds if deck is self.deck else {}
-        counts = memo.get(section)
-        if counts is None:
-            counts = memo[section] = {}
-            for e in deck.sections.get(section, ()):
-                kind = e.card.kind
-                counts[kind] = counts.get(kind, 0) + e.count
+        if deck is self.deck:
+            counts = self.by_kind.get(section)
+            if counts is not None:
+                return counts
+        counts = _kind_counts(deck.sections.get(section, ()))
+        if deck is self.deck:
+            self.by_kind[section] = counts
         return counts
+
+    def counted(
+        self, deck: Deck, section: str, kinds: frozenset[str] | None, exclude: frozenset[str]
+    ) -> tuple[int, bool]:
+        """The copies in the section `section` of `deck` of the cards of `kinds` (of any kind
+        when None) and not of `exclude`, and whether it holds a card of another kind (a
+        stray). A section's size rule and its count in the totals read it."""
+        counts = self.kind_counts(deck, section)
+        # The common case, in set operations: every kind of the section belongs.
+        if exclude.isdisjoint(counts) and (kinds is None or kinds.issuperset(counts)):
+            return sum(counts.values()), False
+        total = 0
+        for kind, n in counts.items():
+            if (kinds is None or kind in kinds) and kind not in exclude:
+                total += n
+        return total, True
 
     def factions(self, deck: Deck, section: str) -> frozenset[str]:
         """The factions of the cards of the section `section` of `deck`."""
-        memo = self._factions if deck is self.deck else {}
-        got = memo.get(section)
-        if got is None:
-            got = memo[section] = frozenset(e.card.faction for e in deck.sections.get(section, ()))
+        if deck is self.deck:
+            got = self._factions.get(section)
+            if got is not None:
+                return got
+        got = frozenset([e.card.faction for e in deck.sections.get(section, ())])
+        if deck is self.deck:
+            self._factions[section] = got
         return got
 
     def where(self, section: str) -> str:
         """'in the arsenal' for section 'arsenal'."""
-        return f"in the {self.game.section_label(section).lower()}"
+        return self.game.section_place(section)
 
     def kind_label(self, kind: str) -> str:
         schema = self.game.kinds.get(kind)
         return schema.label.lower() if schema else kind
+
+
+def _kind_counts(entries: Iterable[Entry]) -> dict[str, int]:
+    """Copies by card kind of `entries`, the kinds in the order they first appear. A list
+    holds its cards of one kind together, mostly: a run of lines of one kind is summed
+    before the dict is touched."""
+    counts: dict[str, int] = {}
+    lines = iter(entries)
+    first = next(lines, None)
+    if first is None:
+        return counts
+    kind = first.card.kind
+    n = first.count
+    for e in lines:
+        k = e.card.kind
+        if k == kind:
+            n += e.count
+        else:
+            counts[kind] = counts.get(kind, 0) + n
+            kind = k
+            n = e.count
+    counts[kind] = counts.get(kind, 0) + n
+    return counts
 
 
 #: Words that start with a vowel letter and a consonant sound ("a unit", "a one-off"), and
@@ -151,13 +208,7 @@ class Rule:
         return self.description or self.code
 
     def violation(self, message: str, section: str = "", cards: Iterable[str] = ()) -> Violation:
-        return Violation(
-            code=self.code,
-            message=message,
-            severity=self.severity,
-            section=section,
-            cards=tuple(cards),
-        )
+        return Violation(self.code, message, self.severity, section, tuple(cards))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.code}>"
@@ -193,18 +244,16 @@ class _SectionCount(Rule):
         return (self.kinds is None or card.kind in self.kinds) and card.kind not in self.exclude
 
     def _count(self, deck: Deck, ctx: RuleContext, out: list[Violation]) -> int:
-        kinds, exclude = self.kinds, self.exclude
-        total = 0
-        stray = False
         # By kind first (a handful of kinds, counted once per deck): the entries are read one
         # by one only when a stray must be named.
-        for kind, n in ctx.kind_counts(deck, self.section).items():
-            if (kinds is None or kind in kinds) and kind not in exclude:
-                total += n
-            else:
-                stray = True
-        if not (stray and self.strays):
-            return total
+        total, stray = ctx.counted(deck, self.section, self.kinds, self.exclude)
+        if stray and self.strays:
+            return self._strays(deck, ctx, out)
+        return total
+
+    def _strays(self, deck: Deck, ctx: RuleContext, out: list[Violation]) -> int:
+        """The count of the cards that belong, reading the lines one by one to report each
+        stray card in `out`."""
         entries = deck.sections.get(self.section, ())
         total = 0
         for e in entries:
@@ -237,6 +286,9 @@ class _SizeRule(_SectionCount):
         raise NotImplementedError
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
+        total, stray = ctx.counted(deck, self.section, self.kinds, self.exclude)
+        if not (stray and self.strays) and self._wrong(total) is None:
+            return []  # the common case: no stray to name, the size right
         out: list[Violation] = []
         n = self._count(deck, ctx, out)
         wanted = self._wrong(n)
@@ -386,12 +438,16 @@ class _KindRule(Rule):
     def _refuses(self, kind: str) -> bool:
         raise NotImplementedError
 
+    def _refuses_any(self, kinds: Collection[str]) -> bool:
+        """Whether a kind of `kinds` is refused (one set operation)."""
+        raise NotImplementedError
+
     def _why(self, ctx: RuleContext, kind: str) -> str:
         raise NotImplementedError
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
         # By kind first (counted once per deck): the lines are read only when one is refused.
-        if not any(self._refuses(kind) for kind in ctx.kind_counts(deck, self.section)):
+        if not self._refuses_any(ctx.kind_counts(deck, self.section).keys()):
             return []
         return [
             self.violation(
@@ -412,6 +468,9 @@ class KindAllowed(_KindRule):
     def _refuses(self, kind: str) -> bool:
         return kind not in self.kinds
 
+    def _refuses_any(self, kinds: Collection[str]) -> bool:
+        return not self.kinds.issuperset(kinds)
+
     def _why(self, ctx: RuleContext, kind: str) -> str:
         wanted = " or ".join(sorted(ctx.kind_label(k) for k in self.kinds))
         return f"{self.place(ctx, self.section)} only {kind_cards(wanted)} are allowed"
@@ -424,6 +483,9 @@ class KindForbidden(_KindRule):
 
     def _refuses(self, kind: str) -> bool:
         return kind in self.kinds
+
+    def _refuses_any(self, kinds: Collection[str]) -> bool:
+        return not self.kinds.isdisjoint(kinds)
 
     def _why(self, ctx: RuleContext, kind: str) -> str:
         return f"no {kind_cards(ctx.kind_label(kind))} {self.place(ctx, self.section)}"
@@ -469,7 +531,11 @@ class ExactlyOne(Rule):
 
 def leader_of(deck: Deck, section: str, kind: str) -> CardFacts | None:
     """The single card of `kind` in `section`, or None when there is not exactly one."""
-    leaders = [e for e in deck.sections.get(section, ()) if e.card.kind == kind]
+    entries = deck.sections.get(section, ())
+    if len(entries) == 1:  # the common case: the leader's section holds the leader alone
+        only = entries[0]
+        return only.card if only.count == 1 and only.card.kind == kind else None
+    leaders = [e for e in entries if e.card.kind == kind]
     if len(leaders) == 1 and leaders[0].count == 1:
         return leaders[0].card
     return None
@@ -501,7 +567,10 @@ class LeaderFaction(Rule):
         if leader is None:
             return []
         allowed = self.neutral | {leader.faction}
-        if all(ctx.factions(deck, section) <= allowed for section in self.sections):
+        for section in self.sections:
+            if not ctx.factions(deck, section) <= allowed:
+                break
+        else:
             return []
         out = []
         for section in self.sections:

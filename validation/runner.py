@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from validation import rulesets
-from validation.registry import GameDef, UnknownFormat, registry
+from validation.registry import FormatDef, GameDef, SectionTally, UnknownFormat, registry
 from validation.rules import RuleContext
-from validation.sections import SectionSpec
 from validation.types import CardFacts, Deck, RuleSetFacts, Violation
 
 __all__ = ["Report", "UnknownFormat", "validate", "context_for", "SECTION_CODE", "OPTION_CODE"]
@@ -81,24 +80,26 @@ def context_for(
     """The rule context of `deck` in `format`: the format's options, overlaid with the deck's
     options for the keys the format lets a deck adjust."""
     fmt = game.format(format)
+    return RuleContext(game, fmt, _options(fmt, deck), cards, deck)
+
+
+def _options(fmt: FormatDef, deck: Deck) -> Mapping[str, Any]:
+    """The format's options overlaid with the deck's, for the keys the format lets a deck
+    adjust."""
     options: Mapping[str, Any] = fmt.options
     if fmt.adjustable and deck.options:
         adjusted = {k: v for k, v in deck.options.items() if k in fmt.adjustable}
         if adjusted:
             options = {**fmt.options, **adjusted}
-    return RuleContext(game, fmt, options, cards, deck)
+    return options
 
 
-def _section_count(spec: SectionSpec, deck: Deck, ctx: RuleContext) -> int:
-    """The copies in the section of `spec` that belong in it (a stray is not counted)."""
-    if spec.faction:  # a side's section: the card's faction decides too
-        return sum(e.count for e in deck.section(spec.name) if spec.accepts(e.card))
-    kinds, exclude = spec.kinds, spec.exclude
-    return sum(
-        n
-        for kind, n in ctx.kind_counts(deck, spec.name).items()
-        if (not kinds or kind in kinds) and kind not in exclude
-    )
+def _section_count(tally: SectionTally, deck: Deck, ctx: RuleContext) -> int:
+    """The copies in the section of `tally` that belong in it (a stray is not counted)."""
+    side = tally.side
+    if side is not None:  # a side's section: the card's faction decides too
+        return sum(e.count for e in deck.sections.get(side.name, ()) if side.accepts(e.card))
+    return ctx.counted(deck, tally.name, tally.kinds, tally.exclude)[0]
 
 
 def validate(
@@ -118,22 +119,30 @@ def validate(
     `rule_set` is the format's rule set to check the deck under (validation.rulesets): its
     pool, bans and limits are checked too, and its costs replace the printed ones for every
     rule and total. The report names the rule set's code (None for the bare format).
+
+    What does not depend on the deck (the format's sections, rules and options) is read
+    from the format's `plan`, worked out once; a rule's message is written only when the
+    deck breaks it.
     """
     if isinstance(game, str):
         game = registry.get(game)
+    fmt = game.format(format)
+    plan = fmt.plan
     changes: dict[str, tuple[int, int]] = {}
     if rule_set is not None:
         changes = rulesets.cost_changes(deck, rule_set)
         deck = rulesets.apply(deck, rule_set)
         if cards is not None and rule_set.costs:
             cards = rulesets.CostedCards(cards, rule_set)
-    ctx = context_for(game, format, deck, cards)
-    fmt = ctx.format
+    deck_options = deck.options
+    options = _options(fmt, deck) if deck_options and fmt.adjustable else fmt.options
+    ctx = RuleContext(game, fmt, options, cards, deck)
     errors: list[Violation] = []
     warnings: list[Violation] = []
 
-    allowed = fmt.section_names
-    for section, entries in deck.sections.items():
+    sections = deck.sections
+    allowed = plan.sections
+    for section, entries in sections.items():
         if entries and section not in allowed:
             if section in game.section_names:
                 why = f"the {fmt.name} format does not use a {section} section"
@@ -142,37 +151,45 @@ def validate(
             errors.append(
                 Violation(
                     SECTION_CODE,
-                    f"{why}; sections: {', '.join(allowed)}",
+                    f"{why}; sections: {', '.join(fmt.section_names)}",
                     "error",
                     section,
                     tuple(dict.fromkeys(e.card.name for e in entries)),
                 )
             )
 
-    for key in fmt.choices:
-        if key in deck.options and key in fmt.adjustable:
-            problem = fmt.option_problem(key, deck.options[key])
-            if problem:
-                errors.append(Violation(OPTION_CODE, problem, "error"))
+    if deck_options:
+        for key in plan.choice_keys:
+            if key in deck_options:
+                problem = fmt.option_problem(key, deck_options[key])
+                if problem:
+                    errors.append(Violation(OPTION_CODE, problem, "error"))
 
     if rule_set is not None:
         for v in rulesets.check(deck, fmt, rule_set):
             (errors if v.severity == "error" else warnings).append(v)
 
-    sections = deck.sections
-    for rule in fmt.rules:
-        present = rule.when_present
+    for check, present, reads_cost in plan.rules:
         if present is not None and not sections.get(present):
             continue
-        for v in rule.check(deck, ctx):
-            if changes and rule.reads_cost:
-                v = rulesets.cost_note(v, changes, rule_set.label)  # type: ignore[union-attr]
-            (errors if v.severity == "error" else warnings).append(v)
+        found = check(deck, ctx)
+        if found:
+            for v in found:
+                if changes and reads_cost:
+                    v = rulesets.cost_note(v, changes, rule_set.label)  # type: ignore[union-attr]
+                if v.severity == "error":
+                    errors.append(v)
+                else:
+                    warnings.append(v)
 
     # A section's count is of the cards that belong in it (a stray is not counted).
-    totals: dict[str, Any] = {
-        "sections": {spec.name: _section_count(spec, deck, ctx) for spec in fmt.sections}
-    }
+    counted: dict[str, int] = {}
+    for tally in plan.tallies:
+        if tally.side is None:
+            counted[tally.name] = ctx.counted(deck, tally.name, tally.kinds, tally.exclude)[0]
+        else:
+            counted[tally.name] = _section_count(tally, deck, ctx)
+    totals: dict[str, Any] = {"sections": counted}
     totals.update(game.totals(deck, ctx))
     return Report(
         legal=not errors,
