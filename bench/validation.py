@@ -4,7 +4,9 @@
    legal-or-not variants), decks per second on one core against the 50,000 decks/s target
    (every re-check job and the tuner run it), beside an in-run baseline: one plain pass
    over the same decks' lines (the least any check must read), so that the figure can be
-   compared across machines and loads as "validation costs N plain passes".
+   compared across machines and loads as "validation costs N plain passes". Then the same
+   for every sample list of every game (100 variants of its largest section each, checked
+   in the list's own format).
 2. The number of SQL queries POST /api/validate/ makes for decks of 10 and 200 entries (they
    must be equal: one query fetches every named card).
 
@@ -39,17 +41,19 @@ from django.test.utils import (  # noqa: E402
     teardown_test_environment,
 )
 
-from validation.packages import sample_list  # noqa: E402
+from validation.packages import sample_list, sample_lists  # noqa: E402
 from validation.runner import validate  # noqa: E402
 from validation.types import Deck, Entry  # noqa: E402
 
 
-def in_memory_rate(decks: list[Deck], seconds: float = 2.0) -> tuple[int, float]:
+def in_memory_rate(
+    decks: list[Deck], seconds: float = 2.0, game: str = "redline", format: str = "standard"
+) -> tuple[int, float]:
     done = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         for deck in decks:
-            validate("redline", "standard", deck)
+            validate(game, format, deck)
         done += len(decks)
     return done, time.perf_counter() - start
 
@@ -66,6 +70,44 @@ def plain_pass_rate(decks: list[Deck], seconds: float = 2.0) -> tuple[int, float
                     total += e.count
         done += len(decks)
     return done, time.perf_counter() - start
+
+
+def variants(base: Deck, section: str, n: int = 100, seed: int = 7) -> list[Deck]:
+    """`base` and n - 1 variants of it, each line of `section` one copy more or less or
+    unchanged (at least 1): legal or not, as the REDLINE arsenals above."""
+    rng = random.Random(seed)
+    decks = [base]
+    for _ in range(n - 1):
+        entries = [
+            Entry(e.card, max(1, e.count + rng.choice((-1, 0, 0, 1))), e.placement)
+            for e in base.sections[section]
+        ]
+        decks.append(Deck(sections={**base.sections, section: entries}, options=base.options))
+    return decks
+
+
+def every_game_rates(seconds: float = 1.0) -> None:
+    """The rate of each game's sample lists (and variants of its largest section), checked
+    in the list's own format, beside the target and the plain pass over the same decks."""
+    from decks.lists import deck_from_list
+    from validation.registry import registry
+
+    print("In-memory validation of every game's sample lists (100 variants each), one core")
+    for game in registry.all():
+        for found in sample_lists(game.slug):
+            base, _ = deck_from_list(game_slug=game.slug, text=found.text())
+            largest = max(base.sections, key=lambda s: len(base.sections[s]))
+            decks = variants(base, largest)
+            legal = sum(1 for d in decks if validate(game.slug, found.format, d).legal)
+            n, elapsed = in_memory_rate(decks, seconds, game.slug, found.format)
+            rate = n / elapsed
+            b, b_elapsed = plain_pass_rate(decks, seconds)
+            baseline = b / b_elapsed
+            print(
+                f"  {game.slug} {found.format} ({largest} varied, {legal} legal): "
+                f"{rate:,.0f} decks/s   [target >= 50,000]  ratio to target: "
+                f"{rate / 50_000:.2f}x; a check costs {baseline / rate:.1f} plain passes"
+            )
 
 
 def main() -> None:
@@ -101,6 +143,7 @@ def main() -> None:
             f"  baseline, one plain pass over the same decks' lines: {baseline:,.0f} decks/s; "
             f"a check costs {baseline / rate:.1f} plain passes"
         )
+        every_game_rates()
 
         game = Game.objects.get(slug="red-mittens")
         unit_attrs = {

@@ -129,3 +129,28 @@ def test_exact_size_with_kinds_reports_strays_under_its_own_code():
     rule = ExactSize("arsenal", 3, kinds=("efreet",), code="x")
     violations = rule.check(deck, _ctx())
     assert [v.cards for v in violations] == [("Bridge",)]
+
+
+def test_a_formats_plan_is_worked_out_once_and_follows_its_rules():
+    fmt = registry.get("redline").format("scenario")
+    plan = fmt.plan
+    validate("redline", "scenario", p.redline_deck())
+    assert fmt.plan is plan  # the same object for every deck checked
+    assert [check.__self__ for check, _, _ in plan.rules] == list(fmt.rules)
+    assert [(present, cost) for _, present, cost in plan.rules] == [
+        (r.when_present, r.reads_cost) for r in fmt.rules
+    ]
+    assert plan.sections == frozenset(fmt.section_names)
+    assert plan.choice_keys == ("red_line_style",)
+    assert [t.name for t in plan.tallies] == list(fmt.section_names)
+
+
+def test_a_rule_context_counts_a_sections_kinds_once():
+    game = registry.get("redline")
+    deck = p.redline_deck()
+    ctx = RuleContext(game, game.format("standard"), {}, None, deck)
+    first = ctx.kind_counts(deck, "arsenal")
+    assert ctx.kind_counts(deck, "arsenal") is first
+    other = p.redline_deck()
+    assert ctx.kind_counts(other, "arsenal") is not first  # another deck is counted afresh
+    assert ctx.kind_counts(other, "arsenal") == first
