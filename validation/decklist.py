@@ -565,15 +565,11 @@ class Resolved:
 
 
 def resolve(
-    lines: Iterable[ListLine],
-    cards: Mapping[str, CardFacts],
-    *,
-    expansions: Mapping[str, Collection[str]] | None = None,
-    game_name: str = "",
-    suggest: Suggester | None = None,
+    lines: Iterable[ListLine], cards: Mapping[str, CardFacts], **options: Any
 ) -> tuple[Deck, list[LineError]]:
-    """`read_lines`, answering the deck and the errors of the lines not read."""
-    read = read_lines(lines, cards, expansions=expansions, game_name=game_name, suggest=suggest)
+    """`read_lines` (with its keyword `options`), answering the deck and the errors of the
+    lines not read."""
+    read = read_lines(lines, cards, **options)
     return read.deck, read.unread
 
 
