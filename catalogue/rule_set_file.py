@@ -517,17 +517,9 @@ def _plan_changes(plan: Plan) -> None:
 def plan_facts(plan: Plan) -> RuleSetFacts:
     """The rules core's view of a checked rule set before it is written (one query: the
     names of the cards its legal expansions print)."""
-    banned, limits, costs, texts = set(), {}, {}, {}
-    for name, e in plan.entries.values():
-        key = name.lower()
-        if e.banned:
-            banned.add(key)
-        if e.limit is not None:
-            limits[key] = e.limit
-        if e.cost is not None:
-            costs[key] = e.cost
-        if e.text:
-            texts[key] = e.text
+    entries = (
+        (name.lower(), e.banned, e.limit, e.cost, e.text) for name, e in plan.entries.values()
+    )
     pool = None
     if plan.expansions:
         pool = frozenset(
@@ -538,18 +530,7 @@ def plan_facts(plan: Plan) -> RuleSetFacts:
             .values_list("lname", flat=True)
             .distinct()
         )
-    return RuleSetFacts(
-        code=plan.code,
-        name=plan.name,
-        effective=plan.effective,
-        pool=pool,
-        banned=frozenset(banned),
-        limits=limits,
-        costs=costs,
-        texts=texts,
-        expansions=tuple(plan.expansions),
-        note=plan.note,
-    )
+    return rulesets.facts_from_entries(plan, entries, tuple(plan.expansions), pool)
 
 
 def _governs_following(plan: Plan) -> str | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import transaction
 from django.db.models.functions import Lower
@@ -63,22 +63,30 @@ def history(game_slug: str, format: str) -> list[RuleSet]:
     return list(_sets(game_slug, format).order_by("effective"))
 
 
-def facts(rule_set: RuleSet, names: Iterable[str] | None = None) -> RuleSetFacts:
-    """The rules core's view of a rule set: its per-card entries (one query), its legal
-    expansions (one query) and the names of the cards they print (one query, only when it
-    lists expansions). With `names` (the cards of one deck, any case) only those cards are
-    read: what checking that deck needs, whatever the size of the catalogue."""
-    wanted = sorted({n.lower() for n in names}) if names is not None else None
+class _Heading(Protocol):
+    """What a rule set's facts take from the rule set itself (a stored `RuleSet`, or a rule
+    set file's checked plan before it is written)."""
+
+    code: str
+    name: str
+    effective: date
+    note: str
+
+
+def facts_from_entries(
+    rule_set: _Heading,
+    entries: Iterable[tuple[str, bool, int | None, int | None, str]],
+    expansions: tuple[str, ...],
+    pool: frozenset[str] | None,
+) -> RuleSetFacts:
+    """The rules core's view of a rule set from its per-card `entries` (lower-cased name,
+    banned, copy limit, cost, errata text), its legal `expansions` and the `pool` of names
+    they print (None: every expansion is legal)."""
     banned: set[str] = set()
     limits: dict[str, int] = {}
     costs: dict[str, int] = {}
     texts: dict[str, str] = {}
-    rows = RuleSetCard.objects.filter(rule_set=rule_set).annotate(lname=Lower("card__name"))
-    if wanted is not None:
-        rows = rows.filter(lname__in=wanted)
-    for name, is_banned, limit, cost, text in rows.values_list(
-        "lname", "banned", "limit", "cost", "text"
-    ):
+    for name, is_banned, limit, cost, text in entries:
         if is_banned:
             banned.add(name)
         if limit is not None:
@@ -87,6 +95,30 @@ def facts(rule_set: RuleSet, names: Iterable[str] | None = None) -> RuleSetFacts
             costs[name] = cost
         if text:
             texts[name] = text
+    return RuleSetFacts(
+        code=rule_set.code,
+        name=rule_set.name,
+        effective=rule_set.effective,
+        pool=pool,
+        banned=frozenset(banned),
+        limits=limits,
+        costs=costs,
+        texts=texts,
+        expansions=expansions,
+        note=rule_set.note,
+    )
+
+
+def facts(rule_set: RuleSet, names: Iterable[str] | None = None) -> RuleSetFacts:
+    """The rules core's view of a rule set: its per-card entries (one query), its legal
+    expansions (one query) and the names of the cards they print (one query, only when it
+    lists expansions). With `names` (the cards of one deck, any case) only those cards are
+    read: what checking that deck needs, whatever the size of the catalogue."""
+    wanted = sorted({n.lower() for n in names}) if names is not None else None
+    rows = RuleSetCard.objects.filter(rule_set=rule_set).annotate(lname=Lower("card__name"))
+    if wanted is not None:
+        rows = rows.filter(lname__in=wanted)
+    entries = rows.values_list("lname", "banned", "limit", "cost", "text")
     codes = tuple(rule_set.expansions.order_by("released", "code").values_list("code", flat=True))
     pool: frozenset[str] | None = None
     if codes:
@@ -99,18 +131,7 @@ def facts(rule_set: RuleSet, names: Iterable[str] | None = None) -> RuleSetFacts
         if wanted is not None:
             printed = printed.filter(lname__in=wanted)
         pool = frozenset(printed.distinct())
-    return RuleSetFacts(
-        code=rule_set.code,
-        name=rule_set.name,
-        effective=rule_set.effective,
-        pool=pool,
-        banned=frozenset(banned),
-        limits=limits,
-        costs=costs,
-        texts=texts,
-        expansions=codes,
-        note=rule_set.note,
-    )
+    return facts_from_entries(rule_set, entries, codes, pool)
 
 
 def facts_in_force(

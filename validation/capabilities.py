@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from validation.params import ParamSpec
+from validation.sim.paired import LinedUp
 from validation.sim.stats import S, stats_from_json
 from validation.types import CardFacts, Entry, plain
 
@@ -93,23 +94,26 @@ class Goldfish(Generic[S]):
       from the catalogue) and `inputs_from_params(params, cards) -> inputs`, `cards` mapping
       each kind of `reads` to the catalogue's cards of that kind.
     - `stats`: the game's statistics class (validation/sim/stats.py: a dataclass that
-      converts to and from JSON); `run_chunk(inputs, params, seed, chunk_index, n_chunks)
-      -> stats`, a pure function; `merge([stats]) -> stats` exactly (sufficient
-      statistics); `summarise(stats, inputs)`; `charts(summary)` chart specs
-      (validation/charts.py); `key_figures(summary)`. `read_stats(json)` reads stored
-      statistics back.
+      converts to and from JSON and merges chunks exactly, sufficient statistics);
+      `run_chunk(inputs, params, seed, chunk_index, n_chunks) -> stats`, a pure function;
+      `merge([stats]) -> stats`, the statistics class's own; `summarise(stats, inputs)`;
+      `charts(summary)` chart specs (validation/charts.py); `key_figures(summary)`.
+      `read_stats(json)` reads stored statistics back.
     - `inline_max`: games a request may play at once for a preview (0: always a worker).
     - `metrics`: what the goldfish measures (validation/sim/metrics.py), the headline one
       first; the run pages, the comparisons and the tuner read them.
+    - `paired`: how it plays decks on common random numbers (the game's `LinedUp`,
+      validation/sim/paired.py), which gives it the two methods below; None: it cannot pair
+      games.
     - `play_pair(inputs_a, inputs_b, params, seed, chunk_index, games, independent)` ->
       `(outcomes_a, outcomes_b)`: both decks played on common random numbers (the same
       streams game by game, the decks' cards lined up so that a card both hold sits at the
       same place), each outcome mapping a metric's key to its per-game values (a numpy
       integer array); `independent=True` gives B streams of its own (the baseline that
-      common random numbers are measured against). None: the goldfish cannot pair games.
+      common random numbers are measured against). None without `paired`.
     - `play_many(base, others, params, seed, chunk_index, games)` -> `(outcomes_base,
       [outcomes])`: the base deck once and every other deck on the same streams, each lined
-      up on the base (the tuner's round). None: the tuner is not offered.
+      up on the base (the tuner's round). None without `paired`: the tuner is not offered.
     """
 
     slug: str
@@ -118,7 +122,6 @@ class Goldfish(Generic[S]):
     params: tuple[ParamSpec, ...]
     stats: type[S]
     run_chunk: Callable[[Mapping[str, Any], Mapping[str, Any], int, int, int], S]
-    merge: Callable[[Sequence[S]], S]
     summarise: Callable[[S, Mapping[str, Any]], dict[str, Any]]
     sections: tuple[str, ...] = ()
     prepare: Callable[[Mapping[str, list[Entry]]], dict[str, Any]] | None = None
@@ -131,8 +134,23 @@ class Goldfish(Generic[S]):
     key_figures: Callable[[Mapping[str, Any]], list[tuple[str, str]]] = _no_figures
     inline_max: int = 0
     metrics: tuple[Any, ...] = ()
-    play_pair: Callable[..., tuple[dict[str, Any], dict[str, Any]]] | None = None
-    play_many: Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
+    paired: LinedUp[Any] | None = None
+
+    def merge(self, parts: Sequence[S]) -> S:
+        """The chunks' statistics added up exactly (at least one)."""
+        return self.stats.merge(parts)
+
+    @property
+    def play_pair(self) -> Callable[..., tuple[dict[str, Any], dict[str, Any]]] | None:
+        """Two decks on common random numbers (see the class docstring); None when the
+        goldfish cannot pair games."""
+        return self.paired.play_pair if self.paired is not None else None
+
+    @property
+    def play_many(self) -> Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]] | None:
+        """A base deck and others on common random numbers; None when the goldfish cannot
+        pair games."""
+        return self.paired.play_many if self.paired is not None else None
 
     @property
     def headline(self) -> Any:

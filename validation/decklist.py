@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +193,16 @@ def _parse_count(token: str) -> tuple[int | None, str | None]:
     return n, None
 
 
+def _text_lines(text: str) -> Iterator[tuple[int, str, re.Match[str] | None]]:
+    """Each line of a list text that is neither blank nor a comment: its number (1-based),
+    its text without a trailing comment, and its header match when it is a header."""
+    for line_no, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip() or _COMMENT.match(raw):
+            continue
+        line = _TRAILING_COMMENT.sub("", raw).strip()
+        yield line_no, line, _HEADER.match(line)
+
+
 def parse(text: str, game: GameDef) -> ParseResult:
     """Read a deck list. Every line that is neither blank, a comment, a header nor a valid
     card line gives a `LineError`; so does a card line before any header or under an unknown
@@ -205,11 +215,7 @@ def parse(text: str, game: GameDef) -> ParseResult:
     aliases = section_aliases(game)
     section: str | None = None
     unknown_section = False
-    for line_no, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip() or _COMMENT.match(raw):
-            continue
-        line = _TRAILING_COMMENT.sub("", raw).strip()
-        header = _HEADER.match(line)
+    for line_no, line, header in _text_lines(text):
         if header:
             key = normalise_section(header.group(1))
             if key in aliases:
@@ -307,11 +313,7 @@ def outline(text: str) -> Outline:
         return Outline()
     headers: dict[str, None] = {}
     lines = ParseResult()
-    for line_no, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip() or _COMMENT.match(raw):
-            continue
-        line = _TRAILING_COMMENT.sub("", raw).strip()
-        header = _HEADER.match(line)
+    for line_no, line, header in _text_lines(text):
         if header:
             headers.setdefault(normalise_section(header.group(1)), None)
             continue
@@ -565,15 +567,11 @@ class Resolved:
 
 
 def resolve(
-    lines: Iterable[ListLine],
-    cards: Mapping[str, CardFacts],
-    *,
-    expansions: Mapping[str, Collection[str]] | None = None,
-    game_name: str = "",
-    suggest: Suggester | None = None,
+    lines: Iterable[ListLine], cards: Mapping[str, CardFacts], **options: Any
 ) -> tuple[Deck, list[LineError]]:
-    """`read_lines`, answering the deck and the errors of the lines not read."""
-    read = read_lines(lines, cards, expansions=expansions, game_name=game_name, suggest=suggest)
+    """`read_lines` (with its keyword `options`), answering the deck and the errors of the
+    lines not read."""
+    read = read_lines(lines, cards, **options)
     return read.deck, read.unread
 
 

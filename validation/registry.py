@@ -205,7 +205,7 @@ def _no_totals(deck: Deck, ctx: RuleContext) -> dict[str, Any]:
 class GameDef:
     """One game the site catalogues and builds decks for.
 
-    `factions` maps faction slug to label (empty when the game has none); `kinds` maps card
+    `factions` maps faction slug to label (empty, the default, when the game has none); `kinds` maps card
     kind to its attribute schema; `formats` are its formats, whose `SectionSpec`s make the
     game's `sections` (every section any format has, in the order they first appear);
     `totals` computes the game's totals shown beside a deck (beyond section counts).
@@ -227,9 +227,9 @@ class GameDef:
     slug: str
     name: str
     description: str
-    factions: dict[str, str]
     kinds: dict[str, KindSchema]
     formats: dict[str, FormatDef]
+    factions: dict[str, str] = field(default_factory=dict)
     totals: TotalsFn = _no_totals
     python_name: str = ""
     map_layout: MapLayout | None = None

@@ -72,20 +72,37 @@ def walk_page(
         return None
     if tuple(ordering) not in WALK_ORDERS:
         return None
-    if connections[base.db].vendor != "postgresql" or base.query.distinct:
+    walked = _walked_scope(base, narrow)
+    if walked is None:
         return None
-    if narrow:
-        base = base.filter(**narrow)
-    scope = _scope_count(base)
-    if scope <= 0 or count < WALK_MIN_SHARE * scope:
+    base, scope = walked
+    if count < WALK_MIN_SHARE * scope:
         return None
-    need = min(offset + limit, count)
-    window = math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
+    window = _window(scope, offset=offset, limit=limit, count=count)
     if window > WALK_MAX_ROWS:
         return None
     # Exact when the page is whole (the count says how many it holds): the window is a
     # prefix of the order, so its hits are the first results. Otherwise it held too few.
     return _walk_window(base, condition, window, offset=offset, limit=limit, count=count)
+
+
+def _walked_scope(base: QuerySet, narrow: dict[str, Any] | None) -> tuple[QuerySet, int] | None:
+    """The cards a walk reads in name order (`base` with the `narrow` equalities) and how
+    many they are; None when no walk applies (not PostgreSQL, a distinct query, no cards)."""
+    if connections[base.db].vendor != "postgresql" or base.query.distinct:
+        return None
+    if narrow:
+        base = base.filter(**narrow)
+    scope = _scope_count(base)
+    return (base, scope) if scope > 0 else None
+
+
+def _window(scope: int, *, offset: int, limit: int, count: int) -> int:
+    """How many of the `scope` cards, in name order, a walk reads for results `offset` to
+    `offset + limit` of `count` matches: the expected number of cards before the page's last
+    result, times WALK_MARGIN, plus a page."""
+    need = min(offset + limit, count)
+    return math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
 
 
 def _walk_window(
@@ -146,17 +163,13 @@ def ranked_walk_page(
     the words alone."""
     if rest is None or not words or limit <= 0 or count <= offset:
         return None
-    if connections[base.db].vendor != "postgresql" or base.query.distinct:
+    walked = _walked_scope(base, narrow)
+    if walked is None:
         return None
-    if narrow:
-        base = base.filter(**narrow)
-    scope = _scope_count(base)
-    if scope <= 0:
-        return None
-    need = min(offset + limit, count)
-    # The window as for `walk_page`, as if every match were of the best rank: when fewer
-    # are, it holds too few and the usual query runs.
-    window = math.ceil(need * max(scope, count) / count * WALK_MARGIN) + limit
+    base, scope = walked
+    # The window as if every match were of the best rank: when fewer are, it holds too few
+    # and the usual query runs.
+    window = _window(scope, offset=offset, limit=limit, count=count)
     if window > RANKED_WALK_MAX_ROWS:
         return None
     best = Q(GreaterThanOrEqual(rank_expression(words), float(len(words))))

@@ -216,7 +216,6 @@ def _duel_game() -> GameDef:
         params=(ParamSpec("games", "Games", "int", 1, 100, default=10),),
         stats=CountStats,
         run_chunk=play,
-        merge=CountStats.merge,
         summarise=lambda stats, inputs: {"games": stats.games, "wins": stats.counts["wins"]},
     )
     tool = Tool(
@@ -301,7 +300,6 @@ def _counting_goldfish() -> Goldfish[CountStats]:
         prepare=lambda sections: {"cards": sum(e.count for e in sections["cards"])},
         stats=CountStats,
         run_chunk=count,
-        merge=CountStats.merge,
         summarise=lambda stats, inputs: {
             "games": stats.games,
             "cards_seen": stats.counts["cards_seen"],

@@ -90,7 +90,6 @@ GOLDFISH = Goldfish(
     prepare=prepare,
     stats=PondStats,
     run_chunk=run_chunk,
-    merge=PondStats.merge,
     summarise=summarise,
     charts=charts,
     key_figures=key_figures,

@@ -3,10 +3,11 @@ what a summary is read from.
 
 Every goldfish declares its statistics class (`Goldfish.stats`), a dataclass of its game that
 satisfies `Statistics`: `games` (how many games it counts), `as_dict()` (plain JSON, what a
-run stores for each chunk and for the merged run) and `from_dict(data)` (the same object read
-back; `from_dict(s.as_dict()) == s`). A worker turns a chunk's statistics into JSON once, and
-the last chunk reads every chunk's JSON back once; between the two, the goldfish's
-`merge` and `summarise` take the game's own type, never a dict.
+run stores for each chunk and for the merged run), `from_dict(data)` (the same object read
+back; `from_dict(s.as_dict()) == s`) and `merge(parts)` (the chunks added up exactly). A
+worker turns a chunk's statistics into JSON once, and the last chunk reads every chunk's
+JSON back once; between the two, the goldfish's `merge` and `summarise` take the game's own
+type, never a dict.
 
 `CountStats` is the statistics of the kernel's layout (validation/sim/kernel.py: a kind, the
 turns, the games and the named counts), which a game subclasses with its `KIND`.
@@ -32,6 +33,11 @@ class Statistics(Protocol):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self: ...
+
+    @classmethod
+    def merge(cls, parts: Sequence[Self]) -> Self:
+        """The statistics of the games of all `parts` (at least one), added up exactly."""
+        ...
 
 
 S = TypeVar("S", bound=Statistics)

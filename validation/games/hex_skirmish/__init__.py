@@ -33,7 +33,6 @@ GAME: GameDef = GameDef(
     name="Hex Skirmish",
     description="Two armies of hexagonal units and command cards clash on an 8 × 16 hex "
     "battlefield.",
-    factions={},
     kinds=KINDS,
     card_faces=CARD_FACES,
     draws=DRAWS,

@@ -232,11 +232,9 @@ GOLDFISH: Goldfish[HexSkirmishStats] = Goldfish(
     prepare=prepare,
     stats=HexSkirmishStats,
     run_chunk=run_chunk,
-    merge=HexSkirmishStats.merge,
     summarise=summarise,
     charts=run_charts,
     key_figures=key_figures,
     metrics=METRICS,
-    play_pair=PLAY.play_pair,
-    play_many=PLAY.play_many,
+    paired=PLAY,
 )

@@ -15,7 +15,6 @@ GAME: GameDef = GameDef(
     name="Red Mittens",
     description="Units, items and fields from three core decks battle under day and night "
     "until one player's life points run out.",
-    factions={},
     kinds=KINDS,
     draws=DRAWS,
     goldfish=GOLDFISH,

@@ -305,12 +305,10 @@ GOLDFISH: Goldfish[RedMittensStats] = Goldfish(
     prepare=prepare,
     stats=RedMittensStats,
     run_chunk=run_chunk,
-    merge=RedMittensStats.merge,
     summarise=summarise,
     charts=charts,
     key_figures=key_figures,
     metrics=METRICS,
-    play_pair=PLAY.play_pair,
-    play_many=PLAY.play_many,
+    paired=PLAY,
     inline_max=INLINE_MAX,
 )

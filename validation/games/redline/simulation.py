@@ -252,12 +252,10 @@ GOLDFISH: Goldfish[RedlineStats] = Goldfish(
     prepare=prepare,
     stats=RedlineStats,
     run_chunk=run_chunk,
-    merge=RedlineStats.merge,
     summarise=summarise,
     check_params=check_params,
     charts=run_charts,
     key_figures=key_figures,
     metrics=METRICS,
-    play_pair=PLAY.play_pair,
-    play_many=PLAY.play_many,
+    paired=PLAY,
 )

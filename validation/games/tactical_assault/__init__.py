@@ -65,7 +65,6 @@ GAME: GameDef = GameDef(
     name="Tactical Assault: Combat Cards",
     description="A miniatures battle game whose fire, movement and close combat are resolved "
     "with a deck of 72 combat cards.",
-    factions={},
     kinds=KINDS,
     formats=FORMATS,
     tools=(COMBAT_ODDS, CLOSE_COMBAT),

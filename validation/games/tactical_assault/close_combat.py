@@ -423,7 +423,6 @@ RUN: Goldfish[CloseCombatStats] = Goldfish(
     inputs_from_params=inputs_from_params,
     stats=CloseCombatStats,
     run_chunk=run_chunk,
-    merge=CloseCombatStats.merge,
     summarise=summarise,
     charts=run_charts,
     key_figures=key_figures,
