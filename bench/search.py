@@ -150,6 +150,7 @@ QUERIES: list[tuple[str, str | None, str, dict[str, str], bool]] = [
     ("sort", "red-mittens", "o:heal", {"sort": "faction", "page": "100"}, False),
     ("sort", "redline", "", {"sort": "cost", "page": "5000"}, False),
     ("worst", "redline", "name:ab", {}, False),
+    ("worst", "redline", "tor", {}, False),
     ("worst", "redline", 'o:"e"', {}, False),
     ("worst", "redline", 'o:"the"', {}, False),
     ("worst", "redline", "-kind:efreet", {}, False),
