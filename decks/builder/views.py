@@ -59,6 +59,10 @@ from .figures import _stats, curve_sections, layout_view, placement_map, points_
 from .state import BuilderState
 
 SEARCH_LIMIT = 40
+#: The search results the builder's page carries itself (more than its results box shows
+#: at once); the rest of the first page of results comes in a request of its own right
+#: after, into the same box (it scrolls: nothing around it moves).
+FIRST_RESULTS = 12
 #: Deeper pages are refused: narrowing the search is the way there.
 MAX_SEARCH_PAGE = 250
 #: The changes answered with only what changed (decks.builder.views._render_changes): a count.
@@ -659,7 +663,10 @@ def _page_number(request) -> int:
         return 1
 
 
-def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[str, Any]:
+def _search_context(
+    request, deck: Deck, *, owned: bool | None = None, limit: int = SEARCH_LIMIT
+) -> dict[str, Any]:
+    """The search results of the request's query, `limit` of them (SEARCH_LIMIT a page)."""
     game = deck.game.definition
     fmt = game.format(deck.format)
     if owned is None:
@@ -685,24 +692,22 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
     page = _page_number(request)
     start = (page - 1) * SEARCH_LIMIT
     cards = list(
-        qs.only("id", "name", "kind", "faction", "cost", "attributes")[
-            start : start + SEARCH_LIMIT + 1
-        ]
+        qs.only("id", "name", "kind", "faction", "cost", "attributes")[start : start + limit + 1]
     )
     if used is not None:
         figures = {
             c.name: collection.CardFigures(c.owned_copies, used.get(c.name, []))
-            for c in cards[:SEARCH_LIMIT]
+            for c in cards[:limit]
         }
     else:
         figures = collection.card_figures(
             owner=request.user,
             game_id=deck.game_id,
-            names=[c.name for c in cards[:SEARCH_LIMIT]],
+            names=[c.name for c in cards[:limit]],
             exclude=deck.pk,
         )
     rows = []
-    for card in cards[:SEARCH_LIMIT]:
+    for card in cards[:limit]:
         rows.append(
             {
                 "card": card,
@@ -730,7 +735,10 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
         "deck": deck,
         "game": game,
         "results": rows,
-        "more": len(cards) > SEARCH_LIMIT,
+        "more": len(cards) > limit,
+        # Set by the builder's page, which carries only the first rows (FIRST_RESULTS).
+        "rest": False,
+        "rest_query": "",
         "page": page,
         "first": start + 1,
         "last": start + len(rows),
@@ -789,7 +797,13 @@ def builder_deck(request, pk: int):
     # A deck restricted to the collection opens with the box ticked.
     version = deck.current_version
     owned = request.GET.get("owned") == "1" or bool(version and _restricted(version.options))
-    search = _search_context(request, deck, owned=owned)
+    # The first page of results opens with its first rows (a small first document: a phone
+    # paints it sooner); the rest follow at once (`rest`, templates/decks/builder/_results.html).
+    first = _page_number(request) == 1
+    limit = FIRST_RESULTS if first else SEARCH_LIMIT
+    search = _search_context(request, deck, owned=owned, limit=limit)
+    search["rest"] = first and search["more"]
+    search["rest_query"] = request.GET.urlencode()
     context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
