@@ -83,23 +83,31 @@ def test_the_inline_style_sheets_come_minified(client, user, sample_catalogue):
 def test_the_results_open_on_their_first_rows_and_the_rest_follow(client, user, sample_catalogue):
     for slug, deck, html in _sample_builders(client, user):
         rows = re.findall(r'<tr class="b-result" data-card="([^"]+)"', html)
-        assert 0 < len(rows) <= FIRST_RESULTS, slug
-        rest = re.search(r'<p class="b-rest" hx-get="([^"]+)"[^>]*hx-trigger="load"[^>]*>', html)
+        assert len(rows) == FIRST_RESULTS, slug
+        assert "Cards 1–40" in html, slug  # the pager says what the page will hold
+        rest = re.search(
+            r'<tbody id="results-rest" class="b-rest" hx-get="([^"]+)"[^>]*'
+            r'hx-vals=\'{"after": "(\d+)"}\' hx-trigger="load"[^>]*>',
+            html,
+        )
         search = reverse("builder:search", args=[deck.pk])
-        assert rest and rest.group(1) == search, slug
-        # without JavaScript, a link to the same results
+        assert rest and rest.group(1) == search and rest.group(2) == str(FIRST_RESULTS), slug
+        # without JavaScript, a link to the whole first page of results
         assert f'<a href="{search}">More cards</a>' in html[rest.end() :], slug
-        # the rest: the whole first page, opening on the same rows, then the pager
-        answer = client.get(search, **HTMX).content.decode()
-        full = re.findall(r'<tr class="b-result" data-card="([^"]+)"', answer)
-        assert full[: len(rows)] == rows and len(full) == SEARCH_LIMIT, slug
-        assert "b-rest" not in answer and "Cards 1–40" in answer, slug
+        # the rest: the first page's rows after those, as rows of the same table
+        whole = client.get(search, **HTMX).content.decode()
+        full = re.findall(r'<tr class="b-result" data-card="([^"]+)"', whole)
+        assert full[:FIRST_RESULTS] == rows and len(full) == SEARCH_LIMIT, slug
+        answer = client.get(search, {"after": str(FIRST_RESULTS)}, **HTMX).content.decode()
+        assert answer.rstrip().endswith("</tbody>") and "b-pager" not in answer, slug
+        after = re.findall(r'<tr class="b-result" data-card="([^"]+)"', answer)
+        assert after == full[FIRST_RESULTS:], slug
 
 
 def test_a_later_page_of_results_opens_whole(client, user, sample_catalogue):
     slug, deck, _html = next(_sample_builders(client, user))
     html = client.get(reverse("builder:deck", args=[deck.pk]), {"page": "2"}).content.decode()
-    assert 'class="b-rest"' not in html and "Cards 41–" in html
+    assert 'id="results-rest"' not in html and "Cards 41–" in html
 
 
 def test_the_deployment_cells_carry_no_presentation(client, user, sample_catalogue):
