@@ -59,6 +59,10 @@ from .figures import _stats, curve_sections, layout_view, placement_map, points_
 from .state import BuilderState
 
 SEARCH_LIMIT = 40
+#: The search results the builder's page carries itself (more than its results box shows
+#: at once); the rest of the first page of results comes in a request of its own right
+#: after them, into the same box (it scrolls: nothing around it moves).
+FIRST_RESULTS = 12
 #: Deeper pages are refused: narrowing the search is the way there.
 MAX_SEARCH_PAGE = 250
 #: The changes answered with only what changed (decks.builder.views._render_changes): a count.
@@ -652,6 +656,14 @@ def _search_queryset(request, deck: Deck, game: GameDef, owned: bool, only_free:
     return result, used
 
 
+def _after(request) -> int:
+    """How many rows of the first page of results the page has (`after`), 0 for none."""
+    try:
+        return max(0, min(int(request.GET.get("after", "0")), SEARCH_LIMIT))
+    except ValueError:
+        return 0
+
+
 def _page_number(request) -> int:
     try:
         return max(1, min(int(request.GET.get("page", "1")), MAX_SEARCH_PAGE))
@@ -731,6 +743,9 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
         "game": game,
         "results": rows,
         "more": len(cards) > SEARCH_LIMIT,
+        # Set by the builder's page, which carries only the first rows (FIRST_RESULTS).
+        "rest": False,
+        "rest_query": "",
         "page": page,
         "first": start + 1,
         "last": start + len(rows),
@@ -789,7 +804,13 @@ def builder_deck(request, pk: int):
     # A deck restricted to the collection opens with the box ticked.
     version = deck.current_version
     owned = request.GET.get("owned") == "1" or bool(version and _restricted(version.options))
+    # The first page of results opens on its first rows (a small first document: a phone
+    # paints it sooner); the rest come right after (`rest`, decks/builder/_results.html).
     search = _search_context(request, deck, owned=owned)
+    if search["page"] == 1 and len(search["results"]) > FIRST_RESULTS:
+        search["results"] = search["results"][:FIRST_RESULTS]
+        search["rest"] = True
+        search["rest_query"] = request.GET.urlencode()
     context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())
@@ -818,9 +839,14 @@ def builder_availability(request, pk: int):
 
 @login_required
 def builder_search(request, pk: int):
-    """Search results for the left panel (and, with `owned`, the collection's gaps)."""
+    """Search results for the left panel (and, with `owned`, the collection's gaps); with
+    `after`, the rest of the first page after the rows the builder's page opened on."""
     deck = _owned_deck(request, pk)
     context = _search_context(request, deck)
+    after = _after(request)
+    if after:
+        context["results"] = context["results"][after:]
+        return render(request, "decks/builder/_results_rest.html", context)
     if context["owned"] and deck.current_version is not None:
         context["missing"] = selectors.collection_missing(owner=request.user, deck=deck)
     context["oob_missing"] = True
