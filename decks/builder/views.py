@@ -806,11 +806,15 @@ def builder_deck(request, pk: int):
     owned = request.GET.get("owned") == "1" or bool(version and _restricted(version.options))
     # The first page of results opens on its first rows (a small first document: a phone
     # paints it sooner); the rest come right after (`rest`, decks/builder/_results.html).
+    # Without JavaScript the rest are behind a link to this page with them all (`rows=all`).
     search = _search_context(request, deck, owned=owned)
-    if search["page"] == 1 and len(search["results"]) > FIRST_RESULTS:
+    whole = request.GET.get("rows") == "all"
+    if search["page"] == 1 and len(search["results"]) > FIRST_RESULTS and not whole:
         search["results"] = search["results"][:FIRST_RESULTS]
         search["rest"] = True
-        search["rest_query"] = request.GET.urlencode()
+        query = request.GET.copy()
+        query["rows"] = "all"
+        search["rest_query"] = query.urlencode()
     context.update({"search_" + k: v for k, v in search.items()})
     context["visibilities"] = Visibility.choices
     context["share_url"] = request.build_absolute_uri(deck.get_share_url())

@@ -92,12 +92,18 @@ def test_the_results_open_on_their_first_rows_and_the_rest_follow(client, user, 
         )
         search = reverse("builder:search", args=[deck.pk])
         assert rest and rest.group(1) == search and rest.group(2) == str(FIRST_RESULTS), slug
-        # without JavaScript, a link to the whole first page of results
-        assert f'<a href="{search}">More cards</a>' in html[rest.end() :], slug
+        # without JavaScript, a link to the builder's whole page with every row of the first
+        # page of results (never the bare results fragment)
+        page = reverse("builder:deck", args=[deck.pk])
+        assert f'<a href="{page}?rows=all">More cards</a>' in html[rest.end() :], slug
+        opened = client.get(page, {"rows": "all"}).content.decode()
+        assert opened.lstrip().lower().startswith("<!doctype html>"), slug
+        assert 'id="results-rest"' not in opened, slug
         # the rest: the first page's rows after those, as rows of the same table
         whole = client.get(search, **HTMX).content.decode()
         full = re.findall(r'<tr class="b-result" data-card="([^"]+)"', whole)
         assert full[:FIRST_RESULTS] == rows and len(full) == SEARCH_LIMIT, slug
+        assert re.findall(r'<tr class="b-result" data-card="([^"]+)"', opened) == full, slug
         answer = client.get(search, {"after": str(FIRST_RESULTS)}, **HTMX).content.decode()
         assert answer.rstrip().endswith("</tbody>") and "b-pager" not in answer, slug
         after = re.findall(r'<tr class="b-result" data-card="([^"]+)"', answer)
