@@ -223,7 +223,13 @@ class _Compiler:
         if isinstance(node, And | Or):
             inner_top = top and isinstance(node, And)
             parts = [self.compile(c, positive, inner_top) for c in node.children]
-            kept = [p for p in parts if p is not None]
+            kept: list[tuple[Q, str]] = []
+            for part in parts:
+                # A condition said twice ("hawk hawk") is one: each copy of a word would be
+                # one more id subquery, and the planner, taking them as independent, expects
+                # next to no match and plans the statement for that.
+                if part is not None and not any(part[0] == k for k, _ in kept):
+                    kept.append(part)
             if not kept:
                 return None
             if node is self._root and isinstance(node, And):

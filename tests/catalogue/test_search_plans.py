@@ -418,3 +418,17 @@ def test_a_name_substring_without_a_trigram_is_not_read_through_the_trigram_inde
     assert data["count"] == len(want) and [c["name"] for c in data["results"]] == want[:200]
     # Three letters in a row have a trigram: the index serves them.
     assert "card_name_trgm" in _search_plans(client, "name:kar", None)
+
+
+def test_a_condition_said_twice_is_searched_once(game):
+    """ "hawk hawk …": one id subquery, not one a copy (the planner, taking the copies as
+    independent, expected next to no match and planned for that: seconds on this
+    catalogue); the same cards, ranked the same."""
+    base = Card.objects.filter(game=game).order_by("name", "id")
+    once = search_cards(query="hawk", queryset=base, game_slug="redline")
+    for query in ("hawk hawk hawk", "hawk or hawk", " ".join(["hawk"] * 9)):
+        result = search_cards(query=query, queryset=base, game_slug="redline")
+        assert str(result.queryset.query).count("to_tsquery") == 1, query
+        assert list(result.queryset.values_list("name", flat=True)[:PER_PAGE]) == list(
+            once.queryset.values_list("name", flat=True)[:PER_PAGE]
+        )
