@@ -230,7 +230,7 @@ class CardPagination(Pagination):
             )
         # Every list (with `q` or without, of one game or of all): a deep page is read as a
         # deferred join, and the count stops after COUNT_CAP results.
-        self.django_paginator_class = partial(WalkPaginator, walk=walk)  # type: ignore[assignment]
+        self.django_paginator_class = partial(WalkPaginator, walk=walk, result=result)  # type: ignore[assignment]
         return super().paginate_queryset(queryset, request, view)
 
     def get_paginated_response(self, data):

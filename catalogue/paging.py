@@ -13,14 +13,12 @@ from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import F, QuerySet, prefetch_related_objects
 from django.db.models.expressions import OrderBy
 
-from .search import SearchResult, deep_page, ranked_walk_page, walk_page
+from .search import COUNT_CAP, SearchResult, deep_page, ranked_walk_page, walk_page
 
 #: offset, limit, count -> the page's objects, or None for the usual slice of the queryset.
 Walk = Callable[[int, int, int], list[Any] | None]
 
-#: Results are counted up to this many (a LIMITed subquery): a search matching more says
-#: "more than 10,000" and costs the same to count however many it matches.
-COUNT_CAP = 10_000
+__all__ = ["COUNT_CAP", "CappedPage", "WalkPaginator", "search_walk"]
 
 
 class CappedPage(Page):
@@ -44,15 +42,28 @@ class WalkPaginator(Paginator):
     after COUNT_CAP results (`capped`): a page past them is read as the next ones in order,
     and answers EmptyPage when it holds none."""
 
-    def __init__(self, object_list, per_page, *, walk: Walk | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        object_list,
+        per_page,
+        *,
+        walk: Walk | None = None,
+        result: SearchResult | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(object_list, per_page, **kwargs)
         self.walk = walk
+        self.result = result
 
     @cached_property
     def count(self) -> int:
-        """The number of results, at most COUNT_CAP + 1 (then `capped`)."""
+        """The number of results, at most COUNT_CAP + 1 (then `capped`). A search whose
+        sample says that it matches more than COUNT_CAP (`result.estimate`) is not counted."""
         if not isinstance(self.object_list, QuerySet):
             return len(self.object_list)
+        estimate = self.result.estimate if self.result is not None else None
+        if estimate is not None and estimate.low > COUNT_CAP:
+            return COUNT_CAP + 1
         return self.object_list.order_by()[: COUNT_CAP + 1].count()
 
     @property
@@ -131,6 +142,10 @@ def search_walk(
     ranked = _ranked_order(order)
 
     def walk(offset: int, limit: int, count: int) -> list[Any] | None:
+        if result.estimate is not None:
+            # A count that stopped at the cap says too little of how dense the results are:
+            # the window is sized from the sample's lower bound.
+            count = max(count, result.estimate.low)
         if ranked:
             cards = ranked_walk_page(
                 base=base,

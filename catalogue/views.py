@@ -114,7 +114,7 @@ def game_cards(request, game: str):
     if per_page not in PAGE_SIZES:
         per_page = PAGE_SIZES[0]
     walk = search_walk(base=base, result=result, ordering=ordering)
-    page = WalkPaginator(qs, per_page, walk=walk).get_page(request.GET.get("page"))
+    page = WalkPaginator(qs, per_page, walk=walk, result=result).get_page(request.GET.get("page"))
     cards = list(page.object_list)
     for card in cards:
         card.stats = stat_line(card, game)

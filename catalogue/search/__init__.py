@@ -24,8 +24,8 @@ A query is read in three steps, none of which may raise on any input:
    `SearchResult.dropped`, with the character of the query it starts at, for a caller that
    must use every term (the tuner refuses such a query).
 
-On PostgreSQL bare words use full-text search over name and text (the expression
-`DOCUMENT_SQL`, prefix matching, indexed by migration 0002) or trigram similarity over the
+On PostgreSQL bare words use full-text search over name and text (the stored column
+`DOCUMENT_COLUMN`, prefix matching, indexed by migrations 0002 and 0012) or trigram similarity over the
 name (typos forgiven), results ranked by how well the name matches; a quoted phrase is found
 through the full-text index and checked as a substring of the name or of the text;
 `name:`/`text:` are substring matches served by trigram indexes (the text through
@@ -57,16 +57,18 @@ from django.db import connections, router
 from django.db.models import F, Q, QuerySet
 
 from .compiler import _Compiler, close_name_ids
-from .expressions import RANKED_WORDS, number_sql, rank_expression
+from .expressions import RANKED_WORDS, ROW_TESTS, number_sql, rank_expression, reads_text
 from .language import (
     COMMON_KEYS,
-    DOCUMENT_SQL,
+    COUNT_CAP,
+    DOCUMENT_COLUMN,
     FTS_CONFIG,
     MAX_QUERY_CHARS,
     MAX_TERMS,
     MAX_WORD_CHARS,
     And,
     Dropped,
+    Estimate,
     Not,
     Or,
     SearchResult,
@@ -76,17 +78,19 @@ from .language import (
     query_error,
     tokenize,
 )
-from .paging import deep_page, ranked_walk_page, walk_page
+from .paging import deep_page, estimate_matches, ranked_walk_page, walk_page
 
 __all__ = [
     "COMMON_KEYS",
-    "DOCUMENT_SQL",
+    "COUNT_CAP",
+    "DOCUMENT_COLUMN",
     "FTS_CONFIG",
     "MAX_QUERY_CHARS",
     "MAX_TERMS",
     "MAX_WORD_CHARS",
     "And",
     "Dropped",
+    "Estimate",
     "Not",
     "Or",
     "SearchResult",
@@ -95,6 +99,7 @@ __all__ = [
     "_Compiler",
     "close_name_ids",
     "deep_page",
+    "estimate_matches",
     "number_sql",
     "parse",
     "picked_kind_and_faction",
@@ -138,6 +143,25 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             # of the game.
             qs = qs.filter(**compiler.implied)
         ranked = bool(pg and compiler.rank_words)
+        estimate = None
+        if pg and game_slug and (ranked or reads_text(q)):
+            # Counting and ranking read every match: a search of words or text matching
+            # more than COUNT_CAP cards of a large game (by a sample) is not counted, and
+            # not ranked but shown in name order.
+            estimate = estimate_matches(queryset, q)
+            if ranked and estimate is not None and estimate.low > COUNT_CAP:
+                ranked = False
+                problems.append(
+                    f"about {estimate.about:,} cards match: too many to rank by how well "
+                    "their names match (add a word or a filter to rank them)"
+                )
+                if not qs.query.order_by:
+                    qs = qs.order_by("name", "id")
+            if estimate is not None and estimate.low > COUNT_CAP:
+                # So many match that every statement of the results (a page, a deep page's
+                # ids) reads the cards in its order and tests each on its own row, rather
+                # than finding every match's id first.
+                setattr(qs.query, ROW_TESTS, True)
         rest: Q | None = None
         if ranked:
             qs = _order_by_rank(qs, compiler.rank_words)
@@ -156,6 +180,7 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             dropped=dropped,
             rank_words=compiler.rank_words[:RANKED_WORDS] if ranked else [],
             rest=rest,
+            estimate=estimate,
         )
     except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
         why = f"the query could not be read ({exc.__class__.__name__}); showing all"

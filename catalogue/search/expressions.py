@@ -19,13 +19,25 @@ from django.db.models import (
 from django.db.models.lookups import IContains
 
 from ..models import Card, Game
-from .language import DOCUMENT_SQL, FTS_CONFIG, TYPO_MIN
+from .language import DOCUMENT_COLUMN, FTS_CONFIG, TYPO_MIN
 
 # --------------------------------------------------------------------------------------------
 # SQL pieces
 
 #: Results are ranked by how well the name matches their first this many words.
 RANKED_WORDS = 8
+
+#: The attribute of a query (`query.search_row_tests = True`) whose search conditions are
+#: tested on the rows it reads, each on its own card, rather than through the ids an index
+#: finds: a walk of the cards in name order, the sample a search is sized from. A bare word
+#: is then the card's stored document against the word and the name's trigram similarity
+#: (a few microseconds a card), where `id IN (SELECT ...)` would find every match first.
+ROW_TESTS = "search_row_tests"
+
+
+def row_tests(compiler) -> bool:
+    """The query being compiled tests its search conditions row by row (`ROW_TESTS`)."""
+    return bool(getattr(compiler.query, ROW_TESTS, False))
 
 
 def rank_expression(words: list[str]) -> Any:
@@ -91,22 +103,47 @@ class _WordMatch(Func):
 
     def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
+        if row_tests(compiler):
+            return self.row_test(pk_sql, pk_params)
         selects = self.id_selects(connection)
         sql = " UNION ALL ".join(s for s, _ in selects)
         return f"{pk_sql} IN ({sql})", (*pk_params, *(p for _, ps in selects for p in ps))
+
+    def row_test(self, pk_sql: str, pk_params) -> tuple[str, tuple[Any, ...]]:
+        """The same match tested on the card's own row (`ROW_TESTS`): its stored document
+        against the full-text query, then its name's trigram similarity to the word."""
+        if pk_params:
+            raise ValueError("unexpected parameters in a column reference")
+        name = _sibling(pk_sql, "id", "name")
+        tests: list[str] = []
+        params: list[Any] = []
+        if self.tsquery is not None:
+            document = _sibling(pk_sql, "id", DOCUMENT_COLUMN)
+            tests.append(f"{document} @@ to_tsquery('{FTS_CONFIG}'::regconfig, %s)")
+            params.append(self.tsquery)
+        if self.fuzzy:
+            if len(self.word) >= TYPO_MIN:
+                tests.append(f"{name} %% %s OR {name} %%> %s")
+                params += [self.word, self.word]
+            else:
+                tests.append(f"{name} %%> %s")
+                params.append(self.word)
+        if not tests:
+            return "false", ()
+        return f"({' OR '.join(tests)})", tuple(params)
 
     def id_selects(self, connection) -> list[tuple[str, list[Any]]]:
         """The SELECTs of ids (with their parameters) whose union is the matching cards."""
         qn = connection.ops.quote_name
         table = qn("catalogue_card")
-        name, text, id_ = qn("name"), qn("text"), qn("id")
+        name, id_ = qn("name"), qn("id")
         # `%%` is a literal % (the trigram operators) in Django's parameterised SQL. A word
         # is similar to the name (`%`, typos: "tigrecat") or to a word of it (`%>`, "tiger");
         # `%` only from TYPO_MIN letters, as short words are similar to too many names.
         game_sql, game_params = _game_condition(connection, self.game)
         selects: list[tuple[str, list[Any]]] = []
         if self.tsquery is not None:
-            document = DOCUMENT_SQL % {"expressions": f"{name} || ' ' || {text}"}
+            document = qn(DOCUMENT_COLUMN)
             selects.append(
                 (
                     f"SELECT {id_} FROM {table} WHERE {document} @@ "
@@ -208,13 +245,13 @@ class _PhraseMatch(Func):
         self.game = game
 
     @staticmethod
-    def condition(name_sql: str, text_sql: str, lower_sql: str) -> str:
+    def condition(name_sql: str, lower_sql: str) -> str:
         """The test, with three parameters (the LIKE pattern twice, the phrase). The cheap
         `LIKE`s come first: where the test is computed per row (a column of a query, see
-        `walk_page`), `to_tsvector` then runs on the cards that contain the phrase only. The
-        text is matched in its stored folded copy, neither it nor the name is concatenated
-        (no string is built per row)."""
-        document = DOCUMENT_SQL % {"expressions": f"{name_sql} || ' ' || {text_sql}"}
+        `walk_page`), the stored document is then read for the cards that contain the phrase
+        only. The text is matched in its stored folded copy, neither it nor the name is
+        concatenated (no string is built per row)."""
+        document = _sibling(name_sql, "name", DOCUMENT_COLUMN)
         return (
             f"({lower_sql} LIKE lower(%s) OR lower({name_sql}) LIKE lower(%s)) "
             f"AND {document} @@ plainto_tsquery('{FTS_CONFIG}'::regconfig, %s)"
@@ -225,15 +262,15 @@ class _PhraseMatch(Func):
         qn = connection.ops.quote_name
         pattern = _like_contains(self.phrase)
         values = (pattern, pattern, self.phrase)
-        if self.direct:
+        if self.direct or row_tests(compiler):
             name_sql, name_params = compiler.compile(name)
             text_sql, text_params = compiler.compile(text)
             if name_params or text_params:
                 raise ValueError("unexpected parameters in a column reference")
             lower_sql = _sibling(text_sql, "text", "text_lower")
-            return f"({self.condition(name_sql, text_sql, lower_sql)})", values
+            return f"({self.condition(name_sql, lower_sql)})", values
         pk_sql, pk_params = compiler.compile(pk)
-        test = self.condition(qn("name"), qn("text"), qn("text_lower"))
+        test = self.condition(qn("name"), qn("text_lower"))
         game_sql, game_params = _game_condition(connection, self.game)
         sql = (
             f"{pk_sql} IN (SELECT {qn('id')} FROM {qn('catalogue_card')} WHERE ({test}){game_sql})"
@@ -288,8 +325,23 @@ class _AnyOf(Func):
         super().__init__(F("pk"))
         self.parts = parts
         self.game = game
+        self.either: Any = None
+
+    def resolve_expression(
+        self, query=None, allow_joins=True, reuse=None, summarize=False, for_save=False
+    ):  # type: ignore[override]  # noqa: E501
+        c = super().resolve_expression(query, allow_joins, reuse, summarize, for_save)
+        # The parts OR-ed as written, for a query testing them row by row (`ROW_TESTS`).
+        either = Q()
+        for part in self.parts:
+            either |= part
+        c.either = either.resolve_expression(query, allow_joins, reuse, summarize, for_save)
+        return c
 
     def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
+        if row_tests(compiler) and self.either is not None:
+            sql, either_params = compiler.compile(self.either)
+            return f"({sql})", tuple(either_params)
         pk_sql, params = compiler.compile(self.get_source_expressions()[0])
         selects: list[str] = []
         params = list(params)
@@ -322,6 +374,17 @@ def _only_expression(q: Q) -> Any:
     if isinstance(child, Q):
         return _only_expression(child)
     return child if not isinstance(child, tuple) else None
+
+
+def reads_text(q: Q) -> bool:
+    """The Q holds a match of words or text (a bare word, a phrase, `o:`/`text:`): costly to
+    count when it matches many cards, since each match is read from the table."""
+    for child in q.children:
+        if isinstance(child, Q) and reads_text(child):
+            return True
+        if isinstance(child, _WordMatch | _AnyOf | _PhraseMatch | _TextContains):
+            return True
+    return False
 
 
 def _has_id_subquery(q: Q) -> bool:

@@ -33,9 +33,15 @@ TYPO_MIN = 6
 WORD_MIN = 2
 FUZZY_MIN = 3
 
-# The full-text configuration and document; migration 0002 indexes exactly this expression.
+# The full-text configuration, and the column holding every card's document
+# (`to_tsvector('english', name || ' ' || text)`, stored by migration 0012 and indexed).
 FTS_CONFIG = "english"
-DOCUMENT_SQL = f"to_tsvector('{FTS_CONFIG}'::regconfig, %(expressions)s)"
+DOCUMENT_COLUMN = "search_document"
+
+#: Results are counted up to this many (a LIMITed subquery): a search matching more says
+#: "more than 10,000". A search of words or text that matches more, by its sample
+#: (`paging.estimate_matches`), is neither counted nor ranked: it is shown in name order.
+COUNT_CAP = 10_000
 
 OPERATORS = ("!=", "<=", ">=", ":", "=", "<", ">")
 COMPARISONS = ("<", "<=", ">", ">=")
@@ -73,6 +79,28 @@ class Dropped:
         return f"{self.text!r} (at character {self.position}): {self.why}"
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """How many cards a search matches, from a sample: between `low` and `high` with near
+    certainty (SAMPLE_CONFIDENCE), `hits` of the `sampled` cards tested matching, among
+    `scope` cards searched."""
+
+    low: int
+    high: int
+    hits: int
+    sampled: int
+    scope: int
+
+    @property
+    def about(self) -> int:
+        """The estimate, to two significant figures."""
+        middle = self.hits / self.sampled * self.scope
+        if middle < 100:
+            return round(middle)
+        digits = 10 ** (len(str(round(middle))) - 2)
+        return round(middle / digits) * digits
+
+
 @dataclass
 class SearchResult:
     """The filtered queryset, how the query was read, and the terms that were dropped."""
@@ -100,6 +128,10 @@ class SearchResult:
     # The terms left out (each also said in `problems`), with where they start: a caller that
     # must use every term (the tuner) refuses a query with any.
     dropped: list[Dropped] = field(default_factory=list)
+    # How many cards a search of words or text matches, from a sample, among the cards of
+    # a large game (`paging.estimate_matches`): more than COUNT_CAP are not counted, and
+    # not ranked.
+    estimate: Estimate | None = None
 
 
 # --------------------------------------------------------------------------------------------

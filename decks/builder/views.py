@@ -884,9 +884,14 @@ def builder_change(request, pk: int):
     return response if request.htmx else redirect("builder:deck", deck.pk)
 
 
+class TooManyMatches(Exception):
+    """A quick-add's name matches too many cards to say which is meant."""
+
+
 def quick_match(deck: Deck, name: str) -> Card | None:
     """The card a quick-add means: the exact name (any case), else the best match of the
-    typo-forgiving search over the deck's game."""
+    typo-forgiving search over the deck's game. TooManyMatches when the search matches too
+    many cards to be ranked (`SearchResult.estimate`): the first by name would be a guess."""
     name = " ".join(name.split())[:200]
     if not name:
         return None
@@ -896,6 +901,8 @@ def quick_match(deck: Deck, name: str) -> Card | None:
     result = search_cards(
         query=name, queryset=Card.objects.filter(game_id=deck.game_id), game_slug=deck.game.slug
     )
+    if result.estimate is not None and not result.ranked:
+        raise TooManyMatches(f"about {result.estimate.about:,}")
     qs = result.queryset
     if not qs.query.order_by:
         qs = qs.order_by("name")
@@ -912,9 +919,15 @@ def builder_quick_add(request, pk: int):
     game = deck.game.definition
     fmt = game.format(deck.format)
     typed = request.POST.get("name", "")
-    card = quick_match(deck, typed)
+    shown = " ".join(typed.split())[:80]
+    try:
+        card = quick_match(deck, typed)
+    except TooManyMatches as many:
+        error = (
+            f"{str(many).capitalize()} cards of {game.name} match “{shown}”: type more of the name."
+        )
+        return _render_state(request, deck, base, error=error)
     if card is None:
-        shown = " ".join(typed.split())[:80]
         error = f"No card of {game.name} matches “{shown}”." if shown else "Type a card name."
         return _render_state(request, deck, base, error=error)
     targets = sections_for(card, fmt)

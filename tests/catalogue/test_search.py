@@ -980,3 +980,16 @@ def test_common_short_words_are_ignored_not_matched_against_nothing(sample_catal
     ignored = any("'In': a common word, ignored" in p for p in result.problems)
     # Only PostgreSQL's full-text index drops stop words; SQLite matches "in" as text.
     assert ignored == (connection.vendor == "postgresql")
+
+
+def test_a_dense_searchs_sample_bounds_are_wilsons_interval():
+    """The bounds a sampled search is sized by (`catalogue.search.paging`) are scipy's."""
+    from scipy.stats import binomtest
+
+    from catalogue.search.paging import SAMPLE_CONFIDENCE, _interval
+
+    for hits, n in ((0, 400), (13, 800), (400, 800), (799, 800)):
+        expected = binomtest(hits, n).proportion_ci(SAMPLE_CONFIDENCE, method="wilson")
+        low, high = _interval(hits, n)
+        assert low == pytest.approx(expected.low, abs=1e-12)
+        assert high == pytest.approx(expected.high, abs=1e-12)

@@ -1,0 +1,203 @@
+"""Searches that match most of a large game: sized from a sample, not counted, not ranked,
+their pages found by walking the cards in name order with each card tested on its own row.
+
+The catalogue here is 12,000 cards of one game, made once for the module, every one of them
+holding the word "salvo" in its rules text; the site samples only games of at least
+SEARCH_SAMPLE_MIN_CARDS cards (20,000 by default), which the tests lower. What is asserted
+is what a user sees (the same cards, in the same order, as the exact query gives; "more
+than 10,000"; the note saying why the results are not ranked) and what makes it cheap
+(which statements run), never a time: bench/search.py measures it at a million printings.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from catalogue.models import Card, Game
+from catalogue.search import COUNT_CAP, search_cards
+from catalogue.search.paging import estimate_matches
+from catalogue.services import games_sync
+from decks.models import DeckVersion
+from decks.services import deck_create
+from tests.database import shared_data
+
+pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL search")
+
+SYLLABLES = "ka ro mi tan vel dor ash qua bri zen lo fa ur el mon sti".split()
+CARDS = 12_000
+HTMX = {"HTTP_HX_REQUEST": "true"}
+#: How a word's matches are found through the indexes: every matching id, by a subquery.
+ID_SUBQUERY = 'SELECT "id" FROM "catalogue_card" WHERE'
+
+
+def _make_catalogue() -> int:
+    """CARDS REDLINE resources, every one with "Salvo" in its text, one of them Tigercat;
+    "tanvel" starts about one name in 250."""
+    games_sync()
+    game = Game.objects.get(slug="redline")
+    rng = random.Random(5)
+    names: set[str] = {"Tigercat"}
+    while len(names) < CARDS:
+        names.add("".join(rng.choice(SYLLABLES) for _ in range(4)).capitalize())
+    words = ["".join(rng.choice(SYLLABLES) for _ in range(2)) for _ in range(300)]
+    cards = [
+        Card(
+            game=game,
+            name=name,
+            kind="resource",
+            faction=rng.choice(("une", "cpm", "")),
+            cost=rng.randint(0, 8),
+            text="Salvo: " + " ".join(rng.choice(words) for _ in range(8)) + ".",
+            attributes={},
+        )
+        for name in sorted(names)
+    ]
+    Card.objects.bulk_create(cards, batch_size=1000)
+    with connection.cursor() as cursor:
+        # As in test_search_plans: the GIN indexes' pending lists merged, the table analysed.
+        cursor.execute(
+            "SELECT gin_clean_pending_list(c.oid) FROM pg_index i "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
+            "WHERE i.indrelid = 'catalogue_card'::regclass AND a.amname = 'gin'"
+        )
+        cursor.execute("ANALYZE catalogue_card")
+    return game.pk
+
+
+@pytest.fixture(scope="module")
+def _catalogue(django_db_setup, django_db_blocker, request):
+    with shared_data(request, django_db_blocker):
+        yield _make_catalogue()
+
+
+@pytest.fixture
+def game(_catalogue, db):
+    return Game.objects.get(pk=_catalogue)
+
+
+@pytest.fixture
+def sampled(settings):
+    """Games of a thousand cards and more are sampled (the default is 20,000)."""
+    settings.SEARCH_SAMPLE_MIN_CARDS = 1000
+
+
+def _exact(game, query: str, page: int, per_page: int = 50) -> list[str]:
+    """The names of a page of the query's results in name order, by the exact query."""
+    base = Card.objects.filter(game=game)
+    result = search_cards(query=query, queryset=base, game_slug="redline")
+    cards = Card.objects.filter(game=game).filter(result.condition).order_by("name", "id")
+    start = (page - 1) * per_page
+    return list(cards.values_list("name", flat=True)[start : start + per_page])
+
+
+def _api(client, query: str, page: int = 1):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get("/api/cards/", {"game": "redline", "q": query, "page": page})
+    assert response.status_code == 200, response.content[:300]
+    searched = [q["sql"] for q in ctx.captured_queries if '"catalogue_card"' in q["sql"]]
+    return response.json(), searched
+
+
+@pytest.mark.parametrize("page", [1, 3, 40])
+def test_a_word_most_cards_hold_is_shown_in_name_order_and_said_to_be_more_than_ten_thousand(
+    client, game, sampled, page
+):
+    body, statements = _api(client, "salvo", page)
+    assert body["count"] == COUNT_CAP and body["count_capped"] is True
+    assert [c["name"] for c in body["results"]] == _exact(game, "salvo", page)
+    [note] = body["problems"]
+    assert note.startswith("about 12,000 cards match: too many to rank by how well their names")
+    # Sampled (one statement, TABLESAMPLE), never counted, and the page read in name order
+    # (walked, or a deep page's ids) with the word tested on each card's row: no statement
+    # finds every match's id through the indexes.
+    assert sum("TABLESAMPLE SYSTEM" in sql for sql in statements) == 1
+    assert not any(sql.startswith("SELECT COUNT(*) FROM (SELECT") for sql in statements)
+    assert not any(ID_SUBQUERY in sql for sql in statements)
+    [page_sql] = [s for s in statements if "TABLESAMPLE" not in s and "to_tsquery" in s]
+    assert '"search_document" @@ to_tsquery' in page_sql
+
+
+def test_a_word_of_most_cards_and_a_rare_one_under_an_or_are_walked_row_by_row(
+    client, game, sampled
+):
+    body, statements = _api(client, "tigercat or salvo", 2)
+    assert body["count_capped"] is True
+    assert [c["name"] for c in body["results"]] == _exact(game, "tigercat or salvo", 2)
+    assert not any(ID_SUBQUERY in sql for sql in statements)
+
+
+def test_everything_but_a_rare_word_is_sampled_too(client, game, sampled):
+    body, statements = _api(client, "-tigercat", 5)
+    assert body["count"] == COUNT_CAP and body["count_capped"] is True
+    assert body["problems"] == []  # nothing ranked, nothing to say
+    assert [c["name"] for c in body["results"]] == _exact(game, "-tigercat", 5)
+    assert "Tigercat" not in [c["name"] for c in body["results"]]
+    assert not any(sql.startswith("SELECT COUNT(*) FROM (SELECT") for sql in statements)
+
+
+def test_a_rare_word_is_still_ranked_and_counted_exactly(client, game, sampled):
+    body, statements = _api(client, "tigercat")
+    assert body["count"] == 1 and body["count_capped"] is False
+    assert [c["name"] for c in body["results"]] == ["Tigercat"]
+    assert body["problems"] == []
+    assert sum("TABLESAMPLE SYSTEM" in sql for sql in statements) == 1
+    # Typos are still forgiven, ranked best first.
+    body, _ = _api(client, "tigrcat")
+    assert body["results"][0]["name"] == "Tigercat"
+
+
+def test_a_game_smaller_than_the_threshold_is_counted_and_ranked_as_before(client, game):
+    # The default threshold (20,000 cards) is above this game's 12,000: no sample.
+    body, statements = _api(client, "salvo")
+    assert body["count"] == COUNT_CAP and body["count_capped"] is True
+    assert body["problems"] == []
+    assert not any("TABLESAMPLE" in sql for sql in statements)
+    assert any(sql.startswith("SELECT COUNT(*) FROM (SELECT") for sql in statements)
+
+
+def test_the_estimate_holds_the_true_number_and_is_the_same_every_time(game, sampled):
+    base = Card.objects.filter(game=game)
+    for query in ("tanvel", "salvo", "-tigercat", "o:kaka"):
+        result = search_cards(query=query, queryset=base, game_slug="redline")
+        truth = base.filter(result.condition).count()
+        first = estimate_matches(base, result.condition)
+        assert first is not None and first.low <= truth <= first.high, (query, truth, first)
+        assert first.scope == CARDS and first.sampled >= 200
+        assert estimate_matches(base, result.condition) == first  # REPEATABLE
+
+
+def test_the_stored_document_follows_a_cards_edit(client, game):
+    card = Card.objects.get(game=game, name="Tigercat")
+    card.text = "Quorvane: a new word."
+    card.save()
+    body, _ = _api(client, "quorvane")
+    assert [c["name"] for c in body["results"]] == ["Tigercat"]
+    body, _ = _api(client, '"new word"')
+    assert [c["name"] for c in body["results"]] == ["Tigercat"]
+
+
+def test_quick_add_of_a_word_most_cards_hold_asks_for_more_of_the_name(client, game, sampled):
+    user = get_user_model().objects.create_user("sampler", "s@example.com", "a-long-pass-789")
+    client.force_login(user)
+    deck = deck_create(
+        owner=user,
+        game_slug="redline",
+        format="standard",
+        name="Deck",
+        visibility="private",
+        text="",
+    )
+    url = reverse("builder:quick", args=[deck.pk])
+    html = client.post(url, {"name": "salvo", "base": "1", "rev": "0"}, **HTMX).content.decode()
+    assert "About 12,000 cards of REDLINE: Tactical Card Combat match “salvo”" in html
+    assert "type more of the name." in html
+    assert DeckVersion.objects.get(deck=deck, number=1).entries == []
+    # A name the search ranks is still added.
+    html = client.post(url, {"name": "tigercat", "base": "1", "rev": "0"}, **HTMX).content.decode()
+    assert "Added 1 Tigercat to " in html
