@@ -25,8 +25,10 @@ A query is read in three steps, none of which may raise on any input:
    must use every term (the tuner refuses such a query).
 
 On PostgreSQL bare words use full-text search over name and text (the stored column
-`DOCUMENT_COLUMN`, prefix matching, indexed by migrations 0002 and 0012) or trigram similarity over the
-name (typos forgiven), results ranked by how well the name matches; a quoted phrase is found
+`DOCUMENT_COLUMN`, prefix matching, indexed by migrations 0002 and 0012) or trigram
+similarity over the name (typos forgiven), results ranked by how well the name matches
+(a search of words or text matching more than COUNT_CAP cards of a large game, by a
+sample, is not ranked: `paging.estimate_matches`); a quoted phrase is found
 through the full-text index and checked as a substring of the name or of the text;
 `name:`/`text:` are substring matches served by trigram indexes (the text through
 `text_lower`, its copy folded to lower case when written, migration 0003); attribute equality and list
@@ -48,12 +50,13 @@ than WORD_MIN letters or digits (`a`, `*`) is dropped, a word shorter than FUZZY
 matched as a whole word (no prefix, no trigrams: it has none); every id subquery reads
 the searched game's cards only (testing the game on the rows its own index finds, not
 through the game's index). And PostgreSQL cancels any statement that still runs past
-DB_STATEMENT_TIMEOUT_MS (cardsite.errors answers 503).
+DB_STATEMENT_TIMEOUT_MS (cardsite.errors answers 503); a database error is never read as a
+query that could not be read.
 """
 
 from __future__ import annotations
 
-from django.db import connections, router
+from django.db import DatabaseError, connections, router
 from django.db.models import F, Q, QuerySet
 
 from .compiler import _Compiler, close_name_ids
@@ -182,6 +185,10 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             rest=rest,
             estimate=estimate,
         )
+    except DatabaseError:
+        # The database failed under the sample (lost, or the statement cancelled): a fault
+        # of the service, answered as such (cardsite.errors), not a query read as nothing.
+        raise
     except Exception as exc:  # noqa: BLE001 - the last guard: a search never raises
         why = f"the query could not be read ({exc.__class__.__name__}); showing all"
         problems.append(why)

@@ -15,9 +15,10 @@ import random
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from psycopg.errors import QueryCanceled
 
 from catalogue.models import Card, Game
 from catalogue.search import COUNT_CAP, search_cards
@@ -201,3 +202,19 @@ def test_quick_add_of_a_word_most_cards_hold_asks_for_more_of_the_name(client, g
     # A name the search ranks is still added.
     html = client.post(url, {"name": "tigercat", "base": "1", "rev": "0"}, **HTMX).content.decode()
     assert "Added 1 Tigercat to " in html
+
+
+def test_a_sample_the_database_cancels_is_a_fault_not_a_query_read_as_nothing(game, sampled):
+    """The statement timeout cancels the sizing statements: the search raises the database's
+    error (which the site answers 503, "This search took too long"), rather than saying that
+    the query could not be read and showing every card."""
+    base = Card.objects.filter(game=game)
+    with pytest.raises(OperationalError) as raised, transaction.atomic():
+        # Set inside the savepoint: its rollback, on the error, sets it back.
+        with connection.cursor() as cursor:
+            cursor.execute("SET statement_timeout = 1")
+        search_cards(query="salvo", queryset=base, game_slug="redline")
+    assert isinstance(raised.value.__cause__, QueryCanceled)
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] != "1ms"
