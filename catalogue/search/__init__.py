@@ -60,7 +60,15 @@ from django.db import DatabaseError, connections, router
 from django.db.models import F, Q, QuerySet
 
 from .compiler import _Compiler, close_name_ids
-from .expressions import RANKED_WORDS, ROW_TESTS, number_sql, rank_expression, reads_text
+from .expressions import (
+    RANKED_WORDS,
+    ROW_TESTS,
+    _only_expression,
+    _WordMatch,
+    number_sql,
+    rank_expression,
+    reads_text,
+)
 from .language import (
     COMMON_KEYS,
     COUNT_CAP,
@@ -138,6 +146,16 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         if compiled is None:
             return SearchResult(queryset, "", problems, dropped=dropped)
         q, read_as = compiled
+        ranked = bool(pg and compiler.rank_words)
+        estimate = None
+        if pg and game_slug and (ranked or reads_text(q)):
+            # Counting and ranking read every match: a search of words or text matching
+            # more than COUNT_CAP cards of a large game (by a sample) is not counted, and
+            # not ranked but shown in name order.
+            words = compiler.top_words if len(compiler.top_words) > 1 else []
+            estimate = estimate_matches(queryset, q, words)
+            if estimate is not None and words:
+                _common_words_on_rows(words, estimate)
         qs = queryset.filter(q)
         if compiler.implied:
             # Said outright, the kind an attribute implies takes the count and the page to
@@ -145,14 +163,8 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             # kind has exists on that kind's cards, and otherwise may test it on every card
             # of the game.
             qs = qs.filter(**compiler.implied)
-        ranked = bool(pg and compiler.rank_words)
-        estimate = None
-        if pg and game_slug and (ranked or reads_text(q)):
-            # Counting and ranking read every match: a search of words or text matching
-            # more than COUNT_CAP cards of a large game (by a sample) is not counted, and
-            # not ranked but shown in name order.
-            estimate = estimate_matches(queryset, q)
-            if ranked and estimate is not None and estimate.low > COUNT_CAP:
+        if estimate is not None:
+            if ranked and estimate.low > COUNT_CAP:
                 ranked = False
                 problems.append(
                     f"about {estimate.about:,} cards match: too many to rank by how well "
@@ -160,7 +172,7 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
                 )
                 if not qs.query.order_by:
                     qs = qs.order_by("name", "id")
-            if estimate is not None and estimate.low > COUNT_CAP:
+            if estimate.low > COUNT_CAP:
                 # So many match that every statement of the results (a page, a deep page's
                 # ids) reads the cards in its order and tests each on its own row, rather
                 # than finding every match's id first.
@@ -193,6 +205,32 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         why = f"the query could not be read ({exc.__class__.__name__}); showing all"
         problems.append(why)
         return SearchResult(queryset, "", problems, dropped=[Dropped(1, query or "", why)])
+
+
+#: A word of an AND is found through the indexes, and the AND's other words tested on the
+#: rows it finds, when the sample says it matches at most this many cards.
+RAREST_WORD_MAX = 2000
+
+
+def _common_words_on_rows(words: list[Q], estimate: Estimate) -> None:
+    """Mark the words of an AND (`words`, each a Q of one `_WordMatch`) that the sample
+    (`estimate.part_hits`) finds more often than the rarest to be tested on the rows the
+    rarest finds (`_WordMatch.on_row`), when the rarest surely matches at most
+    RAREST_WORD_MAX cards.
+
+    Why: each word is an id subquery, and the planner, which cannot tell a rare word from a
+    common one, reads every match of each ("suply drop": the one card of the first word,
+    and the 39,000 of "drop", in a game of 347,826)."""
+    hits = estimate.part_hits
+    rarest = min(range(len(hits)), key=hits.__getitem__)
+    # The sample's guess (a hit more than it saw): the results are exact either way, only
+    # the plan differs, and a rare word is one the sample barely meets.
+    if (hits[rarest] + 1) / estimate.sampled * estimate.scope > RAREST_WORD_MAX:
+        return
+    for word, count in zip(words, hits, strict=True):
+        match = _only_expression(word)
+        if count > hits[rarest] and isinstance(match, _WordMatch):
+            match.on_row = True
 
 
 def picked_kind_and_faction(queryset: QuerySet, game, *, kind: str, faction: str) -> QuerySet:

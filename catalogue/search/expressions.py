@@ -100,10 +100,13 @@ class _WordMatch(Func):
         self.tsquery = tsquery
         self.game = game
         self.fuzzy = fuzzy
+        #: Tested on the card's own row even in a query that finds its cards through the
+        #: indexes: a common word beside a rarer one (`search_cards`).
+        self.on_row = False
 
     def as_sql(self, compiler, connection, **extra):  # type: ignore[override]  # noqa: ARG002
         pk_sql, pk_params = compiler.compile(self.get_source_expressions()[0])
-        if row_tests(compiler):
+        if self.on_row or row_tests(compiler):
             return self.row_test(pk_sql, pk_params)
         selects = self.id_selects(connection)
         sql = " UNION ALL ".join(s for s, _ in selects)

@@ -90,6 +90,8 @@ class Estimate:
     hits: int
     sampled: int
     scope: int
+    #: The sampled cards each of the conditions asked for on its own matches.
+    part_hits: tuple[int, ...] = ()
 
     @property
     def about(self) -> int:

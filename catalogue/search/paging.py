@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 from typing import Any
 
@@ -235,13 +235,14 @@ class _SampledTable(BaseTable):
         )
 
 
-def estimate_matches(queryset: QuerySet, condition: Q) -> Estimate | None:
+def estimate_matches(queryset: QuerySet, condition: Q, parts: Sequence[Q] = ()) -> Estimate | None:
     """How many cards of `queryset` (the cards searched) meet `condition` (the search's),
     from about SAMPLE_ROWS of them read at random pages of the table and tested row by row
     (`ROW_TESTS`): one statement reading a few hundred pages, whatever the search matches.
     None when this does not apply: not PostgreSQL, a distinct query, fewer than
     SEARCH_SAMPLE_MIN_CARDS cards searched (they are counted at little cost), or a sample
-    too small to say.
+    too small to say. `parts`: conditions the sample also counts, each on its own
+    (`Estimate.part_hits`), the words of an AND, so that the rarest can be found first.
 
     Why: the exact number of a search matching tens of thousands of cards (a common word:
     its id subqueries read every match's row) costs more than anything else the page does,
@@ -252,13 +253,15 @@ def estimate_matches(queryset: QuerySet, condition: Q) -> Estimate | None:
     if scope < getattr(settings, "SEARCH_SAMPLE_MIN_CARDS", SAMPLE_MIN_CARDS):
         return None
     percent = min(100.0, 100.0 * SAMPLE_ROWS / scope)
-    hit = ExpressionWrapper(condition, output_field=BooleanField())
+    tests = {"search_hit": condition} | {f"search_part_{i}": p for i, p in enumerate(parts)}
     inner = (
         queryset.select_related(None)
         .prefetch_related(None)
         .order_by()
-        .annotate(search_hit=hit)
-        .values("search_hit")
+        .annotate(
+            **{k: ExpressionWrapper(t, output_field=BooleanField()) for k, t in tests.items()}
+        )
+        .values(*tests)
     )
     query = inner.query
     setattr(query, ROW_TESTS, True)
@@ -267,24 +270,23 @@ def estimate_matches(queryset: QuerySet, condition: Q) -> Estimate | None:
     query.alias_map[alias] = _SampledTable(table.table_name, table.table_alias, percent)
     sql, params = query.sql_with_params()
     with connections[queryset.db].cursor() as cursor:
-        cursor.execute(
-            f"SELECT count(*) FILTER (WHERE sample.search_hit), count(*) FROM ({sql}) AS sample",
-            params,
-        )
-        hits, sampled = cursor.fetchone()
+        counts = ", ".join(f"count(*) FILTER (WHERE sample.{k})" for k in tests)
+        cursor.execute(f"SELECT count(*), {counts} FROM ({sql}) AS sample", params)
+        sampled, hits, *part_hits = cursor.fetchone()
     if sampled < SAMPLE_MIN_ROWS:
         return None
-    low, high = _interval(hits, sampled)
+    low, high = interval(hits, sampled)
     return Estimate(
         low=math.floor(low * scope),
         high=math.ceil(high * scope),
         hits=hits,
         sampled=sampled,
         scope=scope,
+        part_hits=tuple(part_hits),
     )
 
 
-def _interval(hits: int, n: int) -> tuple[float, float]:
+def interval(hits: int, n: int) -> tuple[float, float]:
     """The share's interval at SAMPLE_CONFIDENCE: Wilson's score interval, written out
     (scipy's `binomtest(...).proportion_ci(method="wilson")` gives the same bounds, but
     importing scipy.stats takes seconds, too long for the first search of a process)."""

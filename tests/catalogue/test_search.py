@@ -986,10 +986,10 @@ def test_a_dense_searchs_sample_bounds_are_wilsons_interval():
     """The bounds a sampled search is sized by (`catalogue.search.paging`) are scipy's."""
     from scipy.stats import binomtest
 
-    from catalogue.search.paging import SAMPLE_CONFIDENCE, _interval
+    from catalogue.search.paging import SAMPLE_CONFIDENCE, interval
 
     for hits, n in ((0, 400), (13, 800), (400, 800), (799, 800)):
         expected = binomtest(hits, n).proportion_ci(SAMPLE_CONFIDENCE, method="wilson")
-        low, high = _interval(hits, n)
+        low, high = interval(hits, n)
         assert low == pytest.approx(expected.low, abs=1e-12)
         assert high == pytest.approx(expected.high, abs=1e-12)

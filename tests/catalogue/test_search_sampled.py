@@ -142,6 +142,23 @@ def test_everything_but_a_rare_word_is_sampled_too(client, game, sampled):
     assert not any(sql.startswith("SELECT COUNT(*) FROM (SELECT") for sql in statements)
 
 
+def test_beside_a_rare_word_a_common_one_is_tested_on_the_rare_ones_rows(client, game, sampled):
+    """'tigercat salvo': the one card of "tigercat" is found through the indexes and "salvo"
+    tested on it, rather than every card holding "salvo" found first."""
+    body, statements = _api(client, "tigercat salvo")
+    assert [c["name"] for c in body["results"]] == ["Tigercat"]
+    assert _exact(game, "tigercat salvo", 1) == ["Tigercat"]
+    assert body["count"] == 1 and body["problems"] == []
+    searched = [s for s in statements if "TABLESAMPLE" not in s and "to_tsquery" in s]
+    assert len(searched) == 2  # the count and the page
+    salvo_on_row = (
+        "\"catalogue_card\".\"search_document\" @@ to_tsquery('english'::regconfig, '''salvo'':*')"
+    )
+    for sql in searched:
+        assert sql.count(ID_SUBQUERY) == 2  # the rare word's halves: full text, trigrams
+        assert "'''tigercat'':*'" in sql and salvo_on_row in sql
+
+
 def test_a_rare_word_is_still_ranked_and_counted_exactly(client, game, sampled):
     body, statements = _api(client, "tigercat")
     assert body["count"] == 1 and body["count_capped"] is False
