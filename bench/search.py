@@ -151,6 +151,7 @@ QUERIES: list[tuple[str, str | None, str, dict[str, str], bool]] = [
     ("sort", "redline", "", {"sort": "cost", "page": "5000"}, False),
     ("worst", "redline", "name:ab", {}, False),
     ("worst", "redline", "tor", {}, False),
+    ("worst", "redline", "tor", {"page": "100"}, False),
     ("worst", "redline", 'o:"e"', {}, False),
     ("worst", "redline", 'o:"the"', {}, False),
     ("worst", "redline", "-kind:efreet", {}, False),
