@@ -12,11 +12,12 @@ Messages state the limit and the gap: "5 copies of Tigercat; at most 4".
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from validation.types import CardFacts, Deck, Entry, Severity, Violation
+from validation.types import CardFacts, Deck, Entry, Severity, Violation, violation
 
 if TYPE_CHECKING:
     from validation.registry import FormatDef, GameDef
@@ -35,7 +36,7 @@ class RuleContext:
     and the runner's totals. A context is made for every deck checked, so it is a plain
     object with slots (no dataclass machinery to run)."""
 
-    __slots__ = ("game", "format", "options", "cards", "deck", "by_kind", "_factions")
+    __slots__ = ("game", "format", "options", "cards", "deck", "by_kind", "_factions", "_counted")
 
     def __init__(
         self,
@@ -53,19 +54,21 @@ class RuleContext:
         #: section -> copies by kind, of the sections of `deck` counted so far.
         self.by_kind: dict[str, dict[str, int]] = {}
         self._factions: dict[str, frozenset[str]] = {}
+        #: (section, kinds, exclude) -> what `counted` answered, for `deck`.
+        self._counted: dict[
+            tuple[str, frozenset[str] | None, frozenset[str]], tuple[int, bool]
+        ] = {}
 
     def __repr__(self) -> str:
         return f"<RuleContext {self.game.slug} {self.format.slug}>"
 
     def kind_counts(self, deck: Deck, section: str) -> Mapping[str, int]:
         """How many copies of each card kind the section `section` of `deck` holds."""
-        if deck is self.deck:
-            counts = self.by_kind.get(section)
-            if counts is not None:
-                return counts
-        counts = _kind_counts(deck.sections.get(section, ()))
-        if deck is self.deck:
-            self.by_kind[section] = counts
+        if deck is not self.deck:
+            return _kind_counts(deck.sections.get(section, ()))
+        counts = self.by_kind.get(section)
+        if counts is None:
+            counts = self.by_kind[section] = _kind_counts(deck.sections.get(section, ()))
         return counts
 
     def counted(
@@ -73,25 +76,31 @@ class RuleContext:
     ) -> tuple[int, bool]:
         """The copies in the section `section` of `deck` of the cards of `kinds` (of any kind
         when None) and not of `exclude`, and whether it holds a card of another kind (a
-        stray). A section's size rule and its count in the totals read it."""
-        counts = self.kind_counts(deck, section)
+        stray). A section's size rule and its count in the totals read it (for `deck`, it is
+        worked out once)."""
+        if deck is not self.deck:
+            return _counted(_kind_counts(deck.sections.get(section, ())), kinds, exclude)
+        key = (section, kinds, exclude)
+        got = self._counted.get(key)
+        if got is not None:
+            return got
+        counts = self.by_kind.get(section)
+        if counts is None:
+            counts = self.by_kind[section] = _kind_counts(deck.sections.get(section, ()))
         # The common case, in set operations: every kind of the section belongs.
         if exclude.isdisjoint(counts) and (kinds is None or kinds.issuperset(counts)):
-            return sum(counts.values()), False
-        total = 0
-        for kind, n in counts.items():
-            if (kinds is None or kind in kinds) and kind not in exclude:
-                total += n
-        return total, True
+            got = self._counted[key] = (sum(counts.values()), False)
+        else:
+            got = self._counted[key] = _counted(counts, kinds, exclude)
+        return got
 
     def factions(self, deck: Deck, section: str) -> frozenset[str]:
         """The factions of the cards of the section `section` of `deck`."""
-        if deck is self.deck:
-            got = self._factions.get(section)
-            if got is not None:
-                return got
-        got = frozenset([e.card.faction for e in deck.sections.get(section, ())])
-        if deck is self.deck:
+        if deck is not self.deck:
+            return frozenset({e.card.faction for e in deck.sections.get(section, ())})
+        got = self._factions.get(section)
+        if got is None:
+            got = frozenset({e.card.faction for e in deck.sections.get(section, ())})
             self._factions[section] = got
         return got
 
@@ -125,6 +134,20 @@ def _kind_counts(entries: Iterable[Entry]) -> dict[str, int]:
             n = e.count
     counts[kind] = counts.get(kind, 0) + n
     return counts
+
+
+def _counted(
+    counts: Mapping[str, int], kinds: frozenset[str] | None, exclude: frozenset[str]
+) -> tuple[int, bool]:
+    """`RuleContext.counted` of the copies by kind `counts`."""
+    # The common case, in set operations: every kind of the section belongs.
+    if exclude.isdisjoint(counts) and (kinds is None or kinds.issuperset(counts)):
+        return sum(counts.values()), False
+    total = 0
+    for kind, n in counts.items():
+        if (kinds is None or kind in kinds) and kind not in exclude:
+            total += n
+    return total, True
 
 
 #: Words that start with a vowel letter and a consonant sound ("a unit", "a one-off"), and
@@ -196,7 +219,7 @@ class Rule:
 
     def place(self, ctx: RuleContext, section: str) -> str:
         """Where a section is, in messages: the rule's `where` or 'in the <label>'."""
-        return self.where or ctx.where(section)
+        return self.where or ctx.game.section_place(section)
 
     def applies(self, deck: Deck) -> bool:
         return self.when_present is None or bool(deck.sections.get(self.when_present))
@@ -208,7 +231,7 @@ class Rule:
         return self.description or self.code
 
     def violation(self, message: str, section: str = "", cards: Iterable[str] = ()) -> Violation:
-        return Violation(self.code, message, self.severity, section, tuple(cards))
+        return violation(self.code, message, self.severity, section, tuple(cards))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.code}>"
@@ -278,16 +301,23 @@ class _SectionCount(Rule):
 
 class _SizeRule(_SectionCount):
     """A size rule: the section's count checked by `_wrong(n)`, the wanted size (the words
-    after the semicolon of the message) when `n` is not, else None."""
+    after the semicolon of the message) when `n` is not, else None. `_fits` are the lowest
+    and highest counts `_wrong` takes (the highest infinite when there is none), compared
+    first: its words are written only for a count out of them."""
 
-    __slots__ = ()
+    __slots__ = ("_fits",)
+
+    def __init__(self, section: str, low: int, high: float, **kw: Any) -> None:
+        super().__init__(section, **kw)
+        self._fits = (low, high)
 
     def _wrong(self, n: int) -> str | None:
         raise NotImplementedError
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
         total, stray = ctx.counted(deck, self.section, self.kinds, self.exclude)
-        if not (stray and self.strays) and self._wrong(total) is None:
+        low, high = self._fits
+        if low <= total <= high and not (stray and self.strays):
             return []  # the common case: no stray to name, the size right
         out: list[Violation] = []
         n = self._count(deck, ctx, out)
@@ -308,7 +338,7 @@ class ExactSize(_SizeRule):
     __slots__ = ("size",)
 
     def __init__(self, section: str, size: int, **kw: Any) -> None:
-        super().__init__(section, **kw)
+        super().__init__(section, size, size, **kw)
         self.size = size
 
     def _wrong(self, n: int) -> str | None:
@@ -321,7 +351,7 @@ class MinSize(_SizeRule):
     __slots__ = ("minimum",)
 
     def __init__(self, section: str, minimum: int, **kw: Any) -> None:
-        super().__init__(section, **kw)
+        super().__init__(section, minimum, math.inf, **kw)
         self.minimum = minimum
 
     def _wrong(self, n: int) -> str | None:
@@ -332,7 +362,7 @@ class _Band(_SizeRule):
     __slots__ = ("low", "high")
 
     def __init__(self, section: str, low: int, high: int, **kw: Any) -> None:
-        super().__init__(section, **kw)
+        super().__init__(section, low, high, **kw)
         self.low = low
         self.high = high
 
@@ -545,7 +575,7 @@ class LeaderFaction(Rule):
     """Every card of `sections` is neutral or of the leader's faction. Skipped when there is
     not exactly one leader (another rule reports that)."""
 
-    __slots__ = ("leader_section", "leader_kind", "sections", "neutral")
+    __slots__ = ("leader_section", "leader_kind", "sections", "neutral", "_allowed")
 
     def __init__(
         self,
@@ -561,12 +591,16 @@ class LeaderFaction(Rule):
         self.leader_kind = leader_kind
         self.sections = (sections,) if isinstance(sections, str) else tuple(sections)
         self.neutral = frozenset(neutral)
+        #: A leader's faction -> the factions allowed beside it (made once for each).
+        self._allowed: dict[str, frozenset[str]] = {}
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
         leader = leader_of(deck, self.leader_section, self.leader_kind)
         if leader is None:
             return []
-        allowed = self.neutral | {leader.faction}
+        allowed = self._allowed.get(leader.faction)
+        if allowed is None:
+            allowed = self._allowed[leader.faction] = self.neutral | {leader.faction}
         for section in self.sections:
             if not ctx.factions(deck, section) <= allowed:
                 break
@@ -766,31 +800,59 @@ class UniqueAttribute(Rule):
         self.faction = faction
 
     def check(self, deck: Deck, ctx: RuleContext) -> list[Violation]:
-        counts: Counter[Any] = Counter()
-        holders: dict[Any, list[str]] = {}
-        for e in deck.sections.get(self.section, ()):
-            if self.kinds is not None and e.card.kind not in self.kinds:
+        entries = deck.sections.get(self.section, ())
+        kinds = self.kinds
+        faction = self.faction
+        attr = self.attr
+        # Copies by value, in one pass; the names of the cards holding a value are gathered
+        # only for the values held more than once.
+        counts: dict[Any, int] = {}
+        for e in entries:
+            card = e.card
+            if kinds is not None and card.kind not in kinds:
                 continue
-            if self.faction and e.card.faction != self.faction:
+            if faction and card.faction != faction:
                 continue
-            value = e.card.attributes.get(self.attr)
+            value = card.attributes.get(attr)
             if value is None:
                 continue
             try:
-                counts[value] += e.count
+                counts[value] = counts.get(value, 0) + e.count
             except TypeError:  # an unhashable value cannot collide by identity here
                 continue
-            holders.setdefault(value, []).append(e.card.name)
-        return [
-            self.violation(
-                f"{n} cards with {self.label} {value} {self.place(ctx, self.section)} "
-                f"({', '.join(dict.fromkeys(holders[value]))}); at most 1",
-                self.section,
-                dict.fromkeys(holders[value]),
+        holders: dict[Any, list[str]] = {value: [] for value, n in counts.items() if n > 1}
+        if not holders:
+            return []
+        for e in entries:
+            card = e.card
+            if kinds is not None and card.kind not in kinds:
+                continue
+            if faction and card.faction != faction:
+                continue
+            value = card.attributes.get(attr)
+            if value is None:
+                continue
+            try:
+                names = holders.get(value)
+            except TypeError:
+                continue
+            if names is not None:
+                names.append(card.name)
+        place = self.place(ctx, self.section)
+        out = []
+        for value, names in holders.items():
+            cards = tuple(dict.fromkeys(names))
+            out.append(
+                violation(
+                    self.code,
+                    f"{counts[value]} cards with {self.label} {value} {place} "
+                    f"({', '.join(cards)}); at most 1",
+                    self.severity,
+                    self.section,
+                    cards,
+                )
             )
-            for value, n in counts.items()
-            if n > 1
-        ]
+        return out
 
 
 class CollectionLimit(Rule):

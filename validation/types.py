@@ -102,6 +102,30 @@ class Violation:
         )
 
 
+# A frozen dataclass's __init__ sets each field through object.__setattr__ (a lookup of the
+# field's slot each time); the slots' own setters, taken once, set them directly.
+_new_violation = object.__new__
+_set_code, _set_message, _set_severity, _set_section, _set_cards, _set_lines = (
+    Violation.__dict__[name].__set__
+    for name in ("code", "message", "severity", "section", "cards", "lines")
+)
+
+
+def violation(
+    code: str, message: str, severity: Severity, section: str, cards: tuple[str, ...]
+) -> Violation:
+    """`Violation(code, message, severity, section, cards)`, made in half the time: the rules
+    make one for every problem they find (a list checked in bulk has many)."""
+    v = _new_violation(Violation)
+    _set_code(v, code)
+    _set_message(v, message)
+    _set_severity(v, severity)
+    _set_section(v, section)
+    _set_cards(v, cards)
+    _set_lines(v, ())
+    return v
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSetFacts:
     """A format's rule set as the rules core sees it (organised play's dated snapshot on top of

@@ -10,7 +10,7 @@ from tests.validation import pools as p
 from validation.registry import registry
 from validation.rules import CopyLimit, ExactSize, RuleContext
 from validation.runner import SECTION_CODE, Report, validate
-from validation.types import Deck, Violation
+from validation.types import Deck, Violation, violation
 
 
 def test_report_as_dict_is_json_ready():
@@ -154,3 +154,16 @@ def test_a_rule_context_counts_a_sections_kinds_once():
     other = p.redline_deck()
     assert ctx.kind_counts(other, "arsenal") is not first  # another deck is counted afresh
     assert ctx.kind_counts(other, "arsenal") == first
+
+
+def test_a_violation_made_by_the_rules_helper_is_the_dataclass_s_own():
+    made = violation(
+        "arsenal.copies", "5 copies of Tigercat; at most 4", "error", "arsenal", ("Tigercat",)
+    )
+    plain = Violation(
+        "arsenal.copies", "5 copies of Tigercat; at most 4", "error", "arsenal", ("Tigercat",)
+    )
+    assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+    assert made.lines == () and made.as_dict() == plain.as_dict()
+    with pytest.raises(AttributeError):  # still frozen
+        made.code = "x"  # type: ignore[misc]
