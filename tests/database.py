@@ -155,6 +155,24 @@ def shared_data(request, django_db_blocker) -> Iterator[None]:
             transaction.set_rollback(True)
 
 
+def settle_card_indexes(*, analyse: bool = True) -> None:
+    """After cards are written in bulk inside a test's transaction: their rows wait in the
+    GIN indexes' pending lists, which the planner counts as read in full by every search;
+    VACUUM (or the site's autovacuum) would merge them, which cannot run inside the
+    transaction: this does the same, then (`analyse`) brings the table's statistics up to
+    date."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT gin_clean_pending_list(c.oid) FROM pg_index i "
+            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
+            "WHERE i.indrelid = 'catalogue_card'::regclass AND a.amname = 'gin'"
+        )
+        if analyse:
+            cursor.execute("ANALYZE catalogue_card")
+
+
 # --- The flush after a transactional test --------------------------------------------------
 #
 # A test with `transaction=True` (every browser test, with its live server) commits its rows,

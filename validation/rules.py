@@ -804,9 +804,11 @@ class UniqueAttribute(Rule):
         kinds = self.kinds
         faction = self.faction
         attr = self.attr
-        # Copies by value, in one pass; the names of the cards holding a value are gathered
-        # only for the values held more than once.
+        # Copies by value, in one pass over the entries; the names of the cards holding a
+        # value are gathered, from the entries that hold one, only for the values held more
+        # than once.
         counts: dict[Any, int] = {}
+        held: list[tuple[Any, str]] = []
         for e in entries:
             card = e.card
             if kinds is not None and card.kind not in kinds:
@@ -820,24 +822,14 @@ class UniqueAttribute(Rule):
                 counts[value] = counts.get(value, 0) + e.count
             except TypeError:  # an unhashable value cannot collide by identity here
                 continue
+            held.append((value, card.name))
         holders: dict[Any, list[str]] = {value: [] for value, n in counts.items() if n > 1}
         if not holders:
             return []
-        for e in entries:
-            card = e.card
-            if kinds is not None and card.kind not in kinds:
-                continue
-            if faction and card.faction != faction:
-                continue
-            value = card.attributes.get(attr)
-            if value is None:
-                continue
-            try:
-                names = holders.get(value)
-            except TypeError:
-                continue
+        for value, name in held:
+            names = holders.get(value)
             if names is not None:
-                names.append(card.name)
+                names.append(name)
         place = self.place(ctx, self.section)
         out = []
         for value, names in holders.items():

@@ -22,7 +22,7 @@ from catalogue.paging import COUNT_CAP, WalkPaginator
 from catalogue.search import deep_page, search_cards
 from catalogue.search.paging import DEEP_OFFSET
 from catalogue.services import games_sync
-from tests.database import shared_data
+from tests.database import settle_card_indexes, shared_data
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL plans")
 
@@ -58,16 +58,7 @@ def _make_catalogue() -> int:
             )
         )
     Card.objects.bulk_create(cards, batch_size=1000)
-    with connection.cursor() as cursor:
-        # The rows just written wait in the GIN indexes' pending lists, which the planner
-        # counts as read in full by every search; VACUUM (or the site's autovacuum) would
-        # merge them, which cannot run inside the test's transaction: this does the same.
-        cursor.execute(
-            "SELECT gin_clean_pending_list(c.oid) FROM pg_index i "
-            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
-            "WHERE i.indrelid = 'catalogue_card'::regclass AND a.amname = 'gin'"
-        )
-        cursor.execute("ANALYZE catalogue_card")
+    settle_card_indexes()
     return game.pk
 
 
@@ -349,12 +340,7 @@ def _add_hawks(game, n: int = 400) -> None:
     for i, name in enumerate(("Hawks", "Hawkeye", "Blackhawk", "Hawkins")):
         cards.append(Card(game=game, name=f"Aa {name} {i}", kind="resource", text="Like one."))
     Card.objects.bulk_create(cards)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT gin_clean_pending_list(c.oid) FROM pg_index i "
-            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
-            "WHERE i.indrelid = 'catalogue_card'::regclass AND a.amname = 'gin'"
-        )
+    settle_card_indexes(analyse=False)
 
 
 @pytest.mark.parametrize("query", ["hawk", "hawk -faction:cpm", "HAWK cost<=8", "hawk bird"])

@@ -26,7 +26,7 @@ from catalogue.search.paging import estimate_matches
 from catalogue.services import games_sync
 from decks.models import DeckVersion
 from decks.services import deck_create
-from tests.database import shared_data
+from tests.database import settle_card_indexes, shared_data
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL search")
 
@@ -60,14 +60,7 @@ def _make_catalogue() -> int:
         for name in sorted(names)
     ]
     Card.objects.bulk_create(cards, batch_size=1000)
-    with connection.cursor() as cursor:
-        # As in test_search_plans: the GIN indexes' pending lists merged, the table analysed.
-        cursor.execute(
-            "SELECT gin_clean_pending_list(c.oid) FROM pg_index i "
-            "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam "
-            "WHERE i.indrelid = 'catalogue_card'::regclass AND a.amname = 'gin'"
-        )
-        cursor.execute("ANALYZE catalogue_card")
+    settle_card_indexes()
     return game.pk
 
 
