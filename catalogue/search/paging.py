@@ -210,8 +210,8 @@ def _scope_count(base: QuerySet) -> int:
 #: (the setting SEARCH_SAMPLE_MIN_CARDS): fewer are counted and ranked at little cost.
 SAMPLE_MIN_CARDS = 20_000
 #: About how many of the searched cards the sample tests, and the least it must hold.
-SAMPLE_ROWS = 800
-SAMPLE_MIN_ROWS = 200
+SAMPLE_ROWS = 400
+SAMPLE_MIN_ROWS = 100
 #: The sample is the same for the same table (PostgreSQL's REPEATABLE), so that the pages of
 #: one search agree.
 SAMPLE_SEED = 20241122
