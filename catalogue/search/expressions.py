@@ -332,7 +332,7 @@ class _AnyOf(Func):
 
     def resolve_expression(
         self, query=None, allow_joins=True, reuse=None, summarize=False, for_save=False
-    ):  # type: ignore[override]  # noqa: E501
+    ):
         c = super().resolve_expression(query, allow_joins, reuse, summarize, for_save)
         # The parts OR-ed as written, for a query testing them row by row (`ROW_TESTS`).
         either = Q()
