@@ -212,7 +212,10 @@ class CardPagination(Pagination):
         answer["properties"]["problems"] = {
             "type": "array",
             "items": {"type": "string"},
-            "description": "with q: terms left out of the query and why, and how it was searched (a note when too many cards match to be ranked)",
+            "description": (
+                "with q: terms left out of the query and why, and how it was searched "
+                "(a note when too many cards match to be ranked)"
+            ),
         }
         return answer
 

@@ -62,7 +62,7 @@ class WalkPaginator(Paginator):
         if not isinstance(self.object_list, QuerySet):
             return len(self.object_list)
         estimate = self.result.estimate if self.result is not None else None
-        if estimate is not None and estimate.low > COUNT_CAP:
+        if estimate is not None and estimate.past_cap:
             return COUNT_CAP + 1
         return self.object_list.order_by()[: COUNT_CAP + 1].count()
 

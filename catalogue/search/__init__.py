@@ -163,8 +163,8 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             # kind has exists on that kind's cards, and otherwise may test it on every card
             # of the game.
             qs = qs.filter(**compiler.implied)
-        if estimate is not None:
-            if ranked and estimate.low > COUNT_CAP:
+        if estimate is not None and estimate.past_cap:
+            if ranked:
                 ranked = False
                 problems.append(
                     f"about {estimate.about:,} cards match: too many to rank by how well "
@@ -172,11 +172,10 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
                 )
                 if not qs.query.order_by:
                     qs = qs.order_by("name", "id")
-            if estimate.low > COUNT_CAP:
-                # So many match that every statement of the results (a page, a deep page's
-                # ids) reads the cards in its order and tests each on its own row, rather
-                # than finding every match's id first.
-                setattr(qs.query, ROW_TESTS, True)
+            # So many match that every statement of the results (a page, a deep page's
+            # ids) reads the cards in its order and tests each on its own row, rather than
+            # finding every match's id first.
+            setattr(qs.query, ROW_TESTS, True)
         rest: Q | None = None
         if ranked:
             qs = _order_by_rank(qs, compiler.rank_words)
@@ -215,8 +214,8 @@ RAREST_WORD_MAX = 2000
 def _common_words_on_rows(words: list[Q], estimate: Estimate) -> None:
     """Mark the words of an AND (`words`, each a Q of one `_WordMatch`) that the sample
     (`estimate.part_hits`) finds more often than the rarest to be tested on the rows the
-    rarest finds (`_WordMatch.on_row`), when the rarest surely matches at most
-    RAREST_WORD_MAX cards.
+    rarest finds (`_WordMatch.on_row`), when the rarest matches at most about
+    RAREST_WORD_MAX cards. The results are the same either way; only the plan differs.
 
     Why: each word is an id subquery, and the planner, which cannot tell a rare word from a
     common one, reads every match of each ("suply drop": the one card of the first word,

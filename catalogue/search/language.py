@@ -94,6 +94,12 @@ class Estimate:
     part_hits: tuple[int, ...] = ()
 
     @property
+    def past_cap(self) -> bool:
+        """Surely more than COUNT_CAP cards match: the search is neither counted nor
+        ranked, and its results are read with each card tested on its own row."""
+        return self.low > COUNT_CAP
+
+    @property
     def about(self) -> int:
         """The estimate, to two significant figures."""
         middle = self.hits / self.sampled * self.scope

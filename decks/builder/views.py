@@ -901,7 +901,7 @@ def quick_match(deck: Deck, name: str) -> Card | None:
     result = search_cards(
         query=name, queryset=Card.objects.filter(game_id=deck.game_id), game_slug=deck.game.slug
     )
-    if result.estimate is not None and not result.ranked:
+    if result.estimate is not None and result.estimate.past_cap:
         raise TooManyMatches(f"about {result.estimate.about:,}")
     qs = result.queryset
     if not qs.query.order_by:
