@@ -3,7 +3,9 @@ worker and the page it shows offline.
 
 The service worker (templates/offline/sw.js) follows Workbox's strategies, written out by
 hand because the site has no front-end build step: the site's own static files and the
-offline page are precached when it installs (a new list, a new cache), pages are answered
+offline page are precached when it installs (a new list, a new cache; fetched without
+cookies, since a page answered after the reader signed in would set the CSRF cookie back to
+its old secret and expire the next form), pages are answered
 network-first (a page answered is kept, the last PAGES_KEPT of them; without a signal the
 kept copy, else the offline page), card images cache-first (their addresses change with the
 card), other reads network-first with the kept copy as the fallback. A change (any request

@@ -7,9 +7,12 @@ const IMAGES = "cardsite-images";
 const PRECACHE_URLS = {{ precache|safe }};
 const OFFLINE_URL = {{ offline_url|safe }};
 
+// Precached without cookies: every page sends the CSRF cookie back as it received it, so an
+// answer that came after the reader signed in (a new secret) would put the old one back.
 self.addEventListener("install", (event) => {
+  const requests = PRECACHE_URLS.map((url) => new Request(url, { credentials: "omit" }));
   event.waitUntil(
-    caches.open(PRECACHE).then((cache) => cache.addAll(PRECACHE_URLS)).then(() => self.skipWaiting())
+    caches.open(PRECACHE).then((cache) => cache.addAll(requests)).then(() => self.skipWaiting())
   );
 });
 
