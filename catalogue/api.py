@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 from functools import partial
 
 import django_filters
@@ -19,6 +22,7 @@ from rest_framework import viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from cardsite.paging import Pagination
@@ -33,7 +37,7 @@ from validation.registry import registry
 
 from . import bulk, rulesets
 from .models import Card, Expansion, Game, Printing
-from .paging import COUNT_CAP, WalkPaginator, search_walk
+from .paging import COUNT_CAP, WalkPaginator, after_walk, search_walk
 from .search import search_cards
 from .serializers import (
     BulkFileSerializer,
@@ -188,12 +192,70 @@ CARD_PREFETCH = (
 )
 
 
+#: The order a page after a card (`after`) follows: the API's, unless a search is ranked.
+AFTER_ORDER = ("name", "id")
+#: The longest `after` read (a card's name and id, encoded).
+AFTER_MAX_LENGTH = 1024
+
+
+def after_token(card: Card) -> str:
+    """The `after` of the page that follows `card`: its name and id, as base64url JSON."""
+    raw = json.dumps([card.name, card.pk], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def read_after(token: str) -> tuple[str, int]:
+    """The name and id an `after` holds; a 400 naming `after` when it holds none."""
+    problem = ValidationError(
+        {"after": ["after must be the value given in a next link (a card's place in the order)"]}
+    )
+    if not token or len(token) > AFTER_MAX_LENGTH:
+        raise problem
+    try:
+        value = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise problem from None
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not isinstance(value[0], str)
+        or not isinstance(value[1], int)
+        or isinstance(value[1], bool)
+        or not 0 < value[1] < 2**63
+    ):
+        raise problem
+    return value[0], value[1]
+
+
 class CardPagination(Pagination):
     """Pages of cards; a page of a search matching many of a game's cards is found by
     walking its cards in name order (`catalogue.search.walk_page`), a deep page by reading
     the ids before it (`catalogue.search.deep_page`). The count stops after COUNT_CAP results
     (`count_capped`). With `q`, the page also says how the query was read and what was left
-    out of it."""
+    out of it.
+
+    A page's `next` link carries `after` (the last card's place in the name order) beside
+    the page number when the results are in name order (every list but a ranked search):
+    that page is read from that card on, so following next links costs the same at page
+    5,000 as at page 2 (keyset pagination); `page` alone still reaches any page."""
+
+    keyset = False
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            *super().get_schema_operation_parameters(view),
+            {
+                "name": "after",
+                "required": False,
+                "in": "query",
+                "description": (
+                    "The value a next link gives: the page is read from the card after that "
+                    "place in the name order, at any depth at the same cost (page then only "
+                    "numbers it). Not for a search ranked by name match (400)."
+                ),
+                "schema": {"type": "string", "maxLength": AFTER_MAX_LENGTH},
+            },
+        ]
 
     def get_paginated_response_schema(self, schema):
         answer = super().get_paginated_response_schema(schema)
@@ -231,10 +293,47 @@ class CardPagination(Pagination):
                 ordering=queryset.query.order_by,
                 prefetch=CARD_PREFETCH,
             )
+        # A page after a card: only in the name order (a ranked search has its own).
+        self.keyset = tuple(queryset.query.order_by) == AFTER_ORDER
+        after = None
+        token = request.query_params.get("after")
+        if token is not None:
+            key = read_after(token)
+            if not self.keyset:
+                raise ValidationError(
+                    {
+                        "after": [
+                            "after follows results in name order; these are ranked by how "
+                            "well their names match the query: use page"
+                        ]
+                    }
+                )
+            after = after_walk(
+                queryset=queryset,
+                base=base if walk is not None else None,
+                result=result,
+                after=key,
+            )
         # Every list (with `q` or without, of one game or of all): a deep page is read as a
         # deferred join, and the count stops after COUNT_CAP results.
-        self.django_paginator_class = partial(WalkPaginator, walk=walk, result=result)  # type: ignore[assignment]
+        self.django_paginator_class = partial(  # type: ignore[assignment]
+            WalkPaginator, walk=walk, result=result, after=after
+        )
         return super().paginate_queryset(queryset, request, view)
+
+    def get_next_link(self):
+        link = super().get_next_link()
+        if link is None or self.page is None:
+            return link
+        if self.keyset:
+            cards = list(self.page.object_list)
+            if cards:
+                return replace_query_param(link, "after", after_token(cards[-1]))
+        return remove_query_param(link, "after")
+
+    def get_previous_link(self):
+        link = super().get_previous_link()
+        return remove_query_param(link, "after") if link else link
 
     def get_paginated_response(self, data):
         response = super().get_paginated_response(data)

@@ -13,12 +13,21 @@ from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db.models import F, QuerySet, prefetch_related_objects
 from django.db.models.expressions import OrderBy
 
-from .search import COUNT_CAP, SearchResult, deep_page, ranked_walk_page, walk_page
+from .search import (
+    COUNT_CAP,
+    SearchResult,
+    after_page,
+    deep_page,
+    ranked_walk_page,
+    walk_page,
+)
 
 #: offset, limit, count -> the page's objects, or None for the usual slice of the queryset.
 Walk = Callable[[int, int, int], list[Any] | None]
+#: limit, count -> the first `limit` results after a card (a page reached by its next link).
+After = Callable[[int, int], list[Any]]
 
-__all__ = ["COUNT_CAP", "CappedPage", "WalkPaginator", "search_walk"]
+__all__ = ["COUNT_CAP", "After", "CappedPage", "WalkPaginator", "after_walk", "search_walk"]
 
 
 class CappedPage(Page):
@@ -49,11 +58,13 @@ class WalkPaginator(Paginator):
         *,
         walk: Walk | None = None,
         result: SearchResult | None = None,
+        after: After | None = None,
         **kwargs,
     ) -> None:
         super().__init__(object_list, per_page, **kwargs)
         self.walk = walk
         self.result = result
+        self.after = after
 
     @cached_property
     def count(self) -> int:
@@ -96,6 +107,8 @@ class WalkPaginator(Paginator):
 
     def page(self, number):
         number = self.validate_number(number)
+        if self.after is not None:
+            return self._page_after(number, self.after)
         bottom = (number - 1) * self.per_page
         top = bottom + self.per_page
         if self.capped and top >= self.count:
@@ -112,6 +125,17 @@ class WalkPaginator(Paginator):
         if objects is None:
             objects = self.object_list[bottom:top]
         return self._get_page(objects, number, self)  # type: ignore[attr-defined]  # Django's
+
+    def _page_after(self, number: int, after: After) -> CappedPage:
+        """The page after a card (its number only names it): read from that card on, with
+        one result more to know whether another page follows."""
+        known = self.count
+        if self.result is not None and self.result.estimate is not None:
+            known = max(known, self.result.estimate.low)
+        cards = after(self.per_page + 1, known)
+        if not cards:
+            raise EmptyPage("That page contains no results")
+        return CappedPage(cards[: self.per_page], number, self, more=len(cards) > self.per_page)
 
     def _page_past_count(self, number: int, bottom: int) -> CappedPage:
         """A page reaching past the counted results: one more result than the page is read,
@@ -185,3 +209,28 @@ def _ranked_order(order: tuple[Any, ...]) -> bool:
         and isinstance(first.expression, F)
         and getattr(first.expression, "name", None) == "search_rank"
     )
+
+
+def after_walk(
+    *,
+    queryset: QuerySet,
+    base: QuerySet | None,
+    result: SearchResult | None,
+    after: tuple[str, int],
+) -> After:
+    """The reading of a page after a card (`after`: its name and id) of `queryset`, a list
+    in name and id order (`catalogue.search.after_page`); `base` and `result`: the cards
+    searched and the search, when there is one."""
+
+    def read(limit: int, count: int) -> list[Any]:
+        return after_page(
+            queryset=queryset,
+            base=base if result is not None else None,
+            condition=result.condition if result is not None else None,
+            after=after,
+            limit=limit,
+            count=count,
+            narrow=result.narrow if result is not None else None,
+        )
+
+    return read

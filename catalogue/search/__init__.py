@@ -89,7 +89,7 @@ from .language import (
     query_error,
     tokenize,
 )
-from .paging import deep_page, estimate_matches, ranked_walk_page, walk_page
+from .paging import after_page, deep_page, estimate_matches, ranked_walk_page, walk_page
 
 __all__ = [
     "COMMON_KEYS",
@@ -108,6 +108,7 @@ __all__ = [
     "Term",
     "Word",
     "_Compiler",
+    "after_page",
     "close_name_ids",
     "deep_page",
     "estimate_matches",

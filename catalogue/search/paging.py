@@ -20,6 +20,7 @@ from django.db.models import (
     IntegerField,
     Q,
     QuerySet,
+    prefetch_related_objects,
 )
 from django.db.models.expressions import RawSQL
 from django.db.models.lookups import GreaterThanOrEqual
@@ -138,6 +139,54 @@ def _walk_window(
     if len(cards) != min(limit, count - offset):
         return None
     return cards
+
+
+def after_card(queryset: QuerySet, after: tuple[str, int]) -> RawSQL:
+    """The cards after the card whose name and id are `after`, in (name, id) order: a row
+    comparison, which a btree index on the name and the id (with the game before them, or
+    not) starts reading at."""
+    connection = connections[queryset.db]
+    table = connection.ops.quote_name(queryset.model._meta.db_table)
+    name, pk = after
+    return RawSQL(f"({table}.name, {table}.id) > (%s, %s)", (name, pk), BooleanField())
+
+
+def after_page(
+    *,
+    queryset: QuerySet,
+    base: QuerySet | None,
+    condition: Q | None,
+    after: tuple[str, int],
+    limit: int,
+    count: int,
+    narrow: dict[str, Any] | None = None,
+) -> list[Any]:
+    """The first `limit` results of `queryset` (in name and id order) after the card whose
+    (name, id) is `after`: a page reached by its "next" link, read from that card on
+    whatever its depth (keyset pagination). `count`: how many results there are (at least;
+    a capped count), which says how dense they are.
+
+    The results of a search matching at least WALK_MIN_SHARE of `base` (the cards searched,
+    of one game) are walked in name order from the card, each tested on its own row
+    (`_walk_window`), when a window of at most WALK_MAX_ROWS cards is expected to hold the
+    page; otherwise, or when the window held too few, the page is the queryset's own
+    statement from the card on. Either way the page is exact."""
+    key = after_card(queryset, after)
+    if condition is not None and base is not None and limit > 0:
+        walked = _walked_scope(base, narrow)
+        if walked is not None and count >= WALK_MIN_SHARE * walked[1]:
+            scope_base, scope = walked
+            window = _window(scope, offset=0, limit=limit, count=count)
+            if window <= WALK_MAX_ROWS:
+                cards = _walk_window(
+                    scope_base.filter(key), condition, window, offset=0, limit=limit, count=limit
+                )
+                if cards is not None:
+                    prefetch = getattr(queryset, "_prefetch_related_lookups", ())
+                    if prefetch:
+                        prefetch_related_objects(cards, *prefetch)
+                    return cards
+    return list(queryset.filter(key)[:limit])
 
 
 #: A page of ranked results is walked (`ranked_walk_page`) reading at most this many cards.
@@ -335,13 +384,21 @@ def t_quantile(df: int) -> float:
 
 def clustered_interval(pages: Sequence[tuple[int, int]]) -> tuple[float, float]:
     """The share's interval at SAMPLE_CONFIDENCE from a sample of whole pages, `pages` being
-    (cards read, cards matching) a page: Clopper and Pearson's interval on the effective
-    sample size (Korn and Graubard, 1998). The share's variance is the ratio estimator's across pages;
-    the sample counts as `p(1 - p) / variance` cards (at most the cards read), fewer again
-    for the few pages the variance rests on (times (z / t)², t on pages - 1 degrees of
-    freedom). A share of 0 or 1 has no variance to read, and says only that none of the
-    pages read (or all of them) held a match: the interval is that of the pages, each one
-    draw (the cards of a page may all match or none).
+    (cards read, cards matching) a page.
+
+    The low end: Clopper and Pearson's interval on the effective sample size (Korn and
+    Graubard, 1998). The share's variance is the ratio estimator's across pages; the sample
+    counts as `p(1 - p) / variance` cards (at most the cards read), fewer again for the few
+    pages the variance rests on (times (z / t)², t on pages - 1 degrees of freedom).
+
+    The high end is the larger of that interval's and the pages' own: the share of pages
+    holding a match (each page one draw, which the sample's pages are) times the fullest
+    page read against the mean. Why: matches read one or two to a page look independent,
+    and the variance says nothing of a run of pages full of matches the sample did not
+    read (a name's cards stored together, beside a few cards whose text holds the word); the
+    pages' bound holds whatever the matches' layout, as long as no page holds more cards
+    than the fullest read. A share of 1 has no variance to read: its low end is the pages'
+    (every page read held only matches).
 
     Korn, E. L. and Graubard, B. I. (1998), "Confidence intervals for proportions with
     small expected number of positive counts estimated from survey data", Survey
@@ -349,8 +406,12 @@ def clustered_interval(pages: Sequence[tuple[int, int]]) -> tuple[float, float]:
     n = sum(size for size, _ in pages)
     hits = sum(h for _, h in pages)
     m = len(pages)
-    if hits in (0, n):
-        return interval(m if hits else 0, m)
+    fill = max(size for size, _ in pages) * m / n
+    page_high = min(1.0, interval(sum(1 for _, h in pages if h), m)[1] * fill)
+    if hits == 0:
+        return 0.0, page_high
+    if hits == n:
+        return interval(m, m)[0], 1.0
     share = hits / n
     spread = sum((h - share * size) ** 2 for size, h in pages)
     variance = m / (m - 1) * spread / (n * n)
@@ -358,7 +419,8 @@ def clustered_interval(pages: Sequence[tuple[int, int]]) -> tuple[float, float]:
     if variance > 0:
         effective = min(effective, share * (1 - share) / variance)
     effective *= (_z() / t_quantile(m - 1)) ** 2
-    return interval(share * effective, effective)
+    low, high = interval(share * effective, effective)
+    return low, max(high, page_high)
 
 
 # --------------------------------------------------------------------------------------------

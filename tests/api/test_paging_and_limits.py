@@ -87,3 +87,74 @@ def test_the_versions_list_advertises_no_filter_it_ignores(client, db):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     params = {p["name"] for p in schema["paths"]["/api/decks/{id}/versions/"]["get"]["parameters"]}
     assert not params & {"game", "fmt", "legal", "q"}
+
+
+def _follow(client, params: dict) -> tuple[list[str], list[dict]]:
+    """Every card of a list, page after page by the next links; the ids and the pages."""
+    body = client.get("/api/cards/", params).json()
+    ids, pages = [c["id"] for c in body["results"]], [body]
+    while body["next"]:
+        response = client.get(body["next"])
+        assert response.status_code == 200, response.content[:300]
+        body = response.json()
+        ids += [c["id"] for c in body["results"]]
+        pages.append(body)
+    return ids, pages
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"game": "redline"},
+        {},
+        {"game": "redline", "q": "cost>=1"},
+        {"game": "red-mittens", "q": "o:e"},
+    ],
+    ids=["game", "every-game", "filter", "text"],
+)
+def test_next_links_read_each_page_after_the_last_card_and_miss_none(
+    client, sample_catalogue, params
+):
+    """A next link names the page after the last card shown (`after`), not only its number:
+    following them gives every result once, in the order page numbers give."""
+    size = {"page_size": 7}
+    ids, pages = _follow(client, {**params, **size})
+    by_number, number = [], 1
+    while True:
+        response = client.get("/api/cards/", {**params, **size, "page": number})
+        if response.status_code == 404:
+            break
+        by_number += [c["id"] for c in response.json()["results"]]
+        number += 1
+    assert ids == by_number and len(ids) == len(set(ids)) == pages[0]["count"] > 14
+    for page, body in enumerate(pages[1:], start=2):
+        assert f"page={page}" in pages[page - 2]["next"] and "after=" in pages[page - 2]["next"]
+        # The way back is by number: a previous link carries no place.
+        assert "after=" not in (body["previous"] or "")
+
+
+def test_after_is_refused_when_unreadable_or_for_a_ranked_search(client, sample_catalogue):
+    from catalogue.api import after_token
+    from catalogue.models import Card
+
+    for bad in ("x", "e30", "WzEsMl0", "W1wiYVwiLCAtMV0", "a" * 2000):
+        response = client.get("/api/cards/", {"game": "redline", "after": bad})
+        assert response.status_code == 400, bad
+        assert response.json()["errors"][0]["field"] == "after"
+    card = Card.objects.filter(game__slug="redline").order_by("name").first()
+    # A search of bare words is ranked by name match: its pages go by number.
+    ranked = client.get("/api/cards/", {"game": "redline", "q": "hawk", "page_size": 1})
+    assert "after=" not in (ranked.json()["next"] or "")
+    response = client.get(
+        "/api/cards/", {"game": "redline", "q": "hawk", "after": after_token(card)}
+    )
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "after" and "ranked" in error["message"]
+
+
+def test_the_schema_documents_after(client, db):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    params = {p["name"]: p for p in schema["paths"]["/api/cards/"]["get"]["parameters"]}
+    assert params["after"]["schema"] == {"type": "string", "maxLength": 1024}
+    assert "next link" in params["after"]["description"]

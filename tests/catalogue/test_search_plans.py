@@ -33,8 +33,8 @@ PAGES = CARDS // PER_PAGE  # 240
 
 
 def _make_catalogue() -> int:
-    """CARDS REDLINE cards, efreets (with speed and slots) and resources, indexed and
-    analysed."""
+    """CARDS REDLINE cards, efreets (with speed and slots) and resources, and two thirds as
+    many RED CODE ships, indexed and analysed."""
     games_sync()
     game = Game.objects.get(slug="redline")
     rng = random.Random(11)
@@ -58,6 +58,18 @@ def _make_catalogue() -> int:
             )
         )
     Card.objects.bulk_create(cards, batch_size=1000)
+    # Cards of another game, two thirds as many: the game is a condition the planner weighs,
+    # as in a catalogue of five games (with every card in one game it is no condition at
+    # all, and an index without the game, `card_name_id`, serves a game's pages as well).
+    other = Game.objects.get(slug="red-code")
+    Card.objects.bulk_create(
+        [
+            Card(game=other, name=name, kind="ship", cost=rng.randint(0, 8), text="A ship.")
+            for i, name in enumerate(sorted(names))
+            if i % 3
+        ],
+        batch_size=1000,
+    )
     settle_card_indexes()
     return game.pk
 
@@ -418,3 +430,22 @@ def test_a_condition_said_twice_is_searched_once(game):
         assert list(result.queryset.values_list("name", flat=True)[:PER_PAGE]) == list(
             once.queryset.values_list("name", flat=True)[:PER_PAGE]
         )
+
+
+@pytest.mark.parametrize(
+    ("params", "index"),
+    [({"game": "redline"}, "card_game_name_id"), ({}, "card_name_id")],
+    ids=["a-game", "every-game"],
+)
+def test_a_page_after_a_card_starts_reading_the_name_index_at_it(game, client, params, index):
+    """The next link of page 30 names its last card: the page it leads to is read from the
+    index holding the name order, starting at that card (the row comparison is the index's
+    condition), whatever the depth; no id before it is read."""
+    body = client.get("/api/cards/", {**params, "page": 30}).json()
+    assert "after=" in body["next"]
+    statements = _statements(lambda: client.get(body["next"]))
+    page = statements[-1]
+    assert "OFFSET" not in page
+    plan = _plan(page)
+    assert index in plan and "ROW((name)::text, id) > ROW(" in plan, plan
+    assert "Index Cond" in plan.split("ROW((name)::text, id)")[0].splitlines()[-1], plan

@@ -12,6 +12,7 @@ than 10,000"; the note saying why the results are not ranked) and what makes it 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -248,3 +249,35 @@ def test_a_sample_the_database_cancels_is_a_fault_not_a_query_read_as_nothing(ga
     with connection.cursor() as cursor:
         cursor.execute("SHOW statement_timeout")
         assert cursor.fetchone()[0] != "1ms"
+
+
+def test_next_links_deep_in_a_dense_search_read_on_from_the_last_card(client, game, sampled):
+    """Page 30 of a search matching every card, by number, then ten pages by the next links:
+    each is read from the card its link names (a row comparison the name index starts at),
+    walked in name order; none reads the results before it, and the cards are those the
+    exact query gives."""
+    body, _ = _api(client, "o:salvo", 30)
+    names = [c["name"] for c in body["results"]]
+    url = body["next"]
+    for _ in range(10):
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(url)
+        assert response.status_code == 200, response.content[:300]
+        body = response.json()
+        names += [c["name"] for c in body["results"]]
+        url = body["next"]
+        searched = [q["sql"] for q in ctx.captured_queries if '"catalogue_card"' in q["sql"]]
+        assert any('("catalogue_card".name, "catalogue_card".id) > (' in s for s in searched)
+        assert not any(re.search(r"OFFSET [1-9]", s) for s in searched), searched
+    assert names == [n for page in range(30, 41) for n in _exact(game, "o:salvo", page)]
+
+
+def test_next_links_through_a_third_of_a_game_give_every_result_once(client, game, sampled):
+    params = {"game": "redline", "q": "faction:une", "page_size": 200}
+    body = client.get("/api/cards/", params).json()
+    ids = [c["id"] for c in body["results"]]
+    while body["next"]:
+        body = client.get(body["next"]).json()
+        ids += [c["id"] for c in body["results"]]
+    exact = Card.objects.filter(game=game, faction="une").order_by("name", "id")
+    assert ids == list(exact.values_list("id", flat=True)) and len(ids) > 3000
