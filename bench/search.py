@@ -1,6 +1,7 @@
 """Benchmark of the card search on PostgreSQL at catalogue scale: 1,000,000 generated
 printings (869,565 cards across the five games), every kind of query (names, typos, field
-filters, rules text, plain lists, deep pages, the card page's sorts, and hostile or unlucky
+filters, rules text, plain lists, deep pages by number and by the next link of the page
+before (`after`, read from the last card on), the card page's sorts, and hostile or unlucky
 input), p50/p95 per query and per kind, each beside its target and beside baselines measured
 in the same run: a request of the API that searches nothing (one card by id), the game's
 card page without a query, and, per query, the same statements with index scans off (a
@@ -38,7 +39,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse, urlunparse
+from urllib.parse import parse_qsl, urlparse, urlunparse
 
 from django.db.utils import OperationalError
 from django.utils import timezone
@@ -98,7 +99,7 @@ NUMBER_INDEX = re.compile(r"\bcard_num_[a-z_]+")
 
 #: BENCH_ONLY=deep,sort measures those kinds only.
 ONLY = {k for k in os.environ.get("BENCH_ONLY", "").split(",") if k}
-KINDS = ("name", "typo", "filter", "text", "list", "deep", "sort", "worst")
+KINDS = ("name", "typo", "filter", "text", "list", "deep", "next", "sort", "worst")
 # (kind, game, query, other parameters, indexed), run through /api/cards/?game=...&q=...
 # (game None: no game parameter), the sorts through the game's card page
 # (/cards/<game>/?q=...&sort=...). indexed: a search index (SEARCH_INDEXES, card_num_*) must
@@ -144,6 +145,15 @@ QUERIES: list[tuple[str, str | None, str, dict[str, str], bool]] = [
     ("deep", "redline", "kind:efreet", {"page": "1000"}, False),
     ("deep", "redline", "o:salvo", {"page": "500"}, False),
     ("deep", "red-mittens", "atk>=3", {"page": "400"}, False),
+    # The same pages reached by the next link of the page before (`after`, keyset): the
+    # request timed is the link's.
+    ("next", "redline", "", {"page": "3000"}, False),
+    ("next", "redline", "", {"page": "6956"}, False),
+    ("next", "redline", "kind:efreet", {"page": "1000"}, False),
+    ("next", "redline", "o:salvo", {"page": "500"}, False),
+    ("next", "red-mittens", "atk>=3", {"page": "400"}, False),
+    ("next", "redline", "tor", {"page": "100"}, False),
+    ("next", None, "", {"page": "17000"}, False),
     ("sort", "redline", "kind:efreet", {"sort": "cost"}, False),
     ("sort", "redline", "", {"sort": "-cost"}, False),
     ("sort", "redline", "speed>=6", {"sort": "kind"}, False),
@@ -625,6 +635,12 @@ def measure() -> bool:
             params["q"] = query
         if game and not page:
             params["game"] = game
+        if kind == "next":
+            # The page before, by number (not timed); then its next link, timed.
+            before = client.get(path, {**params, "page": str(int(params["page"]) - 1)})
+            link = urlparse(before.json()["next"])
+            path, params = link.path, dict(parse_qsl(link.query))
+            assert "after" in params, link
         samples, first, response = timed(client, path, params)
         if page:
             paginator = response.context["page"].paginator
@@ -650,7 +666,9 @@ def measure() -> bool:
             {
                 "kind": kind,
                 "game": game or "(any)",
-                "query": query + "".join(f" &{k}={v}" for k, v in extra.items()),
+                "query": query
+                + "".join(f" &{k}={v}" for k, v in extra.items())
+                + (" by next" if kind == "next" else ""),
                 "count": count,
                 "problems": problems,
                 "first": first,
