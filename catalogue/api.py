@@ -219,6 +219,7 @@ def read_after(token: str) -> tuple[str, int]:
         not isinstance(value, list)
         or len(value) != 2
         or not isinstance(value[0], str)
+        or "\x00" in value[0]  # no name holds one, and PostgreSQL refuses it in a string
         or not isinstance(value[1], int)
         or isinstance(value[1], bool)
         or not 0 < value[1] < 2**63

@@ -3,6 +3,8 @@ of the throttled routes."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -137,7 +139,8 @@ def test_after_is_refused_when_unreadable_or_for_a_ranked_search(client, sample_
     from catalogue.api import after_token
     from catalogue.models import Card
 
-    for bad in ("x", "e30", "WzEsMl0", "W1wiYVwiLCAtMV0", "a" * 2000):
+    nul = base64.urlsafe_b64encode(b'["\\u0000",1]').decode()
+    for bad in ("x", "e30", "WzEsMl0", "W1wiYVwiLCAtMV0", "a" * 2000, nul):
         response = client.get("/api/cards/", {"game": "redline", "after": bad})
         assert response.status_code == 400, bad
         assert response.json()["errors"][0]["field"] == "after"
