@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from functools import partial
 
 import django_filters
@@ -37,7 +34,15 @@ from validation.registry import registry
 
 from . import bulk, rulesets
 from .models import Card, Expansion, Game, Printing
-from .paging import COUNT_CAP, WalkPaginator, after_walk, search_walk
+from .paging import (
+    AFTER_MAX_LENGTH,
+    COUNT_CAP,
+    WalkPaginator,
+    after_key,
+    after_token,
+    after_walk,
+    search_walk,
+)
 from .search import search_cards
 from .serializers import (
     BulkFileSerializer,
@@ -194,38 +199,20 @@ CARD_PREFETCH = (
 
 #: The order a page after a card (`after`) follows: the API's, unless a search is ranked.
 AFTER_ORDER = ("name", "id")
-#: The longest `after` read (a card's name and id, encoded).
-AFTER_MAX_LENGTH = 1024
-
-
-def after_token(card: Card) -> str:
-    """The `after` of the page that follows `card`: its name and id, as base64url JSON."""
-    raw = json.dumps([card.name, card.pk], ensure_ascii=False, separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
 def read_after(token: str) -> tuple[str, int]:
     """The name and id an `after` holds; a 400 naming `after` when it holds none."""
-    problem = ValidationError(
-        {"after": ["after must be the value given in a next link (a card's place in the order)"]}
-    )
-    if not token or len(token) > AFTER_MAX_LENGTH:
-        raise problem
     try:
-        value = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise problem from None
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not isinstance(value[0], str)
-        or "\x00" in value[0]  # no name holds one, and PostgreSQL refuses it in a string
-        or not isinstance(value[1], int)
-        or isinstance(value[1], bool)
-        or not 0 < value[1] < 2**63
-    ):
-        raise problem
-    return value[0], value[1]
+        return after_key(token)
+    except ValueError:
+        raise ValidationError(
+            {
+                "after": [
+                    "after must be the value given in a next link (a card's place in the order)"
+                ]
+            }
+        ) from None
 
 
 class CardPagination(Pagination):

@@ -3,6 +3,9 @@ from `deep_page`; the results are counted up to COUNT_CAP (`WalkPaginator.capped
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -27,7 +30,47 @@ Walk = Callable[[int, int, int], list[Any] | None]
 #: limit, count -> the first `limit` results after a card (a page reached by its next link).
 After = Callable[[int, int], list[Any]]
 
-__all__ = ["COUNT_CAP", "After", "CappedPage", "WalkPaginator", "after_walk", "search_walk"]
+__all__ = [
+    "AFTER_MAX_LENGTH",
+    "COUNT_CAP",
+    "After",
+    "CappedPage",
+    "WalkPaginator",
+    "after_key",
+    "after_token",
+    "after_walk",
+    "search_walk",
+]
+
+#: The longest `after` read (a card's name and id, encoded).
+AFTER_MAX_LENGTH = 1024
+
+
+def after_token(card: Any) -> str:
+    """The `after` of the page that follows `card`: its name and id, as base64url JSON."""
+    raw = json.dumps([card.name, card.pk], ensure_ascii=False, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def after_key(token: str) -> tuple[str, int]:
+    """The name and id an `after` holds; ValueError when it holds none."""
+    if not token or len(token) > AFTER_MAX_LENGTH:
+        raise ValueError("no after")
+    try:
+        value = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise ValueError("no after") from None
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not isinstance(value[0], str)
+        or "\x00" in value[0]  # no name holds one, and PostgreSQL refuses it in a string
+        or not isinstance(value[1], int)
+        or isinstance(value[1], bool)
+        or not 0 < value[1] < 2**63
+    ):
+        raise ValueError("no after")
+    return value[0], value[1]
 
 
 class CappedPage(Page):

@@ -18,7 +18,7 @@ from validation.trace import codes_without_source
 from . import card_images, rulesets
 from .image_views import card_image_url
 from .models import Card, Expansion, Game, collector_order
-from .paging import COUNT_CAP, WalkPaginator, search_walk
+from .paging import COUNT_CAP, WalkPaginator, after_key, after_token, after_walk, search_walk
 from .presentation import (
     SUGGESTIONS,
     bare_words,
@@ -114,8 +114,20 @@ def game_cards(request, game: str):
     if per_page not in PAGE_SIZES:
         per_page = PAGE_SIZES[0]
     walk = search_walk(base=base, result=result, ordering=ordering)
-    page = WalkPaginator(qs, per_page, walk=walk, result=result).get_page(request.GET.get("page"))
+    # In name order, the Next link names the last card shown (`after`): that page is read
+    # from it, at any depth. An `after` that is not one (typed by hand) is left out.
+    after = None
+    if ordering == SORTS["name"] and not qs.query.distinct:
+        try:
+            key = after_key(request.GET.get("after", ""))
+        except ValueError:
+            key = None
+        if key is not None:
+            after = after_walk(queryset=qs, base=base, result=result, after=key)
+    paginator = WalkPaginator(qs, per_page, walk=walk, result=result, after=after)
+    page = paginator.get_page(request.GET.get("page"))
     cards = list(page.object_list)
+    next_after = after_token(cards[-1]) if cards and ordering == SORTS["name"] else ""
     for card in cards:
         card.stats = stat_line(card, game)
         card.kind_label = (
@@ -127,6 +139,7 @@ def game_cards(request, game: str):
     view = "list" if request.GET.get("view") == "list" else "grid"
     params = request.GET.copy()
     params.pop("page", None)
+    params.pop("after", None)
     suggestions: list[tuple[str, str]] = []
     words = bare_words(query) if not cards and not result.error and page.number == 1 else []
     if words and not reading["suggestions"]:
@@ -145,6 +158,7 @@ def game_cards(request, game: str):
         "game": game_def,
         "game_obj": game_obj,
         "page": page,
+        "next_after": next_after if page.has_next() else "",
         "count_cap": f"{COUNT_CAP:,}",
         "cards": cards,
         "query": query,

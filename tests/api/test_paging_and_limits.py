@@ -136,8 +136,8 @@ def test_next_links_read_each_page_after_the_last_card_and_miss_none(
 
 
 def test_after_is_refused_when_unreadable_or_for_a_ranked_search(client, sample_catalogue):
-    from catalogue.api import after_token
     from catalogue.models import Card
+    from catalogue.paging import after_token
 
     nul = base64.urlsafe_b64encode(b'["\\u0000",1]').decode()
     for bad in ("x", "e30", "WzEsMl0", "W1wiYVwiLCAtMV0", "a" * 2000, nul):

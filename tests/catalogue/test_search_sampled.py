@@ -281,3 +281,31 @@ def test_next_links_through_a_third_of_a_game_give_every_result_once(client, gam
         ids += [c["id"] for c in body["results"]]
     exact = Card.objects.filter(game=game, faction="une").order_by("name", "id")
     assert ids == list(exact.values_list("id", flat=True)) and len(ids) > 3000
+
+
+def _grid_names(html: str) -> list[str]:
+    return re.findall(r'class="face-name"[^>]*>([^<]+)<', html) or re.findall(
+        r'data-face-url="[^"]+">([^<]+)</a></td>', html
+    )
+
+
+def test_the_card_pages_next_link_reads_on_from_the_last_card(client, game):
+    """The game's card page in name order (list view): its Next link names the last card
+    shown, and the page it leads to holds the cards that page's number gives; an `after`
+    typed by hand that names no place is left out (the page by its number)."""
+    params = {"view": "list", "per": 96, "q": "faction:une"}
+    html = client.get("/cards/redline/", {**params, "page": 10}).content.decode()
+    for number in (11, 12):
+        link = re.search(r'<a href="\?([^"]+)">Next →</a>', html).group(1).replace("&amp;", "&")
+        assert f"page={number}" in link and "after=" in link
+        with CaptureQueriesContext(connection) as ctx:
+            html = client.get(f"/cards/redline/?{link}").content.decode()
+        assert any(
+            '("catalogue_card".name, "catalogue_card".id) > (' in q["sql"]
+            for q in ctx.captured_queries
+        )
+        by_number = client.get("/cards/redline/", {**params, "page": number}).content.decode()
+        names = _grid_names(html)
+        assert len(names) == 96 and names == _grid_names(by_number)
+    odd = client.get("/cards/redline/", {**params, "page": 12, "after": "nonsense"})
+    assert odd.status_code == 200 and _grid_names(odd.content.decode()) == names
