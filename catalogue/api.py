@@ -41,6 +41,7 @@ from .paging import (
     after_key,
     after_token,
     after_walk,
+    follows_name_order,
     search_walk,
 )
 from .search import search_cards
@@ -197,10 +198,6 @@ CARD_PREFETCH = (
 )
 
 
-#: The order a page after a card (`after`) follows: the API's, unless a search is ranked.
-AFTER_ORDER = ("name", "id")
-
-
 def read_after(token: str) -> tuple[str, int]:
     """The name and id an `after` holds; a 400 naming `after` when it holds none."""
     try:
@@ -282,7 +279,7 @@ class CardPagination(Pagination):
                 prefetch=CARD_PREFETCH,
             )
         # A page after a card: only in the name order (a ranked search has its own).
-        self.keyset = tuple(queryset.query.order_by) == AFTER_ORDER
+        self.keyset = follows_name_order(queryset.query.order_by)
         after = None
         token = request.query_params.get("after")
         if token is not None:

@@ -21,6 +21,7 @@ from .search import (
     SearchResult,
     after_page,
     deep_page,
+    follows_name_order,
     ranked_walk_page,
     walk_page,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "after_key",
     "after_token",
     "after_walk",
+    "follows_name_order",
     "search_walk",
 ]
 
@@ -172,10 +174,7 @@ class WalkPaginator(Paginator):
     def _page_after(self, number: int, after: After) -> CappedPage:
         """The page after a card (its number only names it): read from that card on, with
         one result more to know whether another page follows."""
-        known = self.count
-        if self.result is not None and self.result.estimate is not None:
-            known = max(known, self.result.estimate.low)
-        cards = after(self.per_page + 1, known)
+        cards = after(self.per_page + 1, _density(self.count, self.result))
         if not cards:
             raise EmptyPage("That page contains no results")
         return CappedPage(cards[: self.per_page], number, self, more=len(cards) > self.per_page)
@@ -209,10 +208,7 @@ def search_walk(
     ranked = _ranked_order(order)
 
     def walk(offset: int, limit: int, count: int) -> list[Any] | None:
-        if result.estimate is not None:
-            # A count that stopped at the cap says too little of how dense the results are:
-            # the window is sized from the sample's lower bound.
-            count = max(count, result.estimate.low)
+        count = _density(count, result)
         if ranked:
             cards = ranked_walk_page(
                 base=base,
@@ -238,6 +234,15 @@ def search_walk(
         return cards
 
     return walk
+
+
+def _density(count: int, result: SearchResult | None) -> int:
+    """How many results a walk sizes its window from: the count, or the sample's lower
+    bound when it says more (a count that stopped at the cap says too little of how dense
+    the results are)."""
+    if result is not None and result.estimate is not None:
+        return max(count, result.estimate.low)
+    return count
 
 
 def _ranked_order(order: tuple[Any, ...]) -> bool:

@@ -18,7 +18,15 @@ from validation.trace import codes_without_source
 from . import card_images, rulesets
 from .image_views import card_image_url
 from .models import Card, Expansion, Game, collector_order
-from .paging import COUNT_CAP, WalkPaginator, after_key, after_token, after_walk, search_walk
+from .paging import (
+    COUNT_CAP,
+    WalkPaginator,
+    after_key,
+    after_token,
+    after_walk,
+    follows_name_order,
+    search_walk,
+)
 from .presentation import (
     SUGGESTIONS,
     bare_words,
@@ -117,7 +125,8 @@ def game_cards(request, game: str):
     # In name order, the Next link names the last card shown (`after`): that page is read
     # from it, at any depth. An `after` that is not one (typed by hand) is left out.
     after = None
-    if ordering == SORTS["name"] and not qs.query.distinct:
+    in_name_order = follows_name_order(ordering)
+    if in_name_order and not qs.query.distinct:
         try:
             key = after_key(request.GET.get("after", ""))
         except ValueError:
@@ -127,7 +136,7 @@ def game_cards(request, game: str):
     paginator = WalkPaginator(qs, per_page, walk=walk, result=result, after=after)
     page = paginator.get_page(request.GET.get("page"))
     cards = list(page.object_list)
-    next_after = after_token(cards[-1]) if cards and ordering == SORTS["name"] else ""
+    next_after = after_token(cards[-1]) if cards and in_name_order else ""
     for card in cards:
         card.stats = stat_line(card, game)
         card.kind_label = (

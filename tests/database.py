@@ -257,3 +257,37 @@ def flush_by_delete() -> None:
 
     sql_flush.by_delete = True  # type: ignore[attr-defined]
     DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
+
+
+#: The syllables the search tests' generated catalogues make their names and words of.
+SYLLABLES = "ka ro mi tan vel dor ash qua bri zen lo fa ur el mon sti".split()
+
+
+def syllable_names(rng, count: int) -> tuple[set[str], list[str]]:
+    """`count` distinct card names of four syllables, "Tigercat" among them, then 300 words of
+    two for rules text, drawn from `rng` in that order (the same seed, the same catalogue)."""
+    names: set[str] = {"Tigercat"}
+    while len(names) < count:
+        names.add("".join(rng.choice(SYLLABLES) for _ in range(4)).capitalize())
+    words = ["".join(rng.choice(SYLLABLES) for _ in range(2)) for _ in range(300)]
+    return names, words
+
+
+def module_catalogue(make):
+    """The fixtures of a module whose tests share one generated catalogue: `_catalogue`,
+    made once by `make` (which returns the game's pk) in the module's transaction
+    (`shared_data`), and `game`, that game. Use: `_catalogue, game = module_catalogue(make)`."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def _catalogue(django_db_setup, django_db_blocker, request):
+        with shared_data(request, django_db_blocker):
+            yield make()
+
+    @pytest.fixture
+    def game(_catalogue, db):
+        from catalogue.models import Game
+
+        return Game.objects.get(pk=_catalogue)
+
+    return _catalogue, game

@@ -89,7 +89,14 @@ from .language import (
     query_error,
     tokenize,
 )
-from .paging import after_page, deep_page, estimate_matches, ranked_walk_page, walk_page
+from .paging import (
+    after_page,
+    deep_page,
+    estimate_matches,
+    follows_name_order,
+    ranked_walk_page,
+    walk_page,
+)
 
 __all__ = [
     "COMMON_KEYS",
@@ -112,6 +119,7 @@ __all__ = [
     "close_name_ids",
     "deep_page",
     "estimate_matches",
+    "follows_name_order",
     "number_sql",
     "parse",
     "picked_kind_and_faction",

@@ -49,6 +49,12 @@ logger = logging.getLogger(__name__)
 WALK_ORDERS = (("name",), ("name", "id"), ("name", "pk"))
 
 
+def follows_name_order(ordering: Iterable[Any]) -> bool:
+    """A page in this order is walked in name order (`walk_page`), and the page after a card
+    is read from it (`after_page`): by name, then by id (a name is a game's own)."""
+    return tuple(ordering) in WALK_ORDERS
+
+
 def walk_page(
     *,
     base: QuerySet,
@@ -78,7 +84,7 @@ def walk_page(
     `base` must be the cards of one game: its name index gives the order."""
     if condition is None or limit <= 0 or count <= offset:
         return None
-    if tuple(ordering) not in WALK_ORDERS:
+    if not follows_name_order(ordering):
         return None
     walked = _walked_scope(base, narrow)
     if walked is None:

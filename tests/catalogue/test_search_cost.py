@@ -13,12 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from catalogue.models import Card, Game
 from catalogue.search import MAX_TERMS, search_cards
 from catalogue.services import games_sync
-from tests.database import shared_data
+from tests.database import SYLLABLES, shared_data
 from tests.problems import field_errors
 
 pg_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL plans")
-
-SYLLABLES = "ka ro mi tan vel dor ash qua bri zen lo fa ur el mon sti".split()
 
 
 def _make_big_catalogue() -> Game:

@@ -22,11 +22,10 @@ from catalogue.paging import COUNT_CAP, WalkPaginator
 from catalogue.search import deep_page, search_cards
 from catalogue.search.paging import DEEP_OFFSET
 from catalogue.services import games_sync
-from tests.database import settle_card_indexes, shared_data
+from tests.database import SYLLABLES, module_catalogue, settle_card_indexes, syllable_names
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL plans")
 
-SYLLABLES = "ka ro mi tan vel dor ash qua bri zen lo fa ur el mon sti".split()
 CARDS = 12_000
 PER_PAGE = 50
 PAGES = CARDS // PER_PAGE  # 240
@@ -38,10 +37,7 @@ def _make_catalogue() -> int:
     games_sync()
     game = Game.objects.get(slug="redline")
     rng = random.Random(11)
-    names: set[str] = {"Tigercat"}
-    while len(names) < CARDS:
-        names.add("".join(rng.choice(SYLLABLES) for _ in range(4)).capitalize())
-    words = ["".join(rng.choice(SYLLABLES) for _ in range(2)) for _ in range(300)]
+    names, words = syllable_names(rng, CARDS)
     cards = []
     for i, name in enumerate(sorted(names)):
         efreet = i % 3 == 0
@@ -74,15 +70,7 @@ def _make_catalogue() -> int:
     return game.pk
 
 
-@pytest.fixture(scope="module")
-def _catalogue(django_db_setup, django_db_blocker, request):
-    with shared_data(request, django_db_blocker):
-        yield _make_catalogue()
-
-
-@pytest.fixture
-def game(_catalogue, db):
-    return Game.objects.get(pk=_catalogue)
+_catalogue, game = module_catalogue(_make_catalogue)
 
 
 def _plan(sql: str) -> str:
