@@ -90,7 +90,11 @@ class RedisCache(DjangoRedisCache):
     """The shared cache on Redis (CACHE_URL, REDIS_URL or the broker's server): Django's,
     with its clients kept (above) and a throttle counter counted in one round trip."""
 
-    _class = _ReusingRedisCacheClient
+    def __init__(self, server, params) -> None:
+        super().__init__(server, params)
+        # Django's __init__ sets its own client class on the instance (a class attribute
+        # here would be shadowed by it, and every cache call would build a client again).
+        self._class = _ReusingRedisCacheClient
 
     def count_in_window(self, key: str, duration: int) -> tuple[int, float]:
         """Add one to the counter `key`, creating it at 0 for `duration` seconds when it is

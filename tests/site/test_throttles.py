@@ -103,6 +103,31 @@ def test_a_throttled_request_costs_one_cache_round_trip(client, sample_catalogue
     assert _validate_api(client) == 429
 
 
+def test_the_redis_cache_keeps_its_clients_between_calls(monkeypatch):
+    """One `redis.Redis` a server for the process's cache calls (building one costs its ~170
+    response callbacks, on every throttled request and every cached read): two hundred calls
+    build none after the first."""
+    backend = caches["default"]
+    assert isinstance(backend, RedisCache)
+    backend.get("warm")
+    built = []
+    real_init = redis.Redis.__init__
+
+    def counted(self, *args, **kwargs):
+        built.append(self)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "__init__", counted)
+    for n in range(100):
+        backend.set(f"reuse-{n}", n, 30)
+        assert backend.get(f"reuse-{n}") == n
+    assert backend.count_in_window("reuse-window", 30)[0] == 1
+    assert built == []
+    reader = backend._cache.get_client()
+    assert backend._cache.get_client() is reader
+    assert backend._cache.get_client(write=True) is backend._cache.get_client(write=True)
+
+
 @pytest.mark.django_db
 def test_with_the_cache_down_throttled_routes_let_requests_through(
     client, user, sample_catalogue, caplog, monkeypatch
