@@ -11,6 +11,7 @@ import signal
 import threading
 import urllib.error
 import urllib.request
+import uuid
 
 import pytest
 import redis
@@ -118,10 +119,11 @@ def test_the_redis_cache_keeps_its_clients_between_calls(monkeypatch):
         real_init(self, *args, **kwargs)
 
     monkeypatch.setattr(redis.Redis, "__init__", counted)
+    key = f"reuse-{uuid.uuid4().hex}"
     for n in range(100):
-        backend.set(f"reuse-{n}", n, 30)
-        assert backend.get(f"reuse-{n}") == n
-    assert backend.count_in_window("reuse-window", 30)[0] == 1
+        backend.set(f"{key}-{n}", n, 30)
+        assert backend.get(f"{key}-{n}") == n
+    assert backend.count_in_window(f"{key}-window", 30)[0] == 1
     assert built == []
     reader = backend._cache.get_client()
     assert backend._cache.get_client() is reader
