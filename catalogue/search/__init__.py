@@ -34,7 +34,10 @@ through the full-text index and checked as a substring of the name or of the tex
 `text_lower`, its copy folded to lower case when written, migration 0003); attribute equality and list
 membership use JSONB containment (`@>`, GIN-indexed); comparisons of integer attributes
 (`speed>=6`) use a btree index per integer key (migration 0004). An OR holding a bare word or
-a phrase becomes one `id IN (SELECT ... UNION ALL SELECT ...)`, each part on its own index.
+a phrase becomes one `id IN (SELECT ... UNION ALL SELECT ...)`, each part on its own index;
+so does each word of an AND of words (or, beside a rarer word, it is tested on the rows the
+rarer one finds). A word alone in the top-level AND is tested on the rows, which PostgreSQL
+reads through its two indexes as one bitmap (`_WordMatch.direct`).
 On SQLite the same queries fall back to plain substring and JSON1 lookups, and to a
 forgiving name match in Python (difflib) for bare words.
 
@@ -155,6 +158,11 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         if compiled is None:
             return SearchResult(queryset, "", problems, dropped=dropped)
         q, read_as = compiled
+        if pg and len(compiler.top_words) == 1:
+            # The one word of the top-level AND: found through both its indexes at once.
+            match = _only_expression(compiler.top_words[0])
+            if isinstance(match, _WordMatch):
+                match.direct = True
         ranked = bool(pg and compiler.rank_words)
         estimate = None
         if pg and game_slug and (ranked or reads_text(q)):

@@ -437,3 +437,37 @@ def test_a_page_after_a_card_starts_reading_the_name_index_at_it(game, client, p
     plan = _plan(page)
     assert index in plan and "ROW((name)::text, id) > ROW(" in plan, plan
     assert "Index Cond" in plan.split("ROW((name)::text, id)")[0].splitlines()[-1], plan
+
+
+def _word_matches(q):
+    """The word matches (`_WordMatch`) a compiled condition holds, at any depth."""
+    from catalogue.search.expressions import _WordMatch
+
+    for child in q.children:
+        if isinstance(child, _WordMatch):
+            yield child
+        elif hasattr(child, "children"):
+            yield from _word_matches(child)
+
+
+@pytest.mark.parametrize("query", ["tigercat", "supply", "tigercat kind:efreet", "drop cost<=4"])
+def test_the_one_word_of_a_search_is_read_through_both_its_indexes_at_once(game, client, query):
+    """A word alone (beside filters, not beside another word) is tested on the rows of the
+    query's own table, which the planner reads through its full-text and trigram indexes as
+    one bitmap: each match's row is visited once (an id subquery visits it once per index,
+    then again by primary key). The cards found are those of the id subqueries."""
+    plans = _search_plans(client, query, "redline")
+    assert "BitmapOr" in plans, plans
+    assert "card_search_document" in plans and "card_name_trgm" in plans, plans
+    base = Card.objects.filter(game=game)
+    result = search_cards(query=query, queryset=base, game_slug="redline")
+    [word] = list(_word_matches(result.condition))
+    assert word.direct
+    sql = str(result.queryset.query)
+    assert 'SELECT "id" FROM "catalogue_card"' not in sql, sql
+    direct = set(result.queryset.values_list("id", flat=True))
+    word.direct = False  # the same word as id subqueries
+    subqueries = base.filter(result.condition)
+    assert 'SELECT "id" FROM "catalogue_card"' in str(subqueries.query)
+    assert set(subqueries.values_list("id", flat=True)) == direct
+    assert direct, query
