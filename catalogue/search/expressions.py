@@ -16,6 +16,7 @@ from django.db.models import (
     Subquery,
     Value,
 )
+from django.db.models.functions import Lower
 from django.db.models.lookups import IContains
 
 from ..models import Card, Game
@@ -475,15 +476,16 @@ def _contains_ci(column: str, value: str, pg: bool) -> Q:
 
     A value without three letters or digits in a row (`name:ab`) has no trigram: the index
     would hand every card to the recheck, which the planner does not foresee. The column is
-    then matched as an expression (`|| ''`, the same text) that the index does not serve,
-    so its cards are read in the page's order and tested as they come."""
+    then matched as an expression the index does not serve, so its cards are read in the
+    page's order and tested as they come: its lower-case form against the value's as a
+    LIKE pattern, which costs about half the regular expression on every row it tests
+    (every name of a game, to count `name:ab`: 147 -> 83 ms at a million printings)."""
     if pg and column == "text":
         return Q(_TextContains(value))
     if pg:
-        target: Any = F(column)
         if not re.search(r"[^\W_]{3}", value):
-            target = Func(F(column), template="(%(expressions)s || '')")
-        return Q(_Op(target, "~*", Value(_regex_escape(value))))
+            return Q(_Op(Lower(F(column)), "LIKE", Lower(Value(_like_contains(value)))))
+        return Q(_Op(F(column), "~*", Value(_regex_escape(value))))
     return Q(IContains(F(column), value))
 
 

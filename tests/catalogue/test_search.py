@@ -818,6 +818,12 @@ def test_special_characters_are_literal_in_contains(sample_catalogue):
         run(odd).queryset.count()  # literal text: no regex or LIKE error
     assert names("name:.*") == set()
     assert names("name:%") == set()
+    # Without a trigram (two letters) the name is matched by a LIKE pattern on PostgreSQL:
+    # its own `%`, `_` and `\` are literal there too, and any case matches.
+    assert names("name:_a") == names("name:a%") == names("name:\\a") == set()
+    everything = Card.objects.filter(game__slug="redline").values_list("name", flat=True)
+    assert names("name:Ti") == names("name:tI") == {n for n in everything if "ti" in n.lower()}
+    assert names("name:Ti")
 
 
 # --------------------------------------------------------------------------------------------
