@@ -471,3 +471,35 @@ def test_the_one_word_of_a_search_is_read_through_both_its_indexes_at_once(game,
     assert 'SELECT "id" FROM "catalogue_card"' in str(subqueries.query)
     assert set(subqueries.values_list("id", flat=True)) == direct
     assert direct, query
+
+
+# --- What the planner knows of the cards ---------------------------------------------------
+
+
+def _estimated_rows(sql: str, params: list) -> float:
+    """The rows the planner expects `sql` to return (its top node's estimate)."""
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
+        return cursor.fetchone()[0][0]["Plan"]["Plan Rows"]
+
+
+@pytest.mark.parametrize(
+    ("conditions", "values"),
+    [
+        ("kind = %s", ["efreet"]),
+        ("kind = %s AND faction = %s", ["efreet", "une"]),
+        ("faction = %s", ["une"]),
+    ],
+)
+def test_the_planner_knows_that_a_kind_and_a_faction_belong_to_their_game(game, conditions, values):
+    """Efreets and the UNE are REDLINE's alone. Taking the game, the kind and the faction as
+    independent, the planner expected efreets to be the game's share of them all (here 60 %
+    of the cards are REDLINE's: 2,400 of the 4,000), and planned a search's count and page
+    on that (migration 0014)."""
+    sql = f"SELECT id FROM catalogue_card WHERE game_id = %s AND {conditions}"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM ({sql}) AS matches", [game.pk, *values])
+        count = cursor.fetchone()[0]
+    assert count > 1000, count  # the catalogue is as the test means it to be
+    estimate = _estimated_rows(sql, [game.pk, *values])
+    assert abs(estimate - count) <= count * 0.1, (estimate, count)
