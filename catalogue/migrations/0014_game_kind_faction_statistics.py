@@ -26,6 +26,7 @@ def forward(apps, schema_editor):
             "ON game_id, kind, faction FROM catalogue_card"
         )
         # Gathered now rather than at autovacuum's next ANALYZE of the table.
+        schema_editor.execute("SET LOCAL statement_timeout = 0")  # the site's limit is a request's
         schema_editor.execute("ANALYZE catalogue_card")
 
 
