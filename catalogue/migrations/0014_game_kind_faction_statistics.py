@@ -1,15 +1,16 @@
 """Statistics of the cards' game, kind and faction together, on PostgreSQL only.
 
-Each kind and faction belongs to a game (an efreet is a REDLINE card, a ship a RED CODE
-one), but PostgreSQL's planner takes conditions on different columns to be independent:
-it estimated the efreets of REDLINE as the share of REDLINE cards times the share of
-efreets among all cards, about a third of the truth at a million printings. On that
-estimate it joined a search's own index to a bitmap of every card of the game and kind
-(`slots:pilot heroic:true`: 9 of its 20 ms building a bitmap of 121,752 cards that ruled
-out none), or walked the game's cards testing each, where the attribute index alone was
-cheaper. Extended statistics (CREATE STATISTICS: the three columns' dependencies and most
-common combinations) are gathered by ANALYZE beside the table's own, and the planner reads
-them for any condition on two or three of the columns.
+Each kind and faction belongs to one game, but PostgreSQL's planner takes conditions on
+different columns to be independent: it estimated the cards of a game and a kind as the
+game's share of the cards times the kind's share of all the cards, about 40 % of the truth
+for a game's commonest kind, at a million printings as on the plan tests' catalogue. Every
+search in a game, and every search naming a kind, plans on that estimate. Extended
+statistics (CREATE STATISTICS: the three columns' dependencies and most common
+combinations) are gathered by ANALYZE beside the table's own, and the planner reads them
+for any condition on two or three of the columns. Measured by bench/search.py at the
+site's planner settings, no search moved beyond the spread of its runs: it is a correct
+estimate, not a measured gain (docs/architecture.md, "What the planner is told of the
+cards").
 
 On SQLite nothing is done.
 """
