@@ -7,6 +7,7 @@ from decks.lists import version_check
 from decks.lists.options import COLLECTION_OPTION
 from decks.models import Deck, DeckVersion
 from decks.presentation import totals_rows
+from decks.samples import publish_sample_decks, sample_deck_name
 from decks.selectors import deck_export, version_sections
 from decks.services import deck_create, entries_as_sections
 from decks.verdicts.rechecks import RuleSetCache
@@ -20,6 +21,8 @@ __all__ = [
     "deck_export",
     "entries_as_sections",
     "list_view",
+    "publish_sample_decks",
+    "sample_deck_name",
     "totals_rows",
     "version_check",
     "version_sections",
