@@ -13,6 +13,7 @@ so that what people have done since (a like taken back, a comment deleted) stays
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -62,7 +63,7 @@ def sample_author():
     return user
 
 
-def _shares(files: list[SampleList], demo, other) -> list[tuple[SampleList, object]]:
+def _shares(files: list[SampleList], demo, other) -> list[tuple[SampleList, Any]]:
     """Each example list with its author: a game's lists in turn, by format, to the demo
     account and the other author (a game with one format: the demo account's)."""
     by_game: dict[str, list[SampleList]] = {}
