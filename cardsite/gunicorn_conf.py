@@ -9,7 +9,11 @@ timeouts (statement timeout, SQLite's busy timeout) still bound every request.""
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
+import threading
+import time
 
 workers = int(os.environ.get("WEB_CONCURRENCY", "4"))
 worker_class = "gthread"
@@ -18,3 +22,41 @@ keepalive = int(os.environ.get("WEB_KEEPALIVE", "5"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 accesslog = "-"
 errorlog = "-"
+#: How long a stopping worker (SIGTERM) may finish the requests it holds; the master then ends
+#: it with SIGKILL. Shorter than the 25 s scripts/run.sh gives the whole site to stop.
+graceful_timeout = int(os.environ.get("WEB_GRACEFUL_TIMEOUT", "10"))
+
+
+def worker_exit(server, worker) -> None:
+    """A worker process at its end (its graceful stop over, or a SIGINT or SIGQUIT's quick
+    one) ends at once if a thread of its pool is still in a request.
+
+    Python's exit waits for every thread of a thread pool, so one blocked in a request (a
+    client that sent half a request or announced a body it never sends, a view waiting for
+    a lock) would keep the worker, and the listening socket it inherited, alive for ever:
+    it no longer accepts anything, and a SIGTERM only sets a flag nobody reads again. The
+    master kills such a worker after `graceful_timeout`, but only if it lives that long.
+    (gunicorn calls this hook in the master too, for a worker already gone: nothing to do.)"""
+    if os.getpid() != worker.pid:
+        return
+    main = threading.main_thread()
+    deadline = time.monotonic() + 1  # idle threads of the pool, told to stop, end at once
+    for thread in threading.enumerate():
+        if thread is not main and not thread.daemon:
+            thread.join(max(deadline - time.monotonic(), 0))
+    if not any(t is not main and t.is_alive() and not t.daemon for t in threading.enumerate()):
+        return  # an ordinary exit
+    ending = sys.exc_info()[1]
+    code = 0
+    if isinstance(ending, SystemExit):
+        code = ending.code if isinstance(ending.code, int) else 0 if ending.code is None else 1
+    elif ending is not None:
+        code = 1
+    worker.log.info("Worker exiting with requests unfinished (pid: %s)", worker.pid)
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
