@@ -140,8 +140,71 @@ def game_choices() -> list[tuple[str, str]]:
     return [(game.slug, game.name) for game in registry.all()]
 
 
+#: How `read_game_format` read a list's game and format.
+READ_FROM_MENU, READ_FROM_LINES, READ_FROM_SECTIONS, READ_FROM_GAME_LINE = (
+    "",
+    "its # Game: and # Format: lines",
+    "its sections and cards",
+    "its # Game: line and its sections",
+)
+
+
+def read_game_format(form: forms.Form, data: dict) -> tuple[Header, str]:
+    """The game and format of the list in `data`, when the form's menu was left on "as the
+    list says" (`data["game_format"]` empty; it is filled): the list's # Game: and # Format:
+    lines (what an exported list starts with), else its section names and card names (within
+    the game of its # Game: line, when it has one): of the formats whose sections fit, the
+    first whose options the comment lines give (a "# Points: 50" line), else the first. The
+    one reading of the check page and the import page. Answers the list's header (with the
+    game, format and options read) and how they were read (READ_FROM_*: READ_FROM_MENU when
+    the menu chose them); a list that says nothing recognisable is an error on the menu."""
+    text = data.get("list") or ""
+    header = read_header(text)
+    if data.get("game_format"):
+        return header, READ_FROM_MENU
+    if header.game and header.format:
+        data["game_format"] = f"{header.game}/{header.format}"
+        return header, READ_FROM_LINES
+    if not text.strip():
+        return header, READ_FROM_MENU
+    found = list_recognise(text=text, game_slug=header.game)
+    if found.game is None:
+        form.add_error(
+            "game_format",
+            "choose the game and format: the list has no # Game: and # Format: lines "
+            f"naming them, and {found.problem}",
+        )
+        return header, READ_FROM_MENU
+    fmt = next((f for f in found.formats if header_options(text, f)), found.formats[0])
+    data["game_format"] = f"{found.game.slug}/{fmt.slug}"
+    how = READ_FROM_GAME_LINE if header.game else READ_FROM_SECTIONS
+    header = replace(
+        header, game=found.game.slug, format=fmt.slug, options=header_options(text, fmt)
+    )
+    return header, how
+
+
+def game_format_name(value: str) -> str:
+    """ "Hex Skirmish — Standard" for "hex-skirmish/standard"."""
+    game_slug, fmt_slug = value.split("/", 1)
+    game = registry.get(game_slug)
+    fmt = game.formats.get(fmt_slug)
+    return f"{game.name} — {fmt.name if fmt else fmt_slug}"
+
+
+def header_options_for(header: Header, chosen: str | None) -> dict[str, Any]:
+    """The options the list's header gives, when the game and format checked are the ones
+    it names."""
+    if header.game and chosen == f"{header.game}/{header.format}":
+        return dict(header.options)
+    return {}
+
+
 class CheckListForm(forms.Form):
-    game_format = forms.ChoiceField(label="Game and format", choices=format_choices)
+    """A list to check; the menu's first choice (its default) reads the game and format from
+    the list (`read_game_format`), as the import page does."""
+
+    game_format = forms.ChoiceField(label="Game and format", choices=format_choices, required=False)
     points = forms.IntegerField(
         label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
     )
@@ -160,9 +223,22 @@ class CheckListForm(forms.Form):
         max_length=40,
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.header = Header()
+        #: What the result says of how the game and format were chosen ("" when the menu
+        #: chose them and the list names no other game).
+        self.read_as = ""
+        cast(forms.ChoiceField, self.fields["game_format"]).choices = [
+            ("", AS_THE_LIST_SAYS),
+            *format_choices(),
+        ]
+
     def clean(self):
         super().clean()
         data = self.cleaned_data
+        if "list" in data:
+            self._read_game_format(data)
         clean_variant(self, data)
         code = (data.get("rule_set") or "").strip()
         data["rule_set"] = code
@@ -177,6 +253,30 @@ class CheckListForm(forms.Form):
             except DeckInvalid as exc:
                 self.add_error("rule_set", exc.errors["rule_set"])
         return data
+
+    def _read_game_format(self, data: dict) -> None:
+        """The menu left on "as the list says": the game and format the list names, or is
+        recognised as (`read_game_format`)."""
+        self.header, how = read_game_format(self, data)
+        chosen = data.get("game_format")
+        if not chosen:
+            return
+        if how == READ_FROM_LINES:
+            self.read_as = (
+                f"Checked as {game_format_name(chosen)}, as the list's # Game: and # Format: "
+                "lines say."
+            )
+        elif how:
+            self.read_as = (
+                f"Checked as {game_format_name(chosen)}, read from {how} (the list has no "
+                "# Format: line); to check it in another format, choose one in the menu."
+            )
+        elif self.header.game and self.header.game != chosen.split("/", 1)[0]:
+            named = registry.get(self.header.game).name
+            self.read_as = (
+                f"Checked as {game_format_name(chosen)}, as chosen in the menu; the list's "
+                f"# Game: line names {named}."
+            )
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)
@@ -193,7 +293,12 @@ class CheckListForm(forms.Form):
         )
 
     def options(self) -> dict:
-        return list_options(self.cleaned_data)
+        options = list_options(self.cleaned_data)
+        for key, value in header_options_for(
+            self.header, self.cleaned_data.get("game_format")
+        ).items():
+            options.setdefault(key, value)
+        return options
 
 
 class _ListInput(forms.Form):
@@ -306,50 +411,21 @@ class DeckNewForm(_ListInput):
 
     def _fill_from_header(self, data: dict) -> None:
         """Importing: the game, format and name left empty come from the list's own comment
-        lines; without # Game: and # Format: lines the game (and format) are recognised from
-        the list's section names and card names, and without # Deck: the deck is named
-        after its game, format and today's date."""
-        text = data.get("list") or ""
-        self.header = read_header(text)
-        if not data.get("game_format"):
-            if self.header.game and self.header.format:
-                data["game_format"] = f"{self.header.game}/{self.header.format}"
-            elif text.strip():
-                self._recognise(data, text)
+        lines, else the game (and format) are recognised from the list's section names and
+        card names (`read_game_format`), and without # Deck: the deck is named after its
+        game, format and today's date."""
+        self.header, how = read_game_format(self, data)
         chosen = data.get("game_format")
+        if how in (READ_FROM_SECTIONS, READ_FROM_GAME_LINE) and chosen:
+            self.recognised = (
+                f"Read as {game_format_name(chosen)} from {how} (the list has no "
+                "# Format: line); to import it in another format, choose one in the menu."
+            )
         if not (data.get("name") or "").strip():
             if self.header.name:
                 data["name"] = self.header.name
             elif chosen:
                 data["name"] = default_deck_name(*chosen.split("/", 1))
-
-    def _recognise(self, data: dict, text: str) -> None:
-        """The game and format of a list without # Game: and # Format: lines, from its
-        sections and card names (the game of its # Game: line, when it has one): of the
-        formats whose sections fit, the first whose options the comment lines give (a
-        "# Points: 50" line), else the first. Says how it was read (`self.recognised`)."""
-        named_game = bool(self.header.game)
-        found = list_recognise(text=text, game_slug=self.header.game)
-        if found.game is None:
-            self.add_error(
-                "game_format",
-                "choose the game and format: the list has no # Game: and # Format: lines "
-                f"naming them, and {found.problem}",
-            )
-            return
-        fmt = next((f for f in found.formats if header_options(text, f)), found.formats[0])
-        data["game_format"] = f"{found.game.slug}/{fmt.slug}"
-        self.header = replace(
-            self.header,
-            game=found.game.slug,
-            format=fmt.slug,
-            options=header_options(text, fmt),
-        )
-        how = "its # Game: line and its sections" if named_game else "its sections and cards"
-        self.recognised = (
-            f"Read as {found.game.name} — {fmt.name} from {how} (the list has no "
-            "# Format: line); to import it in another format, choose one in the menu."
-        )
 
     def split(self) -> tuple[str, str]:
         game, fmt = self.cleaned_data["game_format"].split("/", 1)
@@ -357,11 +433,10 @@ class DeckNewForm(_ListInput):
 
     def options(self) -> dict:
         options = list_options(self.cleaned_data)
-        if self.header.game and self.cleaned_data.get("game_format") == (
-            f"{self.header.game}/{self.header.format}"
-        ):
-            for key, value in self.header.options.items():
-                options.setdefault(key, value)
+        for key, value in header_options_for(
+            self.header, self.cleaned_data.get("game_format")
+        ).items():
+            options.setdefault(key, value)
         return options
 
 

@@ -6,8 +6,9 @@
     # Points: 50
 
 Comment lines are ignored by the list format itself, so the text reads anywhere a list
-does; the import form reads the game, format, name and the format's adjustable options from
-them when the form does not say. The adjustable options are those of the format
+does; the import form (game, format, name, the format's adjustable options) and the check
+form (game, format, options) read them when the form does not say
+(`decks.forms.read_game_format`). The adjustable options are those of the format
 (`FormatDef.adjustable`), written "# <Option>: <whole number>".
 """
 

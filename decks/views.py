@@ -57,12 +57,15 @@ def check_list(request):
     """Check a list without an account: verdict, every violation, the totals."""
     form = CheckListForm(
         request.POST or None,
-        initial={"game_format": request.GET.get("f") or default_game_format()},
+        # The menu opens on "as the list says" (its # Game: and # Format: lines, else its
+        # sections and cards), unless a link chose the format.
+        initial={"game_format": request.GET.get("f") or ""},
     )
     context: dict = {"form": form, "games": registry.all()}
     if request.method == "POST" and form.is_valid():
         game_slug, fmt = form.split()
         context["game"] = registry.get(game_slug)
+        context["read_as"] = form.read_as
         try:
             checked = list_check(
                 game_slug=game_slug,

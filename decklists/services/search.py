@@ -301,7 +301,8 @@ def decklist_search(s: Search):
     if included:
         qs = qs.filter(pk__in=_holding(included, excluded))
     elif excluded:
-        qs = qs.exclude(pk__in=_holding([(ids, 1) for ids in excluded], []))
+        # Without a card to hold: every decklist but those holding any excluded card.
+        qs = qs.exclude(pk__in=_holding([([pk for ids in excluded for pk in ids], 1)], []))
     if s.legal_today:
         qs = qs.filter(_legal_today_q(s))
     return qs.order_by(*SORTS[s.sort])

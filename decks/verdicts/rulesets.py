@@ -5,8 +5,9 @@ A deck follows its format (checked under the rule set in effect today) unless it
 it to one rule set (`decks.services.deck_pin`). `deck_rule_sets`
 answers what the deck page and the builder show: the rule set the deck is checked under,
 whether it is pinned, the format's rule sets to pin to, and (for a deck that follows) the
-upcoming rule set's effect on it: "From 1 Jan 2027: Card A banned (4 copies); Card B cost 3
-→ 4; points 52/50".
+upcoming rule set's effect on it: every change it makes to the deck's cards, then the verdict:
+"From 1 Jan 2027: Card A banned (4 copies); Card B no longer banned; Card C no longer limited
+(was 2); Card D cost 3 → 4; points 52/50 — not legal then (1 problem)".
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import ngettext
 
 from catalogue import rulesets
 from catalogue.models import RuleSet
@@ -26,22 +28,37 @@ from validation.types import RuleSetFacts
 #: How long a deck's upcoming effect is kept (the key changes with its list and rule sets).
 EFFECT_SECONDS = 600
 
+#: The form of an effect's items: one stored in another form is computed anew.
+EFFECT_FORM = 2
+
 
 @dataclass
 class Effect:
     """What a rule set will do to a deck from its date: `items` in words, the verdict then,
-    and the figures (points and their limit, when the game counts them)."""
+    and the figures (points and their limit, when the game counts them). `legal_now`: the
+    deck's verdict today (None: not known), to say that it becomes legal."""
 
     rule_set: RuleSet
     items: list[str] = field(default_factory=list)
     legal: bool = True
     errors: int = 0
+    legal_now: bool | None = None
+
+    @property
+    def verdict(self) -> str:
+        """The deck's verdict under the rule set: "legal then", "becomes legal" (not legal
+        today) or "not legal then (2 problems)"."""
+        if self.legal:
+            return "becomes legal" if self.legal_now is False else "legal then"
+        return ngettext(
+            "not legal then (%(n)d problem)", "not legal then (%(n)d problems)", self.errors
+        ) % {"n": self.errors}
 
     @property
     def text(self) -> str:
         when = f"From {self.rule_set.effective.day} {self.rule_set.effective:%b %Y}"
         said = "; ".join(self.items) if self.items else "no change to this deck"
-        return f"{when}: {said}"
+        return f"{when}: {said} — {self.verdict}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -50,6 +67,7 @@ class Effect:
             "items": list(self.items),
             "legal": self.legal,
             "errors": self.errors,
+            "verdict": self.verdict,
             "text": self.text,
         }
 
@@ -70,9 +88,8 @@ def _copies(n: int) -> str:
 
 def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effect:
     """What rule set `then` does to `version` of `deck` against the rule set it is checked
-    under now (`now`; None: the bare format): the cards it bans, drops from the pool or
-    limits below the deck's count, the costs it changes, the points against their limit, and
-    the verdict."""
+    under now (`now`; None: the bare format): each change to the deck's cards
+    (`effect_parts`), the points against their limit, and the verdict."""
     counts, names = _counts(version)
     later = rulesets.facts(then, names.values())
     cards = card_facts_by_names(game_slug=deck.game.slug, names=names.values())
@@ -88,32 +105,48 @@ def effect_parts(
 ) -> tuple[list[str], bool, int]:
     """The effect's items, verdict and number of errors, from the version's check under the
     upcoming rule set (`report`) and the facts of both rule sets (no query: a re-check
-    chunk computes it for each deck in memory; `cards` maps lower-case names to facts)."""
+    chunk computes it for each deck in memory; `cards` maps lower-case names to facts).
+    The items: card by card in name order, every difference between the two rule sets for
+    that card (banned or no longer, out of or back in the card pool, a limit set, raised,
+    lowered or lifted, its cost, its errata), then the points against their limit."""
     counts, names = _counts(version)
     items: list[str] = []
     costs_now = now.costs if now is not None else {}
+    banned_now = now.banned if now is not None else frozenset()
+    pool_now = now.pool if now is not None else None
+    limits_now = now.limits if now is not None else {}
+    texts_now = now.texts if now is not None else {}
     for key in sorted(counts, key=lambda k: names[k].lower()):
         name, n = names[key], counts[key]
         if key in later.banned:
-            if now is None or key not in now.banned:
+            if key not in banned_now:
                 items.append(f"{name} banned ({_copies(n)})")
             continue
-        if later.pool is not None and key not in later.pool:
-            if now is None or now.pool is None or key in now.pool:
-                items.append(f"{name} leaves the card pool ({_copies(n)})")
-        limit = later.limits.get(key)
-        if limit is not None and n > limit:
-            before = now.limits.get(key) if now is not None else None
-            if before != limit:
+        if key in banned_now:
+            items.append(f"{name} no longer banned")
+        in_pool_now = pool_now is None or key in pool_now
+        in_pool_then = later.pool is None or key in later.pool
+        if in_pool_now and not in_pool_then:
+            items.append(f"{name} leaves the card pool ({_copies(n)})")
+        elif in_pool_then and not in_pool_now:
+            items.append(f"{name} back in the card pool")
+        before, limit = limits_now.get(key), later.limits.get(key)
+        if before != limit:
+            if limit is None:
+                items.append(f"{name} no longer limited (was {before})")
+            elif before is None:
                 items.append(f"{name} limited to {limit} ({_copies(n)})")
-    for key in sorted(counts, key=lambda k: names[k].lower()):
+            else:
+                items.append(f"{name} limit {before} → {limit} ({_copies(n)})")
         card = cards.get(key)
-        if card is None:
-            continue
-        old = costs_now.get(key, card.cost)
-        new = later.costs.get(key, card.cost)
-        if old != new:
-            items.append(f"{names[key]} cost {old} → {new}")
+        if card is not None:
+            old, new = costs_now.get(key, card.cost), later.costs.get(key, card.cost)
+            if old != new:
+                items.append(f"{name} cost {old} → {new}")
+        text_now, text_then = texts_now.get(key, ""), later.texts.get(key, "")
+        if text_now != text_then:
+            said = "removed" if not text_then else "changed" if text_now else "added"
+            items.append(f"{name} errata {said}")
     limit = report.totals.get("limit")
     if report.points is not None and isinstance(limit, int):
         items.append(f"points {report.points}/{limit}")
@@ -126,6 +159,7 @@ def effect_key(in_force: RuleSet | None, upcoming: RuleSet) -> str:
     return ":".join(
         str(part)
         for part in (
+            f"v{EFFECT_FORM}",
             in_force.pk if in_force else 0,
             in_force.updated_at.timestamp() if in_force else 0,
             upcoming.pk,
@@ -242,6 +276,7 @@ def deck_rule_sets(*, deck, with_effect: bool = True) -> DeckRuleSets:
                 str(part)
                 for part in (
                     "upcoming-effect",
+                    EFFECT_FORM,
                     deck.pk,
                     version.pk,
                     version.revision,
@@ -255,7 +290,9 @@ def deck_rule_sets(*, deck, with_effect: bool = True) -> DeckRuleSets:
             if kept is None:
                 kept = _effect_between(deck, version, in_force, upcoming)
                 cache.set(key, kept, EFFECT_SECONDS)
-        state.effect = Effect(upcoming, list(kept["items"]), kept["legal"], kept["errors"])
+        state.effect = Effect(
+            upcoming, list(kept["items"]), kept["legal"], kept["errors"], legal_now=deck.legal
+        )
     return state
 
 

@@ -51,3 +51,20 @@ def test_a_suggestion_fixes_its_line_in_one_click_and_checks_again(page):
     value = page.input_value("#id_list").splitlines()
     assert value[7] == "4  Tigercat" and value[9] == "5 Longbow"
     assert page.console_errors == []
+
+
+def test_an_exported_list_is_checked_as_its_game_with_the_menu_left_alone(page):
+    from decks.list_header import export_header
+
+    header = export_header(name="Army", game_slug="hex-skirmish", format="standard", options={})
+    page.goto("/check/")
+    page.wait_for_function("() => window.htmx !== undefined")
+    expect(page.locator("#id_game_format option:checked")).to_contain_text("As the list says")
+    page.fill("#id_list", header + sample_list("hex-skirmish", "standard").text())
+    page.click("#check-form button[type=submit]")
+    expect(page.locator("#read-as")).to_have_text(
+        "Checked as Hex Skirmish — Standard, as the list's # Game: and # Format: lines say."
+    )
+    expect(page.locator("#verdict .verdict")).to_have_text("Legal")
+    assert page.input_value("#id_game_format") == ""
+    assert page.console_errors == []

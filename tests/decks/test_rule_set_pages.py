@@ -109,8 +109,8 @@ def test_the_deck_page_shows_the_rule_set_and_the_upcoming_effect(client, user, 
     assert "Checked under <a" in page and "<strong>S1</strong>" in page
     assert "follows the format" in page
     assert (
-        "From 1 Jan 2027: Kestrel limited to 2 (3 copies); Longbow cost 3 → 4"
-        " — not legal then (1 problem)"
+        "From 1 Jan 2027: Kestrel limited to 2 (3 copies); Longbow cost 3 → 4;"
+        " Smoke Screen errata added — not legal then (1 problem)"
     ) in page
     # The versions say the rule set each was checked under.
     assert '<td class="version-rule-set" data-label="Rule set">S1</td>' in page
@@ -126,7 +126,11 @@ def test_the_upcoming_effect_is_stored_with_the_verdict_and_refreshed_by_a_re_ch
     from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start
 
     stored = Deck.objects.get(pk=kestrel_deck.pk).upcoming
-    assert stored["items"] == ["Kestrel limited to 2 (3 copies)", "Longbow cost 3 → 4"]
+    assert stored["items"] == [
+        "Kestrel limited to 2 (3 copies)",
+        "Longbow cost 3 → 4",
+        "Smoke Screen errata added",
+    ]
     assert (stored["legal"], stored["errors"]) == (False, 1)
     # The page reads it: nothing computed on the view.
     computed = []
@@ -150,7 +154,8 @@ def test_the_upcoming_effect_is_stored_with_the_verdict_and_refreshed_by_a_re_ch
     for i in range(len(job.chunks)):
         recheck_run_chunk(job_id=job.pk, index=i)
     stored = Deck.objects.get(pk=kestrel_deck.pk).upcoming
-    assert stored["items"] == ["Longbow cost 3 → 4"] and stored["legal"] is True
+    assert stored["items"] == ["Longbow cost 3 → 4", "Smoke Screen errata added"]
+    assert stored["legal"] is True
 
 
 def test_a_builder_session_stores_the_upcoming_effect_when_its_version_is_sealed(
@@ -171,7 +176,12 @@ def test_a_builder_session_stores_the_upcoming_effect_when_its_version_is_sealed
     assert Deck.objects.get(pk=deck.pk).upcoming == {}
     deck_seal_version(deck=deck)
     stored = Deck.objects.get(pk=deck.pk).upcoming
-    assert stored["version"] == version.pk and stored["items"] == ["Longbow cost 3 → 4"]
+    assert stored["version"] == version.pk
+    assert stored["items"] == [
+        "Kestrel limited to 2 (2 copies)",
+        "Longbow cost 3 → 4",
+        "Smoke Screen errata added",
+    ]
 
 
 def _section(deck, name):
@@ -374,7 +384,7 @@ def test_the_upcoming_points_update_of_an_army(client, user, sample_catalogue):
     assert army.report["rule_set"] == "P1" and army.report["totals"]["points"] == 39
     effect = deck_rule_sets(deck=army).effect
     assert effect.text == (
-        "From 1 Jan 2027: Lancers cost 8 → 9; Longbowmen cost 7 → 8; points 41/50"
+        "From 1 Jan 2027: Lancers cost 8 → 9; Longbowmen cost 7 → 8; points 41/50 — legal then"
     )
     assert effect.legal
     client.force_login(user)
