@@ -22,19 +22,27 @@ OTHER_DECKS = 50
 
 
 def _choices(request, deck: Deck, token: str) -> dict:
+    """The B menu: the deck's versions, and the other decks of the game the user can read
+    (by name); `suggested`, the user's own deck of the same game and format saved most
+    recently, which B opens on when the deck has no other version."""
     versions = list(DeckVersion.objects.filter(deck=deck).order_by("-number").only("number"))
-    others = []
+    others: list[Deck] = []
+    suggested = None
     if request.user.is_authenticated:
-        others = list(
-            Deck.objects.visible_to(request.user)
-            .filter(game=deck.game)
-            .exclude(pk=deck.pk)
+        readable = Deck.objects.visible_to(request.user).filter(game=deck.game).exclude(pk=deck.pk)
+        others = list(readable.only("id", "name").order_by("name", "id")[:OTHER_DECKS])
+        suggested = (
+            readable.filter(owner=request.user, format=deck.format, current_version__isnull=False)
             .only("id", "name")
-            .order_by("name", "id")[:OTHER_DECKS]
+            .order_by("-updated_at", "-id")
+            .first()
         )
+        if suggested is not None and all(d.pk != suggested.pk for d in others):
+            others.append(suggested)
     return {
         "versions": [{"number": v.number, "ref": f"v:{v.number}"} for v in versions],
         "others": [{"name": d.name, "ref": f"d:{d.pk}"} for d in others],
+        "suggested": f"d:{suggested.pk}" if suggested is not None else "",
     }
 
 
@@ -42,18 +50,22 @@ def _defaults(choices: dict, a: int | None, b_ref: str) -> tuple[int | None, str
     """What the form opens on, given what the address asked for (`a`, a version number of
     this deck, and `b_ref`, as the B menu's values): by default A is the version before the
     latest and B the latest. A given alone gets B the latest (the version before it, when A
-    is the latest); B given alone gets A the version before it. A deck of one version is
-    A against the first other deck of the game (else against itself, which the comparison
-    refuses with a message)."""
+    is the latest); B given alone gets A the version before it. A deck of one version (the
+    deck panel's link names it as B) is A against the user's own deck of the same game and
+    format saved most recently; with none, B is left to choose ("") and the form says so.
+    The form never opens on a version against itself."""
     numbers = [v["number"] for v in choices["versions"]]  # newest first
-    others = [d["ref"] for d in choices["others"]]
+    suggested = choices.get("suggested", "")
 
     def before(n: int | None) -> int | None:
         return next((m for m in numbers if n is not None and m < n), None)
 
     if a is None and b_ref.startswith("v:"):
         b_number = whole_number(b_ref[2:])
-        a = before(b_number) or next((m for m in numbers if m != b_number), b_number)
+        a = before(b_number) or next((m for m in numbers if m != b_number), None)
+        if a is None:  # the deck's only version: it is A, against another deck
+            a = b_number if b_number in numbers else (numbers[0] if numbers else None)
+            b_ref = ""
     elif a is None and b_ref:
         a = numbers[0] if numbers else None
     elif a is None:
@@ -64,10 +76,8 @@ def _defaults(choices: dict, a: int | None, b_ref: str) -> tuple[int | None, str
             b_ref = f"v:{numbers[0]}"
         elif later:
             b_ref = f"v:{later[0]}"
-        elif others:
-            b_ref = others[0]
         else:
-            b_ref = f"v:{a}"
+            b_ref = suggested
     return a, b_ref
 
 
@@ -120,6 +130,8 @@ def deck_compare(request, deck_pk: int):
         "errors": {},
         # Nothing to compare with yet: one version, and no other deck of the game.
         "alone": len(choices["versions"]) < 2 and not choices["others"],
+        # B left to choose: one version, and no deck of the user's of the same format.
+        "choose_b": not b_value,
         **choices,
     }
     if request.method == "GET" or kind is None:

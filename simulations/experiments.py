@@ -11,8 +11,9 @@ a round is stored differ (its kind of job, simulations/jobs.py):
   metric (six integers each), never per-game rows;
 - when every chunk of the round is stored, the sums are merged and the chosen metric's
   interval is taken at the look's level (``alpha / K``, Bonferroni over the K planned
-  looks). If it excludes 0, or the games limit is reached, the run is done with
-  ``results.differences``; else the run grows by the next round's chunks (``n_chunks``
+  looks). If it excludes 0, lies inside the metric's equivalence margin (the decks are
+  equivalent: two identical lists stop after the first round), or the games limit is
+  reached, the run is done with ``results.differences``; else the run grows by the next round's chunks (``n_chunks``
   increases) and those are sent.
 
 Nothing here names a game or a metric: both come from the goldfish.
@@ -35,7 +36,9 @@ COMPARE = "compare"
 METHOD = (
     "Paired games on common random numbers; normal intervals on the mean difference at level "
     "alpha / K for each of the K planned looks (Bonferroni), so the interval at the look where "
-    "the comparison stopped is a valid 95% interval."
+    "the comparison stopped is a valid 95% interval. It stops when that interval excludes 0, "
+    "or lies inside the metric's equivalence margin (a difference too small to matter), or at "
+    "the games limit."
 )
 
 
@@ -82,6 +85,7 @@ def new_inputs(
         "a_label": label_a,
         "b_label": label_b,
         "metric": metric.key,
+        "margin": metric.equivalence_margin,
         "alpha": paired.ALPHA,
         "looks": looks,
         "chunks": chunks,
@@ -103,6 +107,12 @@ def play_chunk(run, kind, chunk_index: int) -> dict[str, Any]:
 
 def _z(inputs: Mapping[str, Any]) -> float:
     return paired.z_value(float(inputs["alpha"]) / len(inputs["looks"]))
+
+
+def _margin(inputs: Mapping[str, Any]) -> float | None:
+    """The equivalence margin the comparison stops at (None for one started without)."""
+    margin = inputs.get("margin")
+    return None if margin is None else float(margin)
 
 
 def _total(run, chunk_count: int) -> tuple[int, paired.Sums]:
@@ -132,12 +142,18 @@ def after_round(run, kind, now: datetime, enqueue: Callable[[int, range], None])
         }
     )
     last = look == len(inputs["looks"]) - 1
-    if not paired.excludes_zero(chosen) and not last:
+    equivalent = paired.within_margin(chosen, _margin(inputs))
+    if not paired.excludes_zero(chosen) and not equivalent and not last:
         run.n_chunks = inputs["look_chunks"][look + 1]
         run.results = {"rounds": rounds}
         enqueue(run.pk, range(inputs["look_chunks"][look], run.n_chunks))
         return "round"
-    stopped = "interval excludes 0" if paired.excludes_zero(chosen) else "games limit reached"
+    if paired.excludes_zero(chosen):
+        stopped = "interval excludes 0"
+    elif equivalent:
+        stopped = "interval inside the equivalence margin"
+    else:
+        stopped = "games limit reached"
     _finish(run, kind, run.n_chunks, rounds, now, stopped)
     return "finished"
 
@@ -157,7 +173,10 @@ def _finish(run, kind, chunk_count: int, rounds: list, now: datetime, stopped: s
         "games": games,
         "a": inputs["a_label"],
         "b": inputs["b_label"],
-        "verdict": paired.verdict(metric, row, games, inputs["b_label"]),
+        "verdict": paired.verdict(
+            metric, row, games, inputs["b_label"], inputs["a_label"], _margin(inputs)
+        ),
+        "margin": _margin(inputs),
         "stopped": stopped,
         "method": METHOD,
         "level": 1 - float(inputs["alpha"]),
@@ -215,7 +234,7 @@ def view(run, kind) -> dict[str, Any] | None:
                 "a": m.format(r["a"]),
                 "b": m.format(r["b"]),
                 "difference": m.format_difference(r["difference"]),
-                "ci": f"{m.format_difference(r['ci_low'])} to {m.format_difference(r['ci_high'])}",
+                "ci": m.format_interval(r["ci_low"], r["ci_high"]),
                 "distinguishable": r["distinguishable"],
                 "b_better": r["distinguishable"] and m.improves(r["difference"]),
             }
@@ -227,8 +246,7 @@ def view(run, kind) -> dict[str, Any] | None:
             # in the metric's unit, as the verdict and the table below say it
             "difference": chosen.format_difference(r["difference"]) if chosen else r["difference"],
             "ci": (
-                f"{chosen.format_difference(r['ci_low'])} to "
-                f"{chosen.format_difference(r['ci_high'])}"
+                chosen.format_interval(r["ci_low"], r["ci_high"])
                 if chosen
                 else f"{r['ci_low']} to {r['ci_high']}"
             ),
@@ -240,6 +258,11 @@ def view(run, kind) -> dict[str, Any] | None:
         "b": inputs.get("b_label", "B"),
         "metric": chosen,
         "max_games": f"{inputs['looks'][-1]:,}",
+        "margin": (
+            chosen.format_amount(margin)
+            if chosen and (margin := _margin(inputs)) is not None
+            else None
+        ),
         "looks": len(inputs["looks"]),
         "rounds": rounds,
         "rows": rows,

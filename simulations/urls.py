@@ -12,6 +12,7 @@ urlpatterns = [
     path("odds/", views.odds_view, name="odds"),
     path("<int:pk>/", views.run_detail, name="detail"),
     path("<int:pk>/progress/", views.run_progress, name="progress"),
+    path("<int:pk>/status/", views.run_status, name="status"),
     path("decks/<int:deck_pk>/", views.deck_panel, name="deck-panel"),
     path("decks/<int:deck_pk>/start/", views.start, name="start"),
     path("decks/<int:deck_pk>/compare/", compare_views.deck_compare, name="deck-compare"),

@@ -16,7 +16,7 @@ from validation.registry import registry
 from validation.sim.metrics import comparison_rows
 
 from . import kinds, services
-from .models import SimulationRun
+from .models import EXPERIMENTS, RunKind, SimulationRun
 
 LIST_FIELDS = (
     "id",
@@ -194,7 +194,7 @@ def run_list(request):
     return render(
         request,
         "simulations/list.html",
-        {"runs": runs, "compare_groups": _by_game([r for r in runs if r.status == "done"])},
+        {"runs": runs, "compare_groups": _compare_groups([r for r in runs if r.status == "done"])},
     )
 
 
@@ -206,21 +206,50 @@ def _label_kinds(runs: list) -> None:
         r.kind_label = kind.label if kind else r.simulation
 
 
-def _by_game(runs: list) -> list[dict]:
-    """Runs compare within one game: finished runs grouped by game (two or more each), with
-    their kinds' labels, for one compare form per game."""
+def _compare_groups(runs: list) -> list[dict]:
+    """The runs that compare side by side: finished goldfish runs (and tools' background
+    runs) of one simulation, grouped by it (two or more each), for one compare form a group.
+    Groups of goldfish runs come first, each group in the order of its newest run, and its
+    runs newest first: a form opens on the two newest runs of its simulation. Comparisons
+    and tuning runs show their own results and compare with nothing."""
     known = {k.slug: k for k in kinds.all_kinds()}
     names = {g.slug: g.name for g in registry.all()}
-    groups: dict[str, list] = {}
+    groups: dict[str, dict] = {}
     for r in runs:
+        if r.status != "done" or r.kind in EXPERIMENTS:
+            continue
         kind = known.get(r.simulation)
         r.kind_label = kind.label if kind else r.simulation
-        groups.setdefault(kind.game_slug if kind else "", []).append(r)
-    return [
-        {"game": names.get(slug, slug or "Other"), "runs": group}
-        for slug, group in groups.items()
-        if len(group) > 1
-    ]
+        game = names.get(kind.game_slug, kind.game_slug) if kind else "Other"
+        group = groups.setdefault(
+            r.simulation,
+            {"game": game, "label": r.kind_label, "goldfish": r.kind == RunKind.GOLDFISH},
+        )
+        group.setdefault("runs", []).append(r)
+    found = [g for g in groups.values() if len(g["runs"]) > 1]
+    return sorted(found, key=lambda g: not g["goldfish"])
+
+
+def _not_comparable(views: list[dict]) -> str | None:
+    """Why two runs cannot be compared side by side (None when they can)."""
+    a, b = views[0]["run"], views[1]["run"]
+    for run in (a, b):
+        if run.kind in EXPERIMENTS:
+            return (
+                f"Run #{run.pk} is a {run.get_kind_display().lower()}: its page shows its own "
+                "results. Two goldfish runs of one simulation compare side by side."
+            )
+    games = {v["kind"].game_slug if v["kind"] else "" for v in views}
+    if len(games) > 1:
+        return "These runs are of different games; compare runs of one game."
+    if a.simulation != b.simulation:
+        label_a = views[0]["kind"].label if views[0]["kind"] else a.simulation
+        label_b = views[1]["kind"].label if views[1]["kind"] else b.simulation
+        return (
+            f"Run #{a.pk} is a {label_a} run and #{b.pk} a {label_b} run: compare two runs "
+            "of one simulation."
+        )
+    return None
 
 
 def _readable_run(request, pk: int) -> SimulationRun:
@@ -242,6 +271,14 @@ def run_detail(request, pk: int):
 
 
 @require_GET
+def run_status(request, pk: int):
+    """A run's status where another page started it (the Play pages): polled by htmx while
+    the run is active, then the last answer carries no trigger, so polling stops."""
+    run = _readable_run(request, pk)
+    return render(request, "simulations/_run_status.html", {"run": run})
+
+
+@require_GET
 def run_progress(request, pk: int):
     """The htmx poll of the run page: the progress bar while active, then the results (the
     answer carries no trigger any more, so polling stops)."""
@@ -252,34 +289,27 @@ def run_progress(request, pk: int):
 @require_GET
 def compare(request):
     ids = [request.GET.get("a"), request.GET.get("b")]
-    try:
-        ids = [int(i) for i in ids]
-    except (TypeError, ValueError):
+
+    def pick(error: str | None = None):
         choices = []
         if request.user.is_authenticated:
             choices = list(
                 SimulationRun.objects.owned_by(request.user)
                 .filter(status="done")
+                .exclude(kind__in=EXPERIMENTS)
                 .only(*LIST_FIELDS)[:200]
             )
-        return render(
-            request,
-            "simulations/compare.html",
-            {"pick": True, "compare_groups": _by_game(choices)},
-        )
+        context = {"pick": True, "compare_groups": _compare_groups(choices), "error": error}
+        return render(request, "simulations/compare.html", context, status=400 if error else 200)
+
+    try:
+        ids = [int(i) for i in ids]
+    except (TypeError, ValueError):
+        return pick()
     views = [services.run_view(_readable_run(request, i)) for i in ids]
-    games = {v["kind"].game_slug if v["kind"] else "" for v in views}
-    if len(games) > 1:
-        return render(
-            request,
-            "simulations/compare.html",
-            {
-                "pick": True,
-                "compare_groups": [],
-                "error": "These runs are of different games; compare runs of one game.",
-            },
-            status=400,
-        )
+    refused = _not_comparable(views)
+    if refused:
+        return pick(refused)
     rows = []
     labels_a = dict(views[0]["figures"])
     labels_b = dict(views[1]["figures"])

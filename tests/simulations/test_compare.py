@@ -90,7 +90,13 @@ def test_api_compares_two_versions_and_finds_the_starved_one_worse(
     assert won["ci_low"] <= won["difference"] <= won["ci_high"]
     # the planted difference is large: the first round (10,000 games) decides it
     assert body["results"]["games"] == 10_000 and len(body["results"]["rounds"]) == 1
-    assert "worse at won by turn 8" in body["results"]["verdict"]
+    verdict = body["results"]["verdict"]
+    assert re.fullmatch(
+        rf"Won by turn 8: [\d.]+% with {deck.name} v2 against [\d.]+% with {deck.name} v1, "
+        rf"so {deck.name} v2 is worse by [\d.]+ points \(95% CI -[\d.]+ to -[\d.]+ points, "
+        r"10,000 games\)\.",
+        verdict.replace("−", "-"),
+    ), verdict
     assert diffs["opening_2_to_4"]["difference"] < 0
     page = client.get(f"/simulations/{run.pk}/").content.decode()
     assert 'id="experiment-verdict"' in page and 'id="difference-won_by_8"' in page
@@ -102,23 +108,63 @@ def test_api_compares_two_versions_and_finds_the_starved_one_worse(
 
 
 @pytest.mark.django_db
-def test_a_deck_against_its_copy_is_not_distinguishable_and_plays_every_round(user, redline_deck):
+def test_identical_lists_stop_after_the_first_round_equivalent_within_the_margin(
+    user, redline_deck
+):
+    """Two identical lists play every game alike: the interval is [0, 0], inside the
+    equivalence margin, so the comparison stops after its first round of a 200,000 limit."""
     v = redline_deck.current_version
     v.deck = redline_deck
     twin = copy_of(redline_deck)
     w = twin.current_version
     w.deck = twin
-    run = compare.compare_start(owner=user, a=v, b=w, params={"games": 30_000, "turns": 8}, seed=3)
-    assert run.inputs["looks"] == [10_000, 20_000, 30_000]
+    run = compare.compare_start(owner=user, a=v, b=w, params={"games": 200_000, "turns": 8}, seed=3)
+    assert run.inputs["looks"] == [10_000, 20_000, 40_000, 80_000, 160_000, 200_000]
+    assert run.inputs["margin"] == 0.01  # one percentage point of a share of games
     run = play_all(run)
-    assert run.results["games"] == 30_000 and len(run.results["rounds"]) == 3
-    assert run.n_chunks == len(run.inputs["chunks"])
+    assert run.results["games"] == 10_000 and len(run.results["rounds"]) == 1
+    assert run.results["stopped"] == "interval inside the equivalence margin"
     assert not any(d["distinguishable"] for d in run.results["differences"])
     assert all(d["difference"] == 0 for d in run.results["differences"])
-    assert "not distinguishable after 30,000 games" in run.results["verdict"]
+    assert run.results["verdict"] == (
+        "Won by turn 8: not distinguishable after 10,000 games, and equivalent within "
+        f"±1.0 points (95% CI +0.0 to +0.0 points for {twin.name} v1 against "
+        f"{redline_deck.name} v1)."
+    )
     # chunks keep paired sums only: six integers per metric, no per-game rows
     chunk = run.chunk_results["0"]
     assert set(chunk) == {"games", "sums"} and all(len(v) == 6 for v in chunk["sums"].values())
+
+
+def test_the_equivalence_margin_stops_only_an_interval_inside_it():
+    metric = kinds.get("redline-goldfish").goldfish.metrics[0]
+    margin = metric.equivalence_margin
+    assert paired.within_margin({"ci_low": -0.004, "ci_high": 0.009}, margin)
+    assert not paired.within_margin({"ci_low": -0.004, "ci_high": 0.011}, margin)
+    assert not paired.within_margin({"ci_low": -0.012, "ci_high": 0.0}, margin)
+    assert not paired.within_margin({"ci_low": 0.0, "ci_high": 0.0}, None)
+
+
+def test_a_verdict_is_a_sentence_built_from_the_metrics_own_label():
+    metric = find(kinds.get("red-mittens-goldfish").goldfish.metrics, "dead_by_5")
+    row = {
+        "a": 0.38,
+        "b": 0.35,
+        "difference": -0.03,
+        "ci_low": -0.051,
+        "ci_high": -0.009,
+        "distinguishable": True,
+    }
+    assert paired.verdict(metric, row, 20_000, "Mittens v2", "Mittens v1") == (
+        "Opponent at 0 LP by turn 5: 35.0% with Mittens v2 against 38.0% with Mittens v1, so "
+        "Mittens v2 is worse by 3.0 points (95% CI -5.1 to -0.9 points, 20,000 games)."
+    )
+    turns = find(kinds.get("red-mittens-goldfish").goldfish.metrics, "dead_turn")
+    row = {**row, "a": 6.1, "b": 5.8, "difference": -0.3, "ci_low": -0.42, "ci_high": -0.18}
+    assert paired.verdict(turns, row, 20_000, "Mittens v2", "Mittens v1") == (
+        "Turn the opponent reaches 0 LP: 5.80 with Mittens v2 against 6.10 with Mittens v1, so "
+        "Mittens v2 is better by 0.30 turns (95% CI -0.42 to -0.18 turns, 20,000 games)."
+    )
 
 
 @pytest.mark.django_db
@@ -303,7 +349,7 @@ def test_from_the_history_each_version_compares_with_the_previous_one(
     assert run.label.endswith("v1 vs " + f"{deck.name} v2")
     run = play_all(run)
     page = client.get(f"/simulations/{run.pk}/").content.decode()
-    assert "is worse at won by turn 8" in page and 'id="differences"' in page
+    assert f"so {deck.name} v2 is worse by " in page and 'id="differences"' in page
 
 
 def _selected(page: str, name: str) -> str:
@@ -327,25 +373,62 @@ def test_the_compare_form_opens_on_the_version_before_against_the_latest(
     link = re.search(r'id="compare-with" href="([^"]+)"', panel).group(1).replace("&amp;", "&")
     page = client.get(link).content.decode()
     assert (_selected(page, "a"), _selected(page, "b_ref")) == ("1", "v:2")
-    # A deck of one version: against another deck of the game; with none, the page says so.
-    single = make_deck(user, name="Single")
-    page = client.get(f"/simulations/decks/{single.pk}/compare/").content.decode()
-    assert _selected(page, "a") == "1" and _selected(page, "b_ref").startswith("d:")
-    assert 'id="compare-alone"' not in page
 
 
 @pytest.mark.django_db
-def test_a_version_compared_with_itself_is_refused_with_a_message(client, user, redline_deck):
+def test_a_deck_of_one_version_opens_against_the_users_latest_deck_of_its_format(
+    client, user, other_user, starved_and_restored, make_deck
+):
+    """The deck panel's link names the deck's only version as B: the form opens on it as A
+    against the user's deck of the same game and format saved most recently, never on the
+    version against itself."""
+    deck = starved_and_restored
+    single = make_deck(user, name="Single")
+    make_deck(user, fmt="scramble", name="Another format, saved later")
+    make_deck(other_user, name="Their public list", visibility="public")
     client.force_login(user)
-    page = client.get(f"/simulations/decks/{redline_deck.pk}/compare/").content.decode()
+    panel = client.get(f"/simulations/decks/{single.pk}/", HTTP_HX_REQUEST="true").content.decode()
+    link = re.search(r'id="compare-with" href="([^"]+)"', panel).group(1).replace("&amp;", "&")
+    for address in (link, f"/simulations/decks/{single.pk}/compare/"):
+        page = client.get(address).content.decode()
+        assert (_selected(page, "a"), _selected(page, "b_ref")) == ("1", f"d:{deck.pk}")
+        assert 'id="compare-alone"' not in page and 'id="compare-choose-b"' not in page
+    # what the form opens on is a pair it accepts
+    r = client.post(
+        f"/simulations/decks/{single.pk}/compare/",
+        {"a": "1", "b_ref": f"d:{deck.pk}", "games": "1000", "turns": "8"},
+    )
+    assert r.status_code == 302 and SimulationRun.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_version_compared_with_itself_is_refused_with_a_message(
+    client, user, other_user, redline_deck, make_deck
+):
+    client.force_login(user)
+    page = client.get(f"/simulations/decks/{redline_deck.pk}/compare/?b=1").content.decode()
     assert 'id="compare-alone"' in page  # one version, no other deck of the game
+    # B is left to choose (a required menu), never the version against itself
+    assert _selected(page, "b_ref") == "" and 'id="compare-b" required' in page
     r = client.post(
         f"/simulations/decks/{redline_deck.pk}/compare/",
         {"a": _selected(page, "a"), "b_ref": _selected(page, "b_ref"), "games": "200000"},
     )
+    assert r.status_code == 400 and "choose the deck or version to compare with" in (
+        r.content.decode()
+    )
+    r = client.post(
+        f"/simulations/decks/{redline_deck.pk}/compare/",
+        {"a": "1", "b_ref": "v:1", "games": "200000"},
+    )
     assert r.status_code == 400
     assert "A and B are the same version" in r.content.decode()
     assert not SimulationRun.objects.exists()
+    # Only another player's deck of the game: the form asks to choose B among them.
+    public = make_deck(other_user, name="Their public list", visibility="public")
+    page = client.get(f"/simulations/decks/{redline_deck.pk}/compare/?b=1").content.decode()
+    assert 'id="compare-choose-b"' in page and 'id="compare-alone"' not in page
+    assert _selected(page, "b_ref") == "" and f'value="d:{public.pk}"' in page
 
 
 @pytest.mark.django_db

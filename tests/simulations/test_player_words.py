@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from simulations import kinds
+from simulations import compare, kinds
+from tests.simulations.conftest import copy_of
+from tests.simulations.test_compare import play_all
 from tests.simulations.test_pages_api import done_run
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +39,7 @@ def test_the_list_names_run_kinds_and_compares_within_one_game(
     html = client.get("/simulations/").content.decode()
     assert f'<td data-label="Simulation">{kinds.get("redline-goldfish").label}</td>' in html
     assert ">redline-goldfish</td>" not in html
-    forms = html.split('class="compare-form"')[1:]
+    forms = html.split('class="compare-form ')[1:]
     assert len(forms) == 1  # only the game with two finished runs
     assert f'value="{a.pk}"' in forms[0] and f'value="{b.pk}"' in forms[0]
     assert f'value="{h1.pk}"' not in forms[0]
@@ -59,3 +61,54 @@ def test_the_deck_panel_names_its_recent_runs_kinds(client, user, redline_deck):
     assert f"#{run.pk}" in recent
     assert f" · {kinds.get('redline-goldfish').label} · " in recent
     assert " · redline-goldfish · " not in recent
+
+
+def _compared(user, deck):
+    """A finished comparison of the deck with its copy."""
+    v, twin = deck.current_version, copy_of(deck)
+    w = twin.current_version
+    v.deck, w.deck = deck, twin
+    return play_all(
+        compare.compare_start(owner=user, a=v, b=w, params={"games": 10_000, "turns": 8}, seed=1)
+    )
+
+
+def _form_values(html: str) -> list[tuple[str, str]]:
+    """Each compare form's (a, b) as drawn: the selected option of each menu."""
+    import re
+
+    forms = html.split('class="compare-form ')[1:]
+    return [
+        tuple(
+            re.search(rf'<select name="{name}"[^>]*>.*?<option value="(\d+)" selected', f, re.S)[1]
+            for name in ("a", "b")
+        )
+        for f in forms
+    ]
+
+
+def test_only_runs_that_compare_are_offered_and_the_others_are_explained(
+    client, user, redline_deck, make_deck
+):
+    first, second = _compared(user, redline_deck), _compared(user, redline_deck)
+    client.force_login(user)
+    # Two comparisons: no table of empty rows, but why, and nothing offered.
+    response = client.get(f"/simulations/compare/?a={first.pk}&b={second.pk}")
+    html = response.content.decode()
+    assert response.status_code == 400 and 'id="compare-figures"' not in html
+    assert f"Run #{first.pk} is a comparison: its page shows its own results." in html
+    assert 'id="compare-nothing"' in html and 'class="compare-form ' not in html
+    older = done_run(redline_deck, seed=1)
+    assert 'id="compare-nothing"' in client.get("/simulations/compare/").content.decode()
+    newer = done_run(make_deck(user, fmt="scramble", name="Other deck"), seed=2)
+    newest = done_run(redline_deck, seed=3)
+    # The form offers the goldfish runs only, on the two newest.
+    html = client.get("/simulations/compare/").content.decode()
+    assert _form_values(html) == [(str(newest.pk), str(newer.pk))]
+    assert f'value="{older.pk}"' in html and f'value="{first.pk}"' not in html
+    assert _form_values(client.get("/simulations/").content.decode()) == [
+        (str(newest.pk), str(newer.pk))
+    ]
+    response = client.get(f"/simulations/compare/?a={newest.pk}&b={first.pk}")
+    assert response.status_code == 400
+    assert f"Run #{first.pk} is a comparison" in response.content.decode()

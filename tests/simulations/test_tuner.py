@@ -173,22 +173,32 @@ def test_tuner_bad_input(client, user, other_user, starved, make_deck):
 
 
 def test_stop_finishes_with_the_rounds_complete(
-    client, user, starved, django_capture_on_commit_callbacks
+    client, user, sample_catalogue, django_capture_on_commit_callbacks
 ):
-    """A deck against its copy never stops early: stopped after its first round, it finishes
-    with that round's games."""
+    """A deck against the same list one resource short, which the first round does not
+    settle: stopped after its first round, it finishes with that round's games."""
+    from decks.services import deck_create
     from simulations.services import simulation_run_chunk
-    from tests.simulations.conftest import copy_of
+    from tests.simulations.conftest import sample_list
 
-    twin = copy_of(starved)
+    text = sample_list("redline", "standard")
+    full = deck_create(owner=user, game_slug="redline", format="standard", name="F", text=text)
+    short = deck_create(
+        owner=user,
+        game_slug="redline",
+        format="standard",
+        name="S",
+        text=text.replace("20 Supply Drop", "19 Supply Drop"),
+    )
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=False):
         r = client.post(
             "/api/simulations/compare/",
             {
-                "a": {"deck": starved.pk},
-                "b": {"deck": twin.pk},
+                "a": {"deck": full.pk},
+                "b": {"deck": short.pk},
                 "params": {"games": 80_000, "turns": 8},
+                "seed": 5,
             },
             content_type="application/json",
         )

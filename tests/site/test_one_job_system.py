@@ -28,7 +28,7 @@ from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start
 from simulations.models import RunKind, SimulationRun
 from simulations.services import simulation_run_chunk
 from tests.catalogue.test_import_large import ROWS, big_doc
-from tests.simulations.conftest import copy_of, make_deck, redline_deck  # noqa: F401 - fixtures
+from tests.simulations.conftest import make_deck, redline_deck  # noqa: F401 - fixtures
 from tests.simulations.test_tuner import starved  # noqa: F401 - a fixture
 
 KINDS = {
@@ -131,17 +131,27 @@ def test_a_comparison_shows_its_rounds_in_the_one_shape(
     redline_deck,  # noqa: F811 - the fixture imported above
     django_capture_on_commit_callbacks,
 ):
-    """A deck against its copy is never told apart early: the comparison goes on round after
-    round (a version is never compared with itself)."""
+    """A deck against the same list one resource short is not told apart (nor found
+    equivalent) by the first round: the comparison goes on to round 2."""
+    from decks.services import deck_create
+    from tests.simulations.conftest import sample_list
+
     client.force_login(user)
-    copy = copy_of(redline_deck)
+    short = deck_create(
+        owner=user,
+        game_slug="redline",
+        format="standard",
+        name="One short",
+        text=sample_list("redline", "standard").replace("20 Supply Drop", "19 Supply Drop"),
+    )
     with django_capture_on_commit_callbacks(execute=False):
         r = client.post(
             "/api/simulations/compare/",
             {
                 "a": {"deck": redline_deck.pk, "version": 1},
-                "b": {"deck": copy.pk, "version": copy.current_version.number},
+                "b": {"deck": short.pk},
                 "params": {"games": 80_000, "turns": 8},
+                "seed": 5,
             },
             content_type="application/json",
         )
@@ -150,7 +160,7 @@ def test_a_comparison_shows_its_rounds_in_the_one_shape(
     first = _in_one_shape(jobs.progress(run))
     assert (first["done"], first["total"], first["unit"]) == (0, run.n_chunks, "chunks")
     _page_shows(client.get(f"/simulations/{run.pk}/").content.decode(), "run", jobs.progress(run))
-    for i in range(run.n_chunks):  # the first round: a deck against itself goes on
+    for i in range(run.n_chunks):  # the first round: undecided, it goes on
         simulation_run_chunk(run_id=run.pk, chunk_index=i)
     run.refresh_from_db()
     second = _in_one_shape(jobs.progress(run))

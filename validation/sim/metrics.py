@@ -8,7 +8,11 @@ A `Metric` names one figure of a goldfish run that a player may compare between 
   unit);
 - `read(summary) -> float | None`: the metric's value from a finished run's summary (None
   when the run cannot say, e.g. a metric of turn 8 in a run of 6 turns);
-- `min_turns`: the fewest turns a run must play for the metric to mean something.
+- `min_turns`: the fewest turns a run must play for the metric to mean something;
+- `margin`: the equivalence margin of a paired comparison, a difference too small to matter
+  (in the metric's own terms: a share for a proportion); None takes the default, one
+  percentage point for a share of games (`SHARE_MARGIN`) and 0.05 of the unit for a mean
+  (`MEAN_MARGIN`).
 
 A goldfish that can play two decks on common random numbers (`Goldfish.play_pair`) gives
 every game's value of each metric (an integer per game: 0/1 for a proportion), from which
@@ -24,6 +28,9 @@ from typing import Any
 
 HIGHER = "higher"
 LOWER = "lower"
+#: The default equivalence margins: one percentage point of a share, 0.05 of a mean's unit.
+SHARE_MARGIN = 0.01
+MEAN_MARGIN = 0.05
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,7 @@ class Metric:
     read: Callable[[Mapping[str, Any]], float | None]
     help: str = ""
     min_turns: int = 0
+    margin: float | None = None
 
     def __post_init__(self) -> None:
         if self.better not in (HIGHER, LOWER):
@@ -71,6 +79,25 @@ class Metric:
         if self.proportion:
             return f"{value * 100:+.1f} points"
         return f"{value:+.2f} {self.unit}"
+
+    def format_interval(self, low: float, high: float) -> str:
+        """An interval of differences, the unit said once: "-5.1 to -0.9 points"."""
+        if self.proportion:
+            return f"{low * 100:+.1f} to {high * 100:+.1f} points"
+        return f"{low:+.2f} to {high:+.2f} {self.unit}"
+
+    def format_amount(self, value: float) -> str:
+        """A difference's size, unsigned: "3.0 points", "0.25 turns"."""
+        if self.proportion:
+            return f"{abs(value) * 100:.1f} points"
+        return f"{abs(value):.2f} {self.unit}"
+
+    @property
+    def equivalence_margin(self) -> float:
+        """The margin within which two decks count as equivalent at this metric."""
+        if self.margin is not None:
+            return float(self.margin)
+        return SHARE_MARGIN if self.proportion else MEAN_MARGIN
 
     def improves(self, difference: float) -> bool:
         """Whether B − A = `difference` is better for B."""

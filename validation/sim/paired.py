@@ -21,6 +21,12 @@ and a deck compared with an equal deck is called different with probability at m
 ``alpha``. With doubling looks K is small (a limit of 400,000 games from 10,000: 7 looks),
 so the price is a z of 2.69 instead of 1.96.
 
+It also stops, "equivalent", at the first look where the interval lies inside the metric's
+equivalence margin (``-margin < low`` and ``high < margin``, `Metric.equivalence_margin`):
+the same simultaneous intervals make that claim a valid one at ``1 − alpha`` too (two
+one-sided tests at the same level, the conservative way round). Two identical lists play
+every game alike, so their interval is [0, 0] and they stop after the first round.
+
 Lined-up play
 -------------
 ``LinedUp`` is how a goldfish plays decks on common random numbers (``Goldfish.play_pair``
@@ -114,6 +120,14 @@ def excludes_zero(e: Mapping[str, float]) -> bool:
     return e["ci_low"] > 0 or e["ci_high"] < 0
 
 
+def within_margin(e: Mapping[str, float], margin: float | None) -> bool:
+    """Whether the interval lies inside (−margin, margin): the decks are equivalent within
+    the margin (never, without one)."""
+    if margin is None or margin <= 0:
+        return False
+    return -margin < e["ci_low"] and e["ci_high"] < margin
+
+
 def differences(metrics: Sequence[Metric], total: Sums, z: float) -> list[dict[str, Any]]:
     """One row per metric measured: A, B, difference, interval, distinguishable."""
     rows = []
@@ -136,17 +150,37 @@ def differences(metrics: Sequence[Metric], total: Sums, z: float) -> list[dict[s
     return rows
 
 
-def verdict(metric: Metric, row: Mapping[str, Any], games: int, b_name: str = "B") -> str:
-    """The plain sentence: which deck is better at the metric and by how much, with the
-    interval, or that the two cannot be told apart after so many games."""
+def _label(metric: Metric) -> str:
+    return metric.label.rstrip(". ")
+
+
+def verdict(
+    metric: Metric,
+    row: Mapping[str, Any],
+    games: int,
+    b_name: str = "B",
+    a_name: str = "A",
+    margin: float | None = None,
+) -> str:
+    """The plain sentence, built from the metric's own label: its value with each deck,
+    which deck is better and by how much, with the interval; or that the two cannot be told
+    apart after so many games, equivalent within `margin` when the interval lies inside
+    it."""
+    label = _label(metric)
+    interval = f"95% CI {metric.format_interval(row['ci_low'], row['ci_high'])}"
     if not row["distinguishable"]:
-        return f"{metric.label}: not distinguishable after {games:,} games."
+        if within_margin(row, margin) and margin is not None:
+            return (
+                f"{label}: not distinguishable after {games:,} games, and equivalent within "
+                f"±{metric.format_amount(margin)} ({interval} for {b_name} against {a_name})."
+            )
+        return f"{label}: not distinguishable after {games:,} games."
     d = row["difference"]
     word = "better" if metric.improves(d) else "worse"
     return (
-        f"{b_name} is {word} at {metric.label.lower()}: {metric.format_difference(d)}, "
-        f"95% CI {metric.format_difference(row['ci_low'])} to "
-        f"{metric.format_difference(row['ci_high'])} ({games:,} games)."
+        f"{label}: {metric.format(row['b'])} with {b_name} against {metric.format(row['a'])} "
+        f"with {a_name}, so {b_name} is {word} by {metric.format_amount(d)} ({interval}, "
+        f"{games:,} games)."
     )
 
 
