@@ -12,6 +12,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import InMemoryUploadedFile, UploadedFile
 from django.db import models
+from django.utils.functional import cached_property
 from PIL import Image, UnidentifiedImageError
 
 from validation.registry import registry
@@ -103,33 +104,52 @@ class KeepsWhatItShows:
             _snapshot(instance) if instance is not None and instance.pk is not None else None
         )
 
+    @staticmethod
+    def _sent_as_shown(bf) -> bool | None:
+        """Whether a text field came back as the page showed it (line ends aside); None
+        for a field this does not apply to (not text, disabled, or nothing sent)."""
+        field, widget = bf.field, bf.field.widget
+        if not isinstance(field, forms.CharField) or field.disabled:
+            return None
+        if not isinstance(widget, forms.Textarea | forms.TextInput):
+            return None
+        data, initial = bf.data, bf.initial
+        if not isinstance(data, str):
+            return None
+        if initial is None:
+            return False
+        shown = widget.format_value(field.prepare_value(initial)) or ""
+        if isinstance(widget, forms.Textarea):
+            return _as_lf(data) == _as_lf(shown)
+        return _one_line(data) == _one_line(shown)
+
     def _clean_fields(self):
         super()._clean_fields()  # type: ignore[misc]  # a mixin of a form
         self.untouched = set()
         for name, bf in self._bound_items():
-            field, widget = bf.field, bf.field.widget
-            if not isinstance(field, forms.CharField) or field.disabled:
+            same = self._sent_as_shown(bf)
+            if same is None:
                 continue
-            if not isinstance(widget, forms.Textarea | forms.TextInput):
+            if same:
+                self.untouched.add(name)
+                if name in self.cleaned_data:
+                    self.cleaned_data[name] = copy.deepcopy(bf.initial)
                 continue
-            data, initial = bf.data, bf.initial
-            if not isinstance(data, str):
-                continue
-            textarea = isinstance(widget, forms.Textarea)
-            if initial is not None:
-                shown = widget.format_value(field.prepare_value(initial)) or ""
-                same = (
-                    _as_lf(data) == _as_lf(shown)
-                    if textarea
-                    else _one_line(data) == _one_line(shown)
-                )
-                if same:
-                    self.untouched.add(name)
-                    if name in self.cleaned_data:
-                        self.cleaned_data[name] = copy.deepcopy(initial)
-                    continue
-            if textarea and isinstance(self.cleaned_data.get(name), str):
+            if isinstance(bf.field.widget, forms.Textarea) and isinstance(
+                self.cleaned_data.get(name), str
+            ):
                 self.cleaned_data[name] = _as_lf(self.cleaned_data[name])
+
+    @cached_property
+    def changed_data(self) -> list[str]:
+        """The fields the user changed, as the admin's history names them: a text field
+        sent back as the page showed it (its line ends as CR LF, say) is not changed, as
+        its untouched save keeps the stored value."""
+        return [
+            name
+            for name, bf in self._bound_items()
+            if not self._sent_as_shown(bf) and bf._has_changed()
+        ]
 
     def changes_anything(self) -> bool:
         """Whether saving this cleaned form changes a stored value (always, for a new one)."""
@@ -159,9 +179,22 @@ class _LinesAttributeField(forms.CharField):
     def check_lines(self, lines: list[str]) -> None:
         raise NotImplementedError
 
+    @staticmethod
+    def items(value) -> list[str]:
+        """The items the text holds, as they are stored: one per non-blank line, trimmed."""
+        lines = value if isinstance(value, list) else str(value or "").splitlines()
+        return [str(line).strip() for line in lines if str(line).strip()]
+
+    def has_changed(self, initial, data) -> bool:
+        """Changed only if the items are: the text shown has its lines ended by LF, the
+        text a browser sends by CR LF."""
+        if self.disabled:
+            return False
+        return self.items(initial) != self.items(data)
+
     def clean(self, value):
         value = super().clean(value)
-        lines = [line.strip() for line in (value or "").splitlines() if line.strip()]
+        lines = self.items(value)
         if not lines:
             return value
         self.check_lines(lines)
@@ -527,7 +560,8 @@ class RuleSetAdminForm(KeepsWhatItShows, forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.format_game = ""
         game = self._chosen_game()
-        if self.instance.pk is not None and not self.is_bound:
+        if self.instance.pk is not None:
+            # The menu's value ("game/format"), shown and compared with the one sent back.
             self.initial["format"] = f"{self.instance.game.slug}/{self.instance.format}"
         if "format" in self.fields and game is not None:
             # Only the game's formats are shown; any format stays a valid answer, so that

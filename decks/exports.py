@@ -27,11 +27,12 @@ from reportlab.pdfgen.canvas import Canvas
 from catalogue import card_images
 from catalogue.image_views import back_image_url, card_image_url
 from catalogue.models import Card
+from validation.decklist import PLACEMENT
 from validation.registry import GameDef, registry
 from validation.types import CardFacts
 
 from .presentation import totals_rows
-from .selectors import deck_export
+from .selectors import deck_export, listed_entries
 
 #: The most pages a proxies PDF may have (9 cards a page): a larger list is refused.
 PROXIES_MAX_PAGES = 30
@@ -94,27 +95,32 @@ class Line:
     count: int
     card: Card | None  # None: no longer in the catalogue
     name: str
+    placement: tuple[int, int] | None = None
+
+    @property
+    def where(self) -> str:
+        """The cell a placed unit stands on, as the list writes it (" @3,1"), else ""."""
+        return f" @{self.placement[0]},{self.placement[1]}" if self.placement else ""
 
 
-def version_lines(deck, version, *, with_cards: bool = True) -> list[Line]:
-    """The version's entries in the game's section order, each with its catalogue card (one
-    query; none `with_cards=False`, the cards then None)."""
+def version_lines(
+    deck, version, *, facts: Mapping[str, CardFacts] | None = None, with_cards: bool = True
+) -> list[Line]:
+    """The version's entries in the order the deck page lists them (section by section,
+    each section's cards grouped by kind: `selectors.listed_entries`), each with its
+    catalogue card (one query). With `with_cards=False` and the cards' `facts` given, no
+    query: the cards are then None."""
     game = registry.get(deck.game.slug)
     names = {e["card"].lower() for e in version.entries}
-    cards = (
-        {
+    cards: dict[str, Card] = {}
+    if names and (with_cards or facts is None):
+        cards = {
             c.name.lower(): c
             for c in Card.objects.annotate(lname=Lower("name")).filter(
                 game_id=deck.game_id, lname__in=names
             )
         }
-        if with_cards and names
-        else {}
-    )
-    order = {name: i for i, name in enumerate(game.section_names)}
-    entries = sorted(
-        enumerate(version.entries), key=lambda ie: (order.get(ie[1]["section"], 99), ie[0])
-    )
+        facts = {name: card.facts() for name, card in cards.items()}
     return [
         Line(
             e["section"],
@@ -122,9 +128,15 @@ def version_lines(deck, version, *, with_cards: bool = True) -> list[Line]:
             int(e["count"]),
             cards.get(e["card"].lower()),
             e["card"],
+            _cell(e.get(PLACEMENT)),
         )
-        for _, e in entries
+        for _, entries in listed_entries(deck=deck, version=version, facts=facts or {})
+        for e in entries
     ]
+
+
+def _cell(value: Any) -> tuple[int, int] | None:
+    return None if value is None else (int(value[0]), int(value[1]))
 
 
 def _by_section(lines: list[Line]) -> list[tuple[str, str, list[Line]]]:
@@ -143,15 +155,17 @@ def _title(deck, version) -> tuple[str, str]:
 # --- Text for forums -------------------------------------------------------------------------
 
 
-def as_markdown(deck, version) -> str:
+def as_markdown(deck, version, *, facts: Mapping[str, CardFacts] | None = None) -> str:
     """The list as Markdown: a heading, a line naming game, format and version, and a
-    section per heading with "N × Card" items."""
+    section per heading with "N × Card" items (" @c,r" for a placed unit), in the order the
+    deck page lists them (`facts` as `version_lines` takes them)."""
     name, sub = _title(deck, version)
     out = [f"# {_md(name)}", "", f"*{_md(sub)}*", ""]
-    for _, label, lines in _by_section(version_lines(deck, version, with_cards=False)):
+    lines_in_order = version_lines(deck, version, facts=facts, with_cards=False)
+    for _, label, lines in _by_section(lines_in_order):
         out.append(f"## {_md(label)} ({sum(line.count for line in lines)})")
         out.append("")
-        out += [f"- {line.count} × {_md(line.name)}" for line in lines]
+        out += [f"- {line.count} × {_md(line.name)}{line.where}" for line in lines]
         out.append("")
     return "\n".join(out)
 
@@ -163,14 +177,16 @@ def _md(text: str) -> str:
     return text
 
 
-def as_bbcode(deck, version) -> str:
-    """The list as BBCode (forums): the name in bold, then a [list] per section."""
+def as_bbcode(deck, version, *, facts: Mapping[str, CardFacts] | None = None) -> str:
+    """The list as BBCode (forums): the name in bold, then a [list] per section, in the
+    order the deck page lists them (`facts` as `version_lines` takes them)."""
     name, sub = _title(deck, version)
     out = [f"[b]{_bb(name)}[/b]", _bb(sub), ""]
-    for _, label, lines in _by_section(version_lines(deck, version, with_cards=False)):
+    lines_in_order = version_lines(deck, version, facts=facts, with_cards=False)
+    for _, label, lines in _by_section(lines_in_order):
         out.append(f"[b]{_bb(label)} ({sum(line.count for line in lines)})[/b]")
         out.append("[list]")
-        out += [f"[*]{line.count} {_bb(line.name)}" for line in lines]
+        out += [f"[*]{line.count} {_bb(line.name)}{line.where}" for line in lines]
         out.append("[/list]")
     return "\n".join(out) + "\n"
 
@@ -486,18 +502,20 @@ def as_sheet(
         canvas.setLineWidth(0.4)
         canvas.line(x + 40, yy - 3, x + half - 10, yy - 3)
     y -= 3 * 18 + 8
-    sections = _by_section(version_lines(deck, version, with_cards=False))
+    sections = _by_section(version_lines(deck, version))
     foot = margin + 70
-    _sheet_list(canvas, sections, margin, y, page_w - 2 * margin, y - foot)
-    # Totals, verdict and signatures at the foot.
+    _sheet_list(canvas, sections, margin, y, page_w - 2 * margin, y - foot - 6)
+    # Totals, verdict and signatures at the foot, under every column of the list.
     canvas.setFillGray(0)
+    canvas.setLineWidth(0.4)
+    canvas.line(margin, foot + 2, page_w - margin, foot + 2)
     totals = [
         f"{row.label}: {row.value}"
         for row in totals_rows(report.get("totals"), game)
         if row.value not in ("", "—")
     ]
     canvas.setFont("CardSans", 8)
-    text_y = foot - 6
+    text_y = foot - 8
     for line in card_images.wrap(" · ".join(totals), 8, page_w - 2 * margin)[:3]:
         canvas.drawString(margin, text_y, line)
         text_y -= 11
@@ -520,41 +538,78 @@ def _rule_set_words(report: Mapping[str, Any]) -> str:
     return f" (rule set {code})" if code else ""
 
 
-def _sheet_list(canvas, sections, left: float, top: float, width: float, room: float) -> None:
-    """The list's sections in columns, type shrinking from 9 pt to 5 pt until it fits."""
-    rows: list[tuple[str, str, str]] = []  # (kind, count, text)
+Row = tuple[str, str, str]  # (kind: head, card or gap; count; text)
+
+
+def _sheet_columns(rows: list[Row], per_column: int) -> list[list[Row]]:
+    """The rows set in columns of at most `per_column` rows: a section's heading is never
+    the last row of a column (it goes on with its first card), a column that starts in the
+    middle of a section starts with the section's heading again ("…, continued"), and no
+    column starts with a gap."""
+    columns: list[list[Row]] = [[]]
+    head: Row | None = None
+    for row in rows:
+        kind = row[0]
+        if kind == "head":
+            head = row
+        column = columns[-1]
+        need = 2 if kind == "head" else 1
+        if column and len(column) + need > per_column:
+            columns.append([])
+            column = columns[-1]
+            if kind == "card" and head is not None:
+                column.append(("head", "", f"{head[2]}, continued"))
+        if kind == "gap" and not column:
+            continue
+        column.append(row)
+    return columns
+
+
+def _sheet_list(canvas, sections, left: float, top: float, width: float, room: float) -> float:
+    """The list's sections in up to three columns, type shrinking from 9 pt to 5 pt until it
+    fits, the columns balanced (as long as each other but for a row or two); returns where
+    the list ends (its lowest row's baseline)."""
+    rows: list[Row] = []
     for _, label, lines in sections:
-        rows.append(("head", str(sum(line.count for line in lines)), label))
-        rows += [("card", str(line.count), line.name) for line in lines]
+        rows.append(("head", "", f"{label} ({sum(line.count for line in lines)})"))
+        rows += [("card", str(line.count), line.name + line.where) for line in lines]
         rows.append(("gap", "", ""))
+    while rows and rows[-1][0] == "gap":
+        rows.pop()
     size = 9.0
     while True:
         lead = size * 1.3
-        for columns in (1, 2, 3):
-            per_column = max(1, int(room // lead))
-            if math.ceil(len(rows) / per_column) <= columns:
-                break
-        else:
-            columns = 0
+        room_rows = max(2, int(room // lead))
+        columns = next((n for n in (1, 2, 3) if len(_sheet_columns(rows, room_rows)) <= n), 0)
         if columns or size <= 5:
             columns = columns or 3
             break
         size -= 0.5
+    # The shortest columns that still take the list in as many columns.
+    per_column = next(
+        (
+            p
+            for p in range(max(2, math.ceil(len(rows) / columns)), room_rows + 1)
+            if len(_sheet_columns(rows, p)) <= columns
+        ),
+        room_rows,
+    )
     col_w = width / columns
-    per_column = max(1, int(room // lead))
-    for i, (kind, count, text) in enumerate(rows):
-        col, row = divmod(i, per_column)
-        if col >= columns:
-            break  # a list too long even at 5 pt is cut (its last rows)
+    bottom = top
+    for col, column in enumerate(_sheet_columns(rows, per_column)[:columns]):
+        # A list too long even at 5 pt is cut (its last rows).
         x = left + col * col_w
-        y = top - (row + 1) * lead
-        if kind == "head":
-            canvas.setFont("CardSans-Bold", size)
-            canvas.drawString(x, y, card_images._fit(f"{text} ({count})", size, col_w - 8, True))
-        elif kind == "card":
-            canvas.setFont("CardSans", size)
-            canvas.drawRightString(x + size * 1.6, y, count)
-            canvas.drawString(x + size * 2.2, y, card_images._fit(text, size, col_w - size * 3))
+        for row, (kind, count, text) in enumerate(column):
+            y = top - (row + 1) * lead
+            if kind == "head":
+                canvas.setFont("CardSans-Bold", size)
+                canvas.drawString(x, y, card_images._fit(text, size, col_w - 8, True))
+            elif kind == "card":
+                canvas.setFont("CardSans", size)
+                canvas.drawRightString(x + size * 1.6, y, count)
+                canvas.drawString(x + size * 2.2, y, card_images._fit(text, size, col_w - size * 3))
+            bottom = min(bottom, y)
+    return bottom
 
 
 def as_unit_sheet(deck, version, *, paper: str = "a4") -> bytes:

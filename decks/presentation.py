@@ -8,8 +8,8 @@ strings (a faction slug), None (no general picked), and the per-section counts a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, TypeVar
 
 from django.urls import reverse
 
@@ -18,6 +18,49 @@ from validation.rulesets import cost_noted, is_rule_set_code
 from validation.trace import why
 
 EMPTY = "—"
+
+T = TypeVar("T")
+
+#: The label of the cards of a list the catalogue no longer has (grouped last).
+NOT_IN_CATALOGUE = "Not in the catalogue"
+
+
+def section_order(names: Iterable[str], held: Iterable[str]) -> list[str]:
+    """The order a list's sections are shown in: `names` (the format's sections), then any
+    other the list holds, in the order it holds them."""
+    shown = list(names)
+    return shown + [s for s in dict.fromkeys(held) if s not in shown]
+
+
+def kind_groups(
+    game: GameDef, items: Iterable[T], facts_of: Callable[[T], Any], name_of: Callable[[T], str]
+) -> list[tuple[str, str, list[T]]]:
+    """A section's lines grouped by card kind as the deck page and every export list them:
+    (kind, its label, its lines) in the game's kind order, each group's lines by cost (a
+    kind without a cost counts as none), then name; the lines whose card the catalogue no
+    longer has (`facts_of` gives None) come last. Lines that tie keep their order."""
+    order = {kind: i for i, kind in enumerate(game.kinds)}
+    buckets: dict[str, list[T]] = {}
+    for item in items:
+        facts = facts_of(item)
+        buckets.setdefault(facts.kind if facts is not None else "", []).append(item)
+
+    def cost(item: T) -> int | None:
+        facts = facts_of(item)
+        return facts.cost if facts is not None and game.has_cost(facts.kind) else None
+
+    def by_cost_then_name(item: T) -> tuple[bool, int, str]:
+        c = cost(item)
+        return (c is None, c or 0, name_of(item).lower())
+
+    return [
+        (
+            kind,
+            game.kinds[kind].label if kind in game.kinds else NOT_IN_CATALOGUE,
+            sorted(buckets[kind], key=by_cost_then_name),
+        )
+        for kind in sorted(buckets, key=lambda k: order.get(k, len(order)))
+    ]
 
 
 class TotalRow(NamedTuple):

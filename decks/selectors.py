@@ -5,7 +5,7 @@ Writes are in decks.services."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,13 +18,14 @@ from validation import decklist
 from validation.capabilities import DrawRules, InputsError
 from validation.registry import FormatDef, registry
 from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
-from validation.types import Entry, RuleSetFacts, plain
+from validation.types import CardFacts, Entry, RuleSetFacts, plain
 
 from .list_header import export_header
 from .lists import IN_FORCE, deck_rule_set
 from .lists.edits import sections_for
 from .lists.owned import owned_counts
 from .models import Deck as DeckModel
+from .presentation import kind_groups, section_order
 from .services import entries_as_sections
 from .verdicts import only_fresh, with_in_force
 
@@ -185,13 +186,66 @@ def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
     return diffs
 
 
-def deck_export(*, deck, version, as_: str = "text") -> str | dict[str, Any]:
-    """A version of a deck as the text list (`as_="text"`) or its JSON twin (`"json"`)."""
+def listed_entries(
+    *, deck, version, facts: Mapping[str, CardFacts] | None = None
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """A version's stored entries section by section in the order the deck page lists them:
+    the format's sections (then any other the list holds), each section's cards grouped by
+    kind, by cost then name within a kind (`decks.presentation.kind_groups`). `facts`: the
+    cards' facts by lower-cased name when the caller has read them (else one query). A game
+    no longer in the registry keeps the stored order."""
+    held: dict[str, list[dict[str, Any]]] = {}
+    for e in version.entries:
+        held.setdefault(e["section"], []).append(e)
+    if deck.game.slug not in registry:
+        return list(held.items())
+    game = registry.get(deck.game.slug)
+    fmt = game.formats.get(deck.format)
+    if facts is None:
+        names = [e["card"] for e in version.entries]
+        facts = card_facts_by_names(game_slug=deck.game.slug, names=names)
+    known = facts
+
+    def facts_of(entry: Mapping[str, Any]) -> CardFacts | None:
+        return known.get(entry["card"].lower())
+
+    order = section_order(fmt.section_names if fmt else game.section_names, held)
+    return [
+        (
+            section,
+            [
+                e
+                for _, _, group in kind_groups(game, held[section], facts_of, lambda e: e["card"])
+                for e in group
+            ],
+        )
+        for section in order
+        if held.get(section)
+    ]
+
+
+def deck_export(
+    *, deck, version, as_: str = "text", facts: Mapping[str, CardFacts] | None = None
+) -> str | dict[str, Any]:
+    """A version of a deck as the text list (`as_="text"`), its cards in the order the deck
+    page lists them (`listed_entries`; `facts` as there), or its JSON twin (`"json"`)."""
     if as_ == "text":
         header = export_header(
             name=deck.name, game_slug=deck.game.slug, format=deck.format, options=version.options
         )
-        return header + version.list_text
+        if deck.game.slug not in registry:
+            return header + version.list_text
+        sections = listed_entries(deck=deck, version=version, facts=facts)
+        return header + decklist.write(
+            registry.get(deck.game.slug),
+            [
+                (
+                    section,
+                    [(e["count"], e["card"], e.get(decklist.PLACEMENT)) for e in entries],
+                )
+                for section, entries in sections
+            ],
+        )
     if as_ == "json":
         return {
             "game": deck.game.slug,
@@ -269,21 +323,17 @@ class SectionView:
 
 
 def version_sections(*, deck, version) -> list[SectionView]:
-    """The entries of a version by section, in the game's section order."""
+    """The entries of a version by section, in the order the deck page lists them
+    (`listed_entries`: one query)."""
     game = registry.get(deck.game.slug) if deck.game.slug in registry else None
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for e in version.entries:
-        grouped.setdefault(e["section"], []).append(e)
-    order = [s for s in (game.section_names if game else ()) if s in grouped]
-    order += [s for s in grouped if s not in order]
     return [
         SectionView(
             s,
             game.section_label(s) if game else s,
-            grouped[s],
-            sum(e["count"] for e in grouped[s]),
+            entries,
+            sum(e["count"] for e in entries),
         )
-        for s in order
+        for s, entries in listed_entries(deck=deck, version=version)
     ]
 
 

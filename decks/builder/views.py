@@ -49,7 +49,7 @@ from decks import collection, lists, selectors, services, verdicts
 from decks.lists import ListEntry
 from decks.lists.edits import apply_change, section_kinds, sections_for
 from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
-from decks.presentation import explained, totals_rows
+from decks.presentation import explained, kind_groups, section_order, totals_rows
 from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
 from validation.runner import Report, validate
@@ -156,29 +156,14 @@ def _base_version(deck: Deck, base: str | None) -> DeckVersion | None:
 
 
 def group_rows(game: GameDef, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A section's rows grouped by card kind (in the game's kind order), each group with
-    its copies counted and its cards sorted by cost, then name; cards the catalogue no
-    longer has come last."""
-    order = {kind: i for i, kind in enumerate(game.kinds)}
-    buckets: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        kind = row["facts"].kind if row["facts"] is not None else ""
-        buckets.setdefault(kind, []).append(row)
-    groups = []
-    for kind in sorted(buckets, key=lambda k: order.get(k, len(order))):
-        members = sorted(
-            buckets[kind],
-            key=lambda r: (r["cost"] is None, r["cost"] or 0, r["card"].lower()),
+    """A section's rows grouped by card kind as every export lists them
+    (`decks.presentation.kind_groups`), each group with its copies counted."""
+    return [
+        {"kind": kind, "label": label, "total": sum(r["count"] for r in members), "rows": members}
+        for kind, label, members in kind_groups(
+            game, rows, lambda r: r["facts"], lambda r: r["card"]
         )
-        groups.append(
-            {
-                "kind": kind,
-                "label": game.kinds[kind].label if kind in game.kinds else "Not in the catalogue",
-                "total": sum(r["count"] for r in members),
-                "rows": members,
-            }
-        )
-    return groups
+    ]
 
 
 def _vals(**kw: Any) -> str:
@@ -432,8 +417,7 @@ def _render_state(request, deck, version, **kw):
 
 def _section_order(fmt: FormatDef, entries: list[ListEntry]) -> list[str]:
     """The deck panel's sections: the format's, then any other a list holds."""
-    names = list(fmt.section_names)
-    return names + [s for s in dict.fromkeys(e.section for e in entries) if s not in names]
+    return section_order(fmt.section_names, (e.section for e in entries))
 
 
 def _placed(entries: list[ListEntry]) -> list[tuple[str, str, tuple[int, int]]]:

@@ -1,4 +1,5 @@
-// Copy buttons of a deck's "To the table" panel: copy the textarea they name, say so.
+// Copy buttons (a deck's "To the table" panel, a new API token): copy what the box they
+// name holds (a text area's value, else its text), say so.
 (function () {
   "use strict";
   document.addEventListener("click", function (event) {
@@ -7,10 +8,19 @@
     var box = document.getElementById(button.getAttribute("data-copy"));
     var status = button.parentElement.querySelector(".copied");
     if (!box) return;
-    function said(text) { if (status) status.textContent = text; }
+    var text = "value" in box ? box.value : box.textContent;
+    function said(words) { if (status) status.textContent = words; }
     function fallback() {
       box.focus();
-      box.select();
+      if ("select" in box) {
+        box.select();
+      } else {
+        var range = document.createRange();
+        range.selectNodeContents(box);
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+      }
       try {
         said(document.execCommand("copy") ? "Copied." : "Selected: copy it with your keyboard.");
       } catch (e) {
@@ -18,7 +28,7 @@
       }
     }
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(box.value).then(function () { said("Copied."); }, fallback);
+      navigator.clipboard.writeText(text).then(function () { said("Copied."); }, fallback);
     } else {
       fallback();
     }

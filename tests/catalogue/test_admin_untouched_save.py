@@ -5,7 +5,11 @@ rule set (with its card entries inline) and every expansion."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.urls import reverse
@@ -46,6 +50,30 @@ def save_untouched(client, url: str, form_id: str):
 KINDS = [(game.slug, kind) for game in registry.all() for kind in game.kinds]
 
 
+def logged_changes(obj) -> list[str]:
+    """What the admin's history says the last save of `obj` changed: the changed fields'
+    labels, and those of each inline row as "Label (of row)"."""
+    entry = (
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(obj),
+            object_id=str(obj.pk),
+            action_flag=CHANGE,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    assert entry is not None, f"no history entry for {obj}"
+    said: list[str] = []
+    for part in json.loads(entry.change_message or "[]"):
+        if "changed" in part:
+            changed = part["changed"]
+            row = f" ({changed['name']} {changed['object']})" if "object" in changed else ""
+            said.extend(f"{label}{row}" for label in changed.get("fields", []))
+        else:
+            said.append(json.dumps(part))
+    return said
+
+
 @pytest.mark.parametrize(("game", "kind"), KINDS, ids=[f"{g}-{k}" for g, k in KINDS])
 def test_an_untouched_save_of_every_sample_card_of_a_kind_changes_nothing(admin_client, game, kind):
     cards = list(Card.objects.filter(game__slug=game, kind=kind).order_by("name"))
@@ -57,6 +85,29 @@ def test_an_untouched_save_of_every_sample_card_of_a_kind_changes_nothing(admin_
         )
         after = stored_rows(Card, pk=card.pk), stored_rows(Printing, card=card)
         assert after == before, card.name
+
+
+@pytest.mark.parametrize(("game", "kind"), KINDS, ids=[f"{g}-{k}" for g, k in KINDS])
+def test_the_history_of_every_sample_card_of_a_kind_says_what_a_save_changed(
+    admin_client, game, kind
+):
+    """An untouched save logs "No fields changed."; a save with only the text typed anew
+    (two lines, as a browser sends them) logs the text alone, not the lists shown one item
+    per line beside it."""
+    cards = list(Card.objects.filter(game__slug=game, kind=kind).order_by("name"))
+    assert cards, f"the sample data has no {kind} of {game}"
+    for card in cards:
+        url = reverse("admin:catalogue_card_change", args=[card.pk])
+        save_untouched(admin_client, url, "card_form")
+        entry = LogEntry.objects.filter(object_id=str(card.pk)).order_by("-pk").first()
+        assert entry is not None and entry.get_change_message() == "No fields changed.", (
+            card.name,
+            logged_changes(card),
+        )
+        data = untouched_form_data(admin_client.get(url).content.decode(), "card_form", "_save")
+        data["text"] = f"{card.name} was edited.\r\nA second line."
+        assert admin_client.post(url, data).status_code == 302
+        assert logged_changes(card) == ["Text"], card.name
 
 
 def test_the_bogatyr_keeps_its_two_cannon_slots_when_only_its_cost_changes(admin_client):
@@ -104,6 +155,7 @@ def test_an_untouched_save_of_every_rule_set_changes_nothing_and_starts_no_reche
             sorted(rule_set.expansions.values_list("pk", flat=True)),
         )
         assert after == before, rule_set.code
+        assert logged_changes(rule_set) == [], rule_set.code
     assert not RecheckJob.objects.exists()
 
 
@@ -116,6 +168,7 @@ def test_an_untouched_save_of_every_expansion_changes_nothing(admin_client):
             "expansion_form",
         )
         assert stored_rows(Expansion, pk=expansion.pk) == before, expansion.code
+        assert logged_changes(expansion) == [], expansion.code
 
 
 def test_text_typed_in_a_text_area_is_stored_with_plain_line_ends(admin_client):
@@ -130,3 +183,28 @@ def test_text_typed_in_a_text_area_is_stored_with_plain_line_ends(admin_client):
     save_untouched(admin_client, url, "card_form")
     card.refresh_from_db()
     assert card.text == "First line.\nSecond line."
+
+
+@pytest.mark.parametrize(
+    ("game", "name", "field", "value", "label"),
+    [
+        ("redline", "Bogatyr", "attr__slots", "cannon\r\npilot\r\npilot", "Slots"),
+        ("redline", "Bogatyr", "attr__keywords", "Ambush 2", "Keywords"),
+        (
+            "hex-skirmish",
+            "Field Catapult",
+            "attr__edges",
+            "2\r\n1\r\n1\r\n1\r\n1\r\n1",
+            "Edge strengths",
+        ),
+    ],
+)
+def test_a_list_typed_anew_is_the_one_change_the_history_names(
+    admin_client, game, name, field, value, label
+):
+    card = Card.objects.get(game__slug=game, name=name)
+    url = reverse("admin:catalogue_card_change", args=[card.pk])
+    data = untouched_form_data(admin_client.get(url).content.decode(), "card_form", "_save")
+    data[field] = value
+    assert admin_client.post(url, data).status_code == 302
+    assert logged_changes(card) == [label]
