@@ -68,6 +68,7 @@
     }
     box.textContent = parts.join(" ");
     box.classList.toggle("b-error", refused.length > 0);
+    box.classList.toggle("muted", !refused.length);
   }
 
   document.addEventListener("htmx:confirm", function (event) {
