@@ -248,16 +248,24 @@ def parse(text: str, game: GameDef) -> ParseResult:
 
 
 def _card_line(
-    result: ParseResult, line_no: int, line: str, section: str | None, game: GameDef | None
+    result: ParseResult,
+    line_no: int,
+    line: str,
+    section: str | None,
+    game: GameDef | None,
+    at: str | None = None,
 ) -> LineError | None:
     """Read one card line into `result.lines` (section may be None: the caller reports it;
-    `game` None reads the line whatever the game, its placement unchecked)."""
+    `game` None reads the line whatever the game, its placement unchecked). Its errors
+    start with `at` ("Line 3: " unless given)."""
+    if at is None:
+        at = f"Line {line_no}: "
     parts = line.split(None, 1)
     count, problem = _parse_count(parts[0])
     if problem or count is None:
         if len(parts) == 1 and not _COUNT.match(parts[0]):
             problem = f"{line!r} has no count; write '1 {line}'"
-        return LineError(line_no, f"Line {line_no}: {problem}")
+        return LineError(line_no, f"{at}{problem}")
     rest = parts[1].strip() if len(parts) > 1 else ""
     if rest[:2].lower() == "x " and re.match(r"^\d+$", parts[0]):  # "4 x Tigercat"
         rest = rest[2:].strip()
@@ -271,7 +279,7 @@ def _card_line(
             shown = shown if len(shown) <= 20 else shown[:20] + "…"
             return LineError(
                 line_no,
-                f"Line {line_no}: malformed placement '@{shown}'; write @column,row",
+                f"{at}malformed placement '@{shown}'; write @column,row",
             )
         if game is not None and section is not None and section not in game.placement_sections:
             where_ok = (
@@ -279,20 +287,58 @@ def _card_line(
                 if game.placement_sections
                 else f"not in {game.name}"
             )
-            return LineError(
-                line_no, f"Line {line_no}: a placement (@column,row) is used {where_ok}"
-            )
+            return LineError(line_no, f"{at}a placement (@column,row) is used {where_ok}")
         placement = (int(m.group(1)), int(m.group(2)))
     set_code = ""
     m = _CODE.match(rest)
     if m and m.group(1):
         rest, set_code = m.group(1).strip(), m.group(2).strip()
     if not rest:
-        return LineError(line_no, f"Line {line_no}: no card name after the count")
+        return LineError(line_no, f"{at}no card name after the count")
     result.lines.append(
         ListLine(line_no, section or "", count, " ".join(rest.split()), set_code, placement)
     )
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class TypedLine:
+    """One line of a list typed on its own (the builder's quick add), read as the list text
+    format reads it. A header gives `section` (`header` as written; `error` when the game
+    has no such section); a card line gives `count` (1 when none is written), `name` and
+    `placement`; a blank or comment line gives none of them. `error` says what could not
+    be read."""
+
+    section: str = ""
+    header: str = ""
+    count: int = 0
+    name: str = ""
+    placement: tuple[int, int] | None = None
+    error: str = ""
+
+
+def read_typed_line(text: str, game: GameDef) -> TypedLine:
+    """Read one typed line: `Arsenal:`, `4 Tigercat`, `4x Tigercat (RL1)`, `Lancers @1,2`,
+    or a bare name (one copy)."""
+    lines = list(_text_lines(text.replace("\r", " ").replace("\n", " ")[:MAX_LIST_BYTES]))
+    if not lines:
+        return TypedLine()
+    _, line, header = lines[0]
+    if header:
+        written = header.group(1).strip()
+        section = section_aliases(game).get(normalise_section(written))
+        if section is None:
+            return TypedLine(header=written, error=_section_error(0, written, game).message)
+        return TypedLine(section=section, header=written)
+    first = line.split(None, 1)
+    if not (len(first) == 2 and _COUNT.match(first[0])):
+        line = f"1 {line}"
+    result = ParseResult()
+    error = _card_line(result, 0, line, None, None, at="")
+    if error is not None:
+        return TypedLine(error=error.message)
+    read = result.lines[0]
+    return TypedLine(count=read.count, name=read.name, placement=read.placement)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,8 @@ class BuilderState:
     - `conflict`, `error`, `notice`: what the last change answered; `owned`, whether the
       list is restricted to the collection, and `missing`, the cards it lacks then.
     - `urls`, the builder's addresses for this deck.
+    - `quick_into`, the section quick-add's card lines go to since a header line was typed
+      ("" for the section that takes each card), and its label `quick_into_label`.
     """
 
     deck: Deck
@@ -72,6 +74,8 @@ class BuilderState:
     owned: bool
     missing: Any
     urls: dict[str, str]
+    quick_into: str
+    quick_into_label: str
 
     def context(self) -> dict[str, Any]:
         """The template context: every field under its name, and the state as `state`."""

@@ -67,6 +67,8 @@ FIRST_RESULTS = 12
 MAX_SEARCH_PAGE = 250
 #: The changes answered with only what changed (decks.builder.views._render_changes): a count.
 COUNT_OPS = frozenset({"add", "remove", "set"})
+#: The event an answer that saved the list fires in the page (the `HX-Trigger` header).
+DECK_SAVED_EVENT = "deck-saved"
 CONFLICT_MESSAGE = (
     "This deck was saved elsewhere since you opened it (version {n}). Your change was not "
     "saved: reload the builder to continue from version {n}."
@@ -295,12 +297,16 @@ def builder_state(
     error: str = "",
     notice: str = "",
     rule_sets: verdicts.DeckRuleSets | None = None,
+    into: str | None = None,
 ) -> BuilderState:
     """Everything the deck and live panels show for `version` of `deck`. `rule_sets`, the
     deck's rule sets when the caller has read them: a violation's "Why?" quotes the rule set
-    the report was checked under from them instead of reading it again."""
+    the report was checked under from them instead of reading it again. `into`, the section
+    quick-add's card lines go to (else the one the request names, `quick_into`)."""
     game = deck.game.definition
     fmt = game.format(deck.format)
+    if into is None:
+        into = quick_into(request, fmt)
     entries = _entries(version)
     options = dict(version.options) if version else {}
     report = _report(deck, version, game, options)
@@ -376,6 +382,8 @@ def builder_state(
             else None
         ),
         urls=_urls(deck),
+        quick_into=into,
+        quick_into_label=game.section_label(into) if into else "",
     )
 
 
@@ -606,7 +614,10 @@ def _save(
         else f"Saved (working version {version.number})."
     )
     notice = f"{added} {saved}" if added else saved
-    return answer(version, notice)
+    response = answer(version, notice)
+    # The page's other views of the list (the collection panel) count it again.
+    response["HX-Trigger"] = DECK_SAVED_EVENT
+    return response
 
 
 # --- Views ---------------------------------------------------------------------------------
@@ -893,49 +904,94 @@ def quick_match(deck: Deck, name: str) -> Card | None:
     return qs.first()
 
 
+def quick_into(request, fmt: FormatDef) -> str:
+    """The section a quick-add's card lines go to since a header line was typed ("" for
+    the section that takes each card): the page sends it back with every change."""
+    into = request.POST.get("into") or request.GET.get("into") or ""
+    return into if into in fmt.section_names else ""
+
+
 @login_required
 @require_POST
 def builder_quick_add(request, pk: int):
-    """Keyboard quick-add: one copy of the card the typed name means, in the first section
-    that takes it (the deck's main section when it does)."""
+    """Keyboard quick-add: one line of a list as the list text format writes it. A card
+    line (`4 Tigercat`, `Tigercat`: one copy, the name forgiving typos, `@column,row` in a
+    placement section) adds its copies to the section a header line named before it when
+    the card goes there, else to the first section that takes it (the deck's main section
+    when it does); a header line (`Missions:`) names the section for the lines after it."""
     deck = _owned_deck(request, pk)
     base = _base_version(deck, request.POST.get("base", ""))
     game = deck.game.definition
     fmt = game.format(deck.format)
     typed = request.POST.get("name", "")
     shown = " ".join(typed.split())[:80]
+    line = decklist.read_typed_line(typed, game)
+    into = quick_into(request, fmt)
+
+    def refused(error: str):
+        return _render_state(request, deck, base, error=error)
+
+    if line.error:
+        return refused(f"Not added: “{shown}”: {line.error}.")
+    if line.header:
+        if line.section not in fmt.section_names:
+            return refused(
+                f"{fmt.name} decks have no section “{line.header}”: they have "
+                f"{', '.join(game.section_label(s) for s in fmt.section_names)}."
+            )
+        into = line.section
+        notice = f"The next cards go to {game.section_label(into)}."
+        if not request.htmx:
+            return _back_to_builder(deck, into)
+        return _render_state(request, deck, base, notice=notice, into=into)
+    if not line.name:
+        if not shown:
+            return refused("Type a card name.")
+        # A comment line of a list: nothing to add, nothing wrong.
+        if not request.htmx:
+            return _back_to_builder(deck, into)
+        return _render_state(request, deck, base, notice="A comment line: nothing to add.")
     try:
-        card = quick_match(deck, typed)
+        card = quick_match(deck, line.name)
     except TooManyMatches as many:
-        error = (
-            f"{str(many).capitalize()} cards of {game.name} match “{shown}”: type more of the name."
+        return refused(
+            f"{str(many).capitalize()} cards of {game.name} match “{line.name}”: "
+            "type more of the name."
         )
-        return _render_state(request, deck, base, error=error)
     if card is None:
-        error = f"No card of {game.name} matches “{shown}”." if shown else "Type a card name."
-        return _render_state(request, deck, base, error=error)
+        return refused(f"No card of {game.name} matches “{line.name}”.")
     targets = sections_for(card, fmt)
     if not targets:
-        return _render_state(
-            request, deck, base, error=f"{card.name} has no section in {fmt.name} decks."
-        )
+        return refused(f"{card.name} has no section in {fmt.name} decks.")
     main = fmt.main_section
-    section = main if main in targets else targets[0]
-    entries = apply_change(
-        _entries(base),
-        {"op": "add", "section": section, "card": card.name},
-        fmt.section_names,
-    )
+    section = into if into in targets else main if main in targets else targets[0]
+    change: dict[str, Any] = {"op": "add", "section": section, "card": card.name, "n": line.count}
+    placed = ""
+    if line.placement is not None:
+        if section not in game.placement_sections:
+            return refused(
+                f"Not added: “{shown}”: {game.section_label(section)} places no card on a cell."
+            )
+        placed = "{},{}".format(*line.placement)
+        change[decklist.PLACEMENT] = placed
+    entries = apply_change(_entries(base), change, fmt.section_names)
     response = _save(
         request,
         deck,
         base,
         entries,
         dict(base.options) if base else {},
-        added=f"Added 1 {card.name} to {game.section_label(section)}.",
-        touched={row_dom_id(section, card.name)},
+        added=f"Added {line.count} {card.name} to {game.section_label(section)}.",
+        touched={row_dom_id(section, card.name, placed)},
     )
-    return response if request.htmx else redirect("builder:deck", deck.pk)
+    return response if request.htmx else _back_to_builder(deck, into)
+
+
+def _back_to_builder(deck: Deck, into: str):
+    """The builder page again after a form posted without JavaScript, quick-add's section
+    kept (`quick_into`)."""
+    where = reverse("builder:deck", args=[deck.pk])
+    return redirect(f"{where}?into={into}" if into else where)
 
 
 @login_required
