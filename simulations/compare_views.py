@@ -21,6 +21,13 @@ from .views import readable_deck
 OTHER_DECKS = 50
 
 
+def _deck_details(deck: Deck, reader) -> str:
+    """What tells a deck of the B menu apart from another of the same name: its format,
+    version and last change, and its owner when it is not the reader's."""
+    details = deck.picker_details
+    return details if deck.owner_id == reader.pk else f"{details} · by {deck.owner.username}"
+
+
 def _choices(request, deck: Deck, token: str) -> dict:
     versions = list(DeckVersion.objects.filter(deck=deck).order_by("-number").only("number"))
     others = []
@@ -29,12 +36,15 @@ def _choices(request, deck: Deck, token: str) -> dict:
             Deck.objects.visible_to(request.user)
             .filter(game=deck.game)
             .exclude(pk=deck.pk)
-            .only("id", "name")
+            .select_related("game", "current_version", "owner")
             .order_by("name", "id")[:OTHER_DECKS]
         )
     return {
         "versions": [{"number": v.number, "ref": f"v:{v.number}"} for v in versions],
-        "others": [{"name": d.name, "ref": f"d:{d.pk}"} for d in others],
+        "others": [
+            {"name": d.name, "ref": f"d:{d.pk}", "details": _deck_details(d, request.user)}
+            for d in others
+        ],
     }
 
 
