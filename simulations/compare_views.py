@@ -21,13 +21,6 @@ from .views import readable_deck
 OTHER_DECKS = 50
 
 
-def _deck_details(deck: Deck, reader) -> str:
-    """What tells a deck of the B menu apart from another of the same name: its format,
-    version and last change, and its owner when it is not the reader's."""
-    details = deck.picker_details
-    return details if deck.owner_id == reader.pk else f"{details} · by {deck.owner.username}"
-
-
 def _choices(request, deck: Deck, token: str) -> dict:
     versions = list(DeckVersion.objects.filter(deck=deck).order_by("-number").only("number"))
     others = []
@@ -36,15 +29,12 @@ def _choices(request, deck: Deck, token: str) -> dict:
             Deck.objects.visible_to(request.user)
             .filter(game=deck.game)
             .exclude(pk=deck.pk)
-            .select_related("game", "current_version", "owner")
+            .only("id", "name")
             .order_by("name", "id")[:OTHER_DECKS]
         )
     return {
         "versions": [{"number": v.number, "ref": f"v:{v.number}"} for v in versions],
-        "others": [
-            {"name": d.name, "ref": f"d:{d.pk}", "details": _deck_details(d, request.user)}
-            for d in others
-        ],
+        "others": [{"name": d.name, "ref": f"d:{d.pk}"} for d in others],
     }
 
 
@@ -111,6 +101,7 @@ def deck_compare(request, deck_pk: int):
     token, deck, kind = _deck_and_kind(request, deck_pk)
     data = request.POST if request.method == "POST" else request.GET
     choices = _choices(request, deck, token)
+    choices["others"] = _told_apart(choices["others"], request.user)
     a_number, b_value = _defaults(
         choices,
         whole_number(data.get("a")),
@@ -248,3 +239,22 @@ def run_apply(request, pk: int):
         return render(request, "simulations/detail.html", context, status=400)
     messages.success(request, f"Version {version.number} saved: {version.note}.")
     return redirect("decks:version", version.deck_id, version.number)
+
+
+def _told_apart(others: list[dict], reader) -> list[dict]:
+    """The B menu's other decks, each named with what tells it apart from another of the
+    same name: its format, version and last change, and its owner when it is not the
+    reader's (one query)."""
+    pks = [int(d["ref"][2:]) for d in others]
+    decks = Deck.objects.select_related("game", "current_version", "owner").in_bulk(pks)
+    out = []
+    for d in others:
+        found = decks.get(int(d["ref"][2:]))
+        if found is None:
+            out.append(d)
+            continue
+        details = found.picker_details
+        if found.owner_id != reader.pk:
+            details += f" · by {found.owner.username}"
+        out.append({**d, "name": f"{found.name} ({details})"})
+    return out
