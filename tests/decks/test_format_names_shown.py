@@ -28,9 +28,7 @@ def _text(html: str) -> str:
 
 
 @pytest.mark.parametrize(("game", "fmt", "name"), EVERY_FORMAT)
-def test_the_deck_page_and_my_decks_show_the_formats_name(
-    client, sample_catalogue, user, game, fmt, name
-):
+def test_the_deck_page_shows_the_formats_name(client, sample_catalogue, user, game, fmt, name):
     deck = Deck.objects.create(
         owner=user, game=Game.objects.get(slug=game), format=fmt, name="My first list"
     )
@@ -39,8 +37,19 @@ def test_the_deck_page_and_my_decks_show_the_formats_name(
     meta = re.search(r'<p class="muted">([^<]*) · by ', page)
     assert meta is not None
     assert meta.group(1) == f"{registry.get(game).name} · {name}"
+
+
+def test_my_decks_shows_every_formats_name(client, sample_catalogue, user):
+    made = {}
+    for game, fmt, name in EVERY_FORMAT:
+        deck = Deck.objects.create(
+            owner=user, game=Game.objects.get(slug=game), format=fmt, name=f"{game} {fmt}"
+        )
+        made[str(deck.pk)] = name
+    client.force_login(user)
     mine = client.get(reverse("decks:mine")).content.decode()
-    assert re.findall(r'<td data-label="Format">([^<]*)</td>', mine) == [name]
+    shown = dict(re.findall(r'<tr data-deck="(\d+)">.*?<td data-label="Format">([^<]*)</td>', mine))
+    assert shown == made
 
 
 @pytest.fixture
@@ -66,20 +75,41 @@ def _details(deck: Deck) -> str:
     return f"{fmt} · version {deck.current_version.number} · updated {day}"
 
 
-def test_two_decks_of_one_name_are_told_apart_in_every_deck_picker(
+def test_the_goldfish_menu_tells_two_decks_of_one_name_apart(
     client, sample_catalogue, user, two_arsenals
 ):
-    standard, scramble = two_arsenals
-    assert _details(standard).startswith("Standard · version 1 · updated ")
-    assert _details(scramble).startswith("Scramble · version 1 · updated ")
     client.force_login(user)
     goldfish = _text(client.get(reverse("play:goldfish", args=["redline"])).content.decode())
     for deck in two_arsenals:
         assert f"My first arsenal ({_details(deck)} · by alice)" in goldfish
+
+
+def test_the_comparisons_other_decks_tell_two_decks_of_one_name_apart(
+    client, sample_catalogue, user, other_user, two_arsenals
+):
+    standard, scramble = two_arsenals
+    from decks.services import deck_create
+
+    theirs = deck_create(
+        owner=other_user,
+        game_slug="redline",
+        format="standard",
+        name="My first arsenal",
+        visibility="public",
+        text=sample_list("redline", "standard"),
+    )
+    client.force_login(user)
     compare = _text(
         client.get(reverse("simulations:deck-compare", args=[standard.pk])).content.decode()
     )
     assert f"My first arsenal ({_details(scramble)})" in compare
+    assert f"My first arsenal ({_details(theirs)} · by bob)" in compare
+
+
+def test_a_cards_add_to_deck_menu_tells_two_decks_of_one_name_apart(
+    client, sample_catalogue, user, two_arsenals
+):
+    client.force_login(user)
     card = sample_catalogue_card("Tigercat")
     to_deck = _text(
         client.get(reverse("decks:card-to-deck", args=["redline", card.pk])).content.decode()
