@@ -109,5 +109,7 @@ def manifest(request):
 @require_GET
 def offline(request):
     """What the service worker shows for a page it has not kept: what is kept on this device
-    (static/js/offline.js lists the decks taken to the table from the browser's cache)."""
+    (static/js/offline.js lists the decks taken to the table from the browser's cache). It
+    is precached without cookies and shown to whoever uses the device, signed in or not, so
+    its header offers no account links (no "Sign in" to a reader who is signed in)."""
     return render(request, "offline/offline.html", {"pages_kept": PAGES_KEPT})

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import ngettext
+
 
 class FileImportReport:
     """Base of an import's report (a dataclass with `errors` and `dry_run`): the file
@@ -20,11 +22,21 @@ class FileImportReport:
 
     def summary(self) -> str:
         if self.errors:
-            return f"{len(self.errors)} error(s); nothing was changed."
-        return self.counts("would be" if self.dry_run else "were")
+            n = len(self.errors)
+            return ngettext(
+                "%(n)d error; nothing was changed.", "%(n)d errors; nothing was changed.", n
+            ) % {"n": n}
+        return self.counts()
 
-    def counts(self, verb: str) -> str:
+    def counts(self) -> str:
+        """What was written (or, for a dry run, would be), in words."""
         raise NotImplementedError
+
+    def created_words(self, n: int) -> str:
+        """What the import makes, in words: "1 was created", "2 would be created"."""
+        if self.dry_run:
+            return ngettext("%(n)d would be created", "%(n)d would be created", n) % {"n": n}
+        return ngettext("%(n)d was created", "%(n)d were created", n) % {"n": n}
 
 
 class FileImportFailed(Exception):

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models.functions import Lower
+from django.utils.translation import ngettext
 
 from validation.registry import GameDef, registry
 
@@ -102,6 +103,8 @@ class PoolLeftOut:
 @dataclass
 class ImportReport(FileImportReport):
     game: str = ""
+    #: The game's name as its package spells it (`GameDef.short_name`), "" when unknown.
+    game_name: str = ""
     code: str = ""
     expansion_created: bool = False
     created: list[str] = field(default_factory=list)
@@ -123,9 +126,14 @@ class ImportReport(FileImportReport):
     def left_out_items(self) -> list[tuple[PoolLeftOut, str]]:
         return [(entry, entry.text(self.code)) for entry in self.left_out]
 
-    def counts(self, verb: str) -> str:
+    def counts(self) -> str:
+        n = len(self.created)
+        if self.dry_run:
+            made = ngettext("%(n)d card would be created", "%(n)d cards would be created", n)
+        else:
+            made = ngettext("%(n)d card was created", "%(n)d cards were created", n)
         return (
-            f"{self.game} {self.code}: {len(self.created)} card(s) {verb} created, "
+            f"{self.game_name or self.game} {self.code}: {made % {'n': n}}, "
             f"{len(self.updated)} updated, {len(self.unchanged)} unchanged."
         )
 
@@ -242,6 +250,7 @@ def _check_game(data: dict[str, Any], report: ImportReport) -> GameDef | None:
             )
         )
     report.game = slug if isinstance(slug, str) else ""
+    report.game_name = game_def.short_name if game_def is not None else ""
     return game_def
 
 
@@ -407,9 +416,11 @@ class _CardRowChecker:
         if not self.neutral_rows:
             return None
         shown = ", ".join(self.neutral_rows[:5]) + (" …" if len(self.neutral_rows) > 5 else "")
+        n = len(self.neutral_rows)
+        cards = ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
         return (
             f"{self.game_def.name} has no factions: the faction written on "
-            f"{len(self.neutral_rows)} card(s) ({shown}) means no faction and is stored as none."
+            f"{cards} ({shown}) means no faction and is stored as none."
         )
 
 

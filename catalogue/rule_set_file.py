@@ -27,6 +27,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models.functions import Lower
+from django.utils.translation import ngettext
 
 from cardsite import hooks
 from validation.registry import registry
@@ -142,16 +143,39 @@ class Plan:
     def unchanged(self) -> bool:
         return not self.created and not self.changes
 
+    @property
+    def game_name(self) -> str:
+        """The game's name as its package spells it ("REDLINE"); the slug of an unknown one."""
+        try:
+            return registry.get(self.game).short_name
+        except KeyError:
+            return self.game
+
+    @property
+    def format_name(self) -> str:
+        """The format's name as its game spells it ("Standard"); the slug of an unknown one."""
+        try:
+            return registry.get(self.game).format(self.format).name
+        except (KeyError, ValueError):
+            return self.format
+
     def summary(self) -> str:
         if self.created:
+            n = len(self.against)
             what = f"new; against {self.compared_with}: " + (
-                f"{len(self.against)} change(s)" if self.against else "nothing changes"
+                ngettext("%(n)d change", "%(n)d changes", n) % {"n": n}
+                if self.against
+                else "nothing changes"
             )
         elif self.changes:
-            what = f"{len(self.changes)} change(s) to the stored {self.code}"
+            n = len(self.changes)
+            what = ngettext(
+                "%(n)d change to the stored %(code)s", "%(n)d changes to the stored %(code)s", n
+            ) % {"n": n, "code": self.code}
         else:
             what = "unchanged"
-        line = f"{self.game} {self.format} {self.code}: {what}"
+        named = f" ({self.name})" if self.name else ""
+        line = f"{self.game_name} {self.format_name} {self.code}{named}: {what}"
         if self.decks is not None:
             line += f"; {self.decks.text}"
         return line
@@ -187,9 +211,12 @@ class DeckVerdicts:
     def text(self) -> str:
         if not self.total:
             return "no saved deck follows it"
-        said = (
-            f"{self.changed} of {self.checked} saved deck(s) it governs would change verdict"
-            f"{' ' + self.when if self.when else ''}"
+        said = ngettext(
+            "%(changed)d of %(checked)d saved deck it governs would change verdict",
+            "%(changed)d of %(checked)d saved decks it governs would change verdict",
+            self.checked,
+        ) % {"changed": self.changed, "checked": self.checked} + (
+            f" {self.when}" if self.when else ""
         )
         if self.changed:
             said += f" ({self.made_illegal} made not legal, {self.made_legal} made legal)"
@@ -204,14 +231,13 @@ class RuleSetImportReport(FileImportReport):
     errors: list[RuleSetError] = field(default_factory=list)
     dry_run: bool = False
 
-    def counts(self, verb: str) -> str:
+    def counts(self) -> str:
         created = sum(p.created for p in self.plans)
         updated = sum(bool(not p.created and p.changes) for p in self.plans)
         unchanged = sum(p.unchanged for p in self.plans)
-        return (
-            f"{len(self.plans)} rule set(s): {created} {verb} created, {updated} updated, "
-            f"{unchanged} unchanged."
-        )
+        n = len(self.plans)
+        sets = ngettext("%(n)d rule set", "%(n)d rule sets", n) % {"n": n}
+        return f"{sets}: {self.created_words(created)}, {updated} updated, {unchanged} unchanged."
 
 
 class RuleSetImportFailed(FileImportFailed):

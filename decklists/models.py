@@ -22,6 +22,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from decks.models import format_name
+
 from .listing_cache import listings_changed
 
 #: The longest description and comment a user may write (characters of Markdown).
@@ -157,6 +159,12 @@ class Decklist(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def format_name(self) -> str:
+        """The format's name as its game spells it ("Standard"); the slug of a format the
+        game no longer has."""
+        return format_name(self.game.slug, self.format)
 
     def save(self, *args, **kwargs) -> None:
         """Saved (published, or edited in the admin): the cached lists are renewed once it

@@ -19,8 +19,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 from cardsite.models import ChunkedJob, JobStatus, OwnedQuerySet
+from validation.registry import registry
 from validation.runner import Report
 
 
@@ -64,6 +66,15 @@ class DeckQuerySet(OwnedQuerySet):
         return self.filter(
             share_token=token, visibility__in=[Visibility.UNLISTED, Visibility.PUBLIC]
         )
+
+
+def format_name(game_slug: str, format_slug: str) -> str:
+    """The name of format `format_slug` of game `game_slug` ("Standard"); the slug itself
+    when the game has no such format."""
+    try:
+        return registry.get(game_slug).format(format_slug).name
+    except (KeyError, ValueError):
+        return format_slug
 
 
 class Deck(models.Model):
@@ -145,6 +156,25 @@ class Deck(models.Model):
     @property
     def definition(self):
         return self.game.definition
+
+    @property
+    def format_name(self) -> str:
+        """The format's name as its game spells it ("Standard"); the slug of a format the
+        game no longer has."""
+        return format_name(self.game.slug, self.format)
+
+    @property
+    def picker_details(self) -> str:
+        """What tells the deck apart from another of the same name in a menu of decks: its
+        format, its version and the day it last changed ("Standard · version 3 · updated
+        2026-05-01")."""
+        parts = [self.format_name]
+        version = self.current_version if self.current_version_id is not None else None
+        if version is not None:
+            parts.append(f"version {version.number}")
+        if self.updated_at is not None:
+            parts.append(f"updated {timezone.localdate(self.updated_at).isoformat()}")
+        return " · ".join(parts)
 
     @property
     def verdict(self) -> Report | None:
@@ -337,6 +367,11 @@ class RecheckJob(ChunkedJob):
 
     def __str__(self) -> str:
         return f"re-check #{self.pk} of {self.format} ({self.status})"
+
+    @property
+    def format_name(self) -> str:
+        """The format's name as its game spells it ("Standard")."""
+        return format_name(self.game.slug, self.format)
 
     @property
     def sweeps(self) -> int:

@@ -363,7 +363,7 @@ def card_targets(*, owner, card) -> CardTargets:
         d
         for d in DeckModel.objects.owned_by(owner)
         .filter(game=card.game)
-        .select_related("current_version")
+        .select_related("current_version", "game")
         if d.format in formats
     ]
     return CardTargets(formats=formats, decks=decks)

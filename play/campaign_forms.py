@@ -29,9 +29,16 @@ class CampaignForm(forms.ModelForm):
         ].help_text = f"The {rules.points_label}s every player's {rules.list_label} must total."
 
 
+class DeckChoiceField(forms.ModelChoiceField):
+    """A menu of decks, each named with what tells it apart from another of the same name."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.name} ({obj.picker_details})"
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(max_length=100)
-    deck: forms.ModelChoiceField[Any] = forms.ModelChoiceField(queryset=None)
+    deck: forms.ModelChoiceField[Any] = DeckChoiceField(queryset=None)
 
     def __init__(self, *args, owner=None, game=None, rules: CampaignRules, **kwargs):
         super().__init__(*args, **kwargs)
@@ -39,7 +46,10 @@ class PlayerForm(forms.Form):
         field.label = capfirst(rules.list_label)
         field.help_text = f"one of your {game.name} decks"
         field.queryset = (
-            Deck.objects.owned_by(owner).filter(game=game).select_related("game").order_by("name")
+            Deck.objects.owned_by(owner)
+            .filter(game=game)
+            .select_related("game", "current_version")
+            .order_by("name")
         )
 
 

@@ -111,6 +111,7 @@ def deck_compare(request, deck_pk: int):
     token, deck, kind = _deck_and_kind(request, deck_pk)
     data = request.POST if request.method == "POST" else request.GET
     choices = _choices(request, deck, token)
+    choices["others"] = _told_apart(choices["others"], request.user)
     a_number, b_value = _defaults(
         choices,
         whole_number(data.get("a")),
@@ -250,3 +251,22 @@ def run_apply(request, pk: int):
         return render(request, "simulations/detail.html", context, status=400)
     messages.success(request, f"Version {version.number} saved: {version.note}.")
     return redirect("decks:version", version.deck_id, version.number)
+
+
+def _told_apart(others: list[dict], reader) -> list[dict]:
+    """The B menu's other decks, each named with what tells it apart from another of the
+    same name: its format, version and last change, and its owner when it is not the
+    reader's (one query)."""
+    pks = [int(d["ref"][2:]) for d in others]
+    decks = Deck.objects.select_related("game", "current_version", "owner").in_bulk(pks)
+    out = []
+    for d in others:
+        found = decks.get(int(d["ref"][2:]))
+        if found is None:
+            out.append(d)
+            continue
+        details = found.picker_details
+        if found.owner_id != reader.pk:
+            details += f" · by {found.owner.username}"
+        out.append({**d, "name": f"{found.name} ({details})"})
+    return out

@@ -287,6 +287,12 @@ class GameDef:
             )
 
     @property
+    def short_name(self) -> str:
+        """The game's name without its subtitle ("REDLINE" for "REDLINE: Tactical Card
+        Combat"), as messages that name the game beside other names spell it."""
+        return self.name.split(":")[0]
+
+    @property
     def section_names(self) -> tuple[str, ...]:
         """Every section name of the game, in display order."""
         return tuple(s.name for s in self.sections)

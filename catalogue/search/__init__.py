@@ -62,7 +62,7 @@ from __future__ import annotations
 from django.db import DatabaseError, connections, router
 from django.db.models import F, Q, QuerySet
 
-from .compiler import _Compiler, close_name_ids
+from .compiler import _Compiler, close_name_ids, suggestion_words
 from .expressions import (
     RANKED_WORDS,
     ROW_TESTS,
@@ -129,6 +129,7 @@ __all__ = [
     "query_error",
     "ranked_walk_page",
     "search_cards",
+    "suggestion_words",
     "tokenize",
     "walk_page",
 ]
@@ -136,6 +137,23 @@ __all__ = [
 
 # --------------------------------------------------------------------------------------------
 # Entry point
+
+
+#: Said when no term of a query could be used: no card is shown rather than all of them.
+NOTHING_LEFT = "no term of the search could be used, so no card is shown"
+
+
+def corrected_query(query: str, dropped: list[Dropped]) -> str:
+    """`query` with each dropped term that has a correction rewritten with it ("" when none
+    has): the search a "did you mean …?" offers."""
+    out = query
+    fixed = False
+    for d in sorted(dropped, key=lambda d: d.position, reverse=True):
+        start = d.position - 1
+        if d.correction and out[start : start + len(d.text)] == d.text:
+            out = out[:start] + d.correction + out[start + len(d.text) :]
+            fixed = True
+    return out if fixed else ""
 
 
 def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None) -> SearchResult:
@@ -156,6 +174,16 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         compiled = compiler.compile(tree)
         dropped.sort(key=lambda d: d.position)  # the tokenizer's and the compiler's, in order
         if compiled is None:
+            if dropped:
+                # Every term was left out: the query asked for something, so not every card.
+                problems.append(NOTHING_LEFT)
+                return SearchResult(
+                    queryset.none(),
+                    "",
+                    problems,
+                    dropped=dropped,
+                    corrected_query=corrected_query(query, dropped),
+                )
             return SearchResult(queryset, "", problems, dropped=dropped)
         q, read_as = compiled
         if pg and len(compiler.top_words) == 1:
@@ -209,6 +237,7 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
             ranked=ranked,
             narrow=compiler.narrow,
             dropped=dropped,
+            corrected_query=corrected_query(query, dropped),
             rank_words=compiler.rank_words[:RANKED_WORDS] if ranked else [],
             rest=rest,
             estimate=estimate,

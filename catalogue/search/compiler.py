@@ -58,7 +58,13 @@ from .language import (
 
 
 class _Drop(Exception):
-    """A term that cannot be used; the message says what and why."""
+    """A term that cannot be used; the message says what and why. `suggestion` is the word
+    offered instead ("did you mean …?"), `correction` the term rewritten with it."""
+
+    def __init__(self, message: str, suggestion: str = "", correction: str = "") -> None:
+        super().__init__(message)
+        self.suggestion = suggestion
+        self.correction = correction
 
 
 def _fmt_value(value: str) -> str:
@@ -99,9 +105,30 @@ def close_name_ids(word: str, game_slug: str | None) -> list[int]:
     return [pk for _, pk in scored[:CLOSE_MAX]]
 
 
-def _suggest(word: str, candidates: Iterable[str]) -> str:
+def _closest(word: str, candidates: Iterable[str]) -> str:
+    """The candidate nearest to `word` ("" when none is near enough)."""
     close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.6)
-    return f" — did you mean {close[0]}?" if close else ""
+    return close[0] if close else ""
+
+
+def suggestion_words(suggestion: str) -> str:
+    """How a problem offers `suggestion` (searched for in the problem's text to link it)."""
+    return f" — did you mean {suggestion}?"
+
+
+def _value_drop(
+    t: Term, message: str, value: str, candidates: Iterable[str], tail: str = ""
+) -> _Drop:
+    """A term whose value is not one of `candidates`: `message`, the nearest of them offered,
+    then `tail`; the term rewritten to the one offered (its key and operator as typed)."""
+    close = _closest(value, candidates)
+    if not close:
+        return _Drop(message + tail)
+    return _Drop(
+        message + suggestion_words(close) + tail,
+        close,
+        f"{t.raw[: len(t.key) + len(t.op)]}{close}",
+    )
 
 
 def _parse_int(term: Term, label: str) -> int:
@@ -269,7 +296,7 @@ class _Compiler:
             return compiled
         except _Drop as exc:
             self.problems.append(str(exc))
-            self._dropped(node, str(exc))
+            self._dropped(node, str(exc), exc.suggestion, exc.correction)
             return None
         except Exception as exc:  # noqa: BLE001 - a search never fails on a term
             raw = node.raw if isinstance(node, Term) else node.text
@@ -278,11 +305,13 @@ class _Compiler:
             self._dropped(node, why)
             return None
 
-    def _dropped(self, node: Term | Word, why: str) -> None:
+    def _dropped(
+        self, node: Term | Word, why: str, suggestion: str = "", correction: str = ""
+    ) -> None:
         raw = (
             node.raw if isinstance(node, Term) else (f'"{node.text}"' if node.phrase else node.text)
         )
-        self.dropped.append(Dropped(node.start + 1, raw, why))
+        self.dropped.append(Dropped(node.start + 1, raw, why, suggestion, correction))
 
     def _narrow_by(self, t: Term) -> None:
         """Note the kind every result has, when a term of the top-level AND says it: a
@@ -365,7 +394,14 @@ class _Compiler:
                 f"'{key}' is not a key of {self.game.name} (it is a key of {', '.join(where)})"
             )
         known = list(COMMON_KEYS) + list(self.attrs) + list(self.labels)
-        raise _Drop(f"unknown key '{t.key}'{_suggest(key, known)}")
+        close = _closest(key, known)
+        if close:
+            raise _Drop(
+                f"unknown key '{t.key}'{suggestion_words(close)}",
+                close,
+                close + t.raw[len(t.key) :],
+            )
+        raise _Drop(f"unknown key '{t.key}'")
 
     def labelled(self, keys: list[str], t: Term) -> tuple[Q, str]:
         """A term whose key is a label people see (`class:submarine` where cards show
@@ -414,9 +450,12 @@ class _Compiler:
             value = self.kind_labels.get(value, value)
             if value not in self.kinds:
                 where = f" of {self.game.name}" if self.game else ""
-                raise _Drop(
-                    f"{t.raw}: not a kind{where}{_suggest(value, self.kinds)}"
-                    f" (kinds: {', '.join(sorted(self.kinds))})"
+                raise _value_drop(
+                    t,
+                    f"{t.raw}: not a kind{where}",
+                    value,
+                    self.kinds,
+                    f" (kinds: {', '.join(sorted(self.kinds))})",
                 )
             q, shown_op = Q(kind=value), ":" if op != "!=" else op
         elif key == "faction":
@@ -426,9 +465,12 @@ class _Compiler:
                     f"{t.raw}: {self.game.name if self.game else 'no game'} has no factions"
                 )
             if value not in self.factions:
-                raise _Drop(
-                    f"{t.raw}: not a faction{_suggest(value, self.factions)}"
-                    f" (factions: {', '.join(sorted(self.factions))})"
+                raise _value_drop(
+                    t,
+                    f"{t.raw}: not a faction",
+                    value,
+                    self.factions,
+                    f" (factions: {', '.join(sorted(self.factions))})",
                 )
             q, shown_op = Q(faction=value), ":" if op != "!=" else op
         elif key in ("legal", "banned", "restricted"):
@@ -442,7 +484,7 @@ class _Compiler:
         else:  # game
             value = value.lower()
             if value not in registry:
-                raise _Drop(f"{t.raw}: no such game{_suggest(value, registry.slugs())}")
+                raise _value_drop(t, f"{t.raw}: no such game", value, registry.slugs())
             q, shown_op = Q(game__slug=value), ":" if op != "!=" else op
         return (~q if op == "!=" else q), f"{key}{shown_op}{_fmt_value(value)}"
 
@@ -457,8 +499,8 @@ class _Compiler:
         having = [g for g in games if value in g.formats]
         if not having:
             formats = sorted({f for g in games for f in g.formats})
-            raise _Drop(
-                f"{t.raw}: not a format{_suggest(value, formats)} (formats: {', '.join(formats)})"
+            raise _value_drop(
+                t, f"{t.raw}: not a format", value, formats, f" (formats: {', '.join(formats)})"
             )
         q = Q(pk__in=[])
         for g in having:
@@ -517,9 +559,8 @@ class _Compiler:
             choice = _norm_choice(value)
             valid = [c for a in attrs for c in a.choices]
             if choice not in valid:
-                raise _Drop(
-                    f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}"
-                    f"{_suggest(choice, valid)}"
+                raise _value_drop(
+                    t, f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}", choice, valid
                 )
             if op in (":", "=", "!="):
                 q = self._equals(key, choice)
@@ -545,9 +586,8 @@ class _Compiler:
                 item: Any = _norm_choice(value)
                 valid = [c for a in attrs for c in a.choices]
                 if item not in valid:
-                    raise _Drop(
-                        f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}"
-                        f"{_suggest(item, valid)}"
+                    raise _value_drop(
+                        t, f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}", item, valid
                     )
             elif typ == "list_int":
                 item = _parse_int(t, key)

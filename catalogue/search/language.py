@@ -69,11 +69,14 @@ COMMON_KEYS = {
 @dataclass(frozen=True)
 class Dropped:
     """A term of a query that was not used: where it starts (the character's position in
-    the query, from 1), the term as written, and why."""
+    the query, from 1), the term as written, and why; when a near value or key was offered
+    ("did you mean …?"), `suggestion` is it and `correction` the term rewritten with it."""
 
     position: int
     text: str
     why: str
+    suggestion: str = ""
+    correction: str = ""
 
     def __str__(self) -> str:
         return f"{self.text!r} (at character {self.position}): {self.why}"
@@ -136,6 +139,9 @@ class SearchResult:
     # The terms left out (each also said in `problems`), with where they start: a caller that
     # must use every term (the tuner) refuses a query with any.
     dropped: list[Dropped] = field(default_factory=list)
+    # The query with each dropped term that has a correction rewritten with it ("" when none
+    # has): the search its "did you mean …?" links to.
+    corrected_query: str = ""
     # How many cards a search of words or text matches, from a sample, among the cards of
     # a large game (`paging.estimate_matches`): more than COUNT_CAP are not counted, and
     # not ranked.

@@ -140,6 +140,6 @@ def test_the_admin_imports_a_large_file_on_a_worker_with_a_progress_page(
     assert 'data-running="true"' in first or "Done:" in first
     assert 'http-equiv="refresh"' not in first
     html = wait_for(page, timeout=120, interval=0.3)
-    assert f"{rows} card(s) were created" in html, html
+    assert f"{rows} cards were created" in html, html
     assert 'data-running="false"' in html
     assert Card.objects.filter(game__slug="redline").count() == rows

@@ -42,7 +42,7 @@ def test_the_admin_preview_and_result_name_the_rule_sets_that_leave_the_expansio
     assert reverse("admin:catalogue_ruleset_change", args=[s1.pk]) in html
     done = client.post(url, {"confirm": "1"}, follow=True)
     said = " ".join(str(m) for m in done.context["messages"])
-    assert "1 card(s) were created" in said
+    assert "1 card was created" in said
     assert "Standard: rule set S1" in said and "does not list RL9" in said
     assert f'href="{reverse("admin:catalogue_ruleset_change", args=[s1.pk])}"' in said
     assert f'href="{reverse("admin:catalogue_ruleset_change", args=[s2.pk])}"' in said

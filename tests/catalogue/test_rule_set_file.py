@@ -57,7 +57,7 @@ def test_the_sample_rule_sets_are_loaded_and_marked_sample(sample_catalogue):
 
 def test_import_writes_the_set_and_its_entries(sample_catalogue):
     report = rule_set_import(data=doc())
-    assert report.summary() == "1 rule set(s): 1 were created, 0 updated, 0 unchanged."
+    assert report.summary() == "1 rule set: 1 was created, 0 updated, 0 unchanged."
     rs = RuleSet.objects.get(code="T1")
     assert list(rs.expansions.values_list("code", flat=True)) == ["RL1"]
     entries = {e.card.name: (e.banned, e.limit, e.cost, e.text) for e in rs.cards.all()}
@@ -72,7 +72,7 @@ def test_import_writes_the_set_and_its_entries(sample_catalogue):
 def test_reimport_updates_in_place_and_the_same_file_changes_nothing(sample_catalogue):
     rule_set_import(data=doc())
     again = rule_set_import(data=doc())
-    assert again.summary() == "1 rule set(s): 0 were created, 0 updated, 1 unchanged."
+    assert again.summary() == "1 rule set: 0 were created, 0 updated, 1 unchanged."
     changed = doc(cards=[{"name": "Tigercat", "limit": 1}], name="Renamed")
     preview = rule_set_import(data=changed, dry_run=True)
     assert preview.plans[0].changes == [

@@ -87,7 +87,7 @@ def test_the_command_preview_lists_changes_against_the_rule_set_it_follows_and_t
     assert "against S1 (Sample Season 1), which it follows" in text
     for change in EXPECTED:
         assert f"  {change}\n" in text, (change, text)
-    assert "3 of 3 saved deck(s) it governs would change verdict (3 made not legal" in text
+    assert "3 of 3 saved decks it governs would change verdict (3 made not legal" in text
     assert list(Deck.objects.order_by("pk").values()) == before
     assert not RecheckJob.objects.exists() and not Notice.objects.exists()
     assert not RuleSet.objects.filter(code="S1B").exists()
@@ -101,7 +101,7 @@ def test_the_admin_preview_names_the_decks_whose_verdict_would_change(season, cl
     assert "against S1 (Sample Season 1), which it follows" in html
     for change in EXPECTED:
         assert f"<li>{change}</li>" in html, change
-    assert "3 of 3 saved deck(s) it governs would change verdict" in html
+    assert "3 of 3 saved decks it governs would change verdict" in html
     assert "Moore 0, Moore 1, Moore 2" in html
 
 
@@ -115,9 +115,9 @@ def test_an_update_lists_changes_against_the_rule_set_it_replaces(season, tmp_pa
     out = io.StringIO()
     call_command("import_rule_set", str(path), "--dry-run", stdout=out)
     text = out.getvalue()
-    assert "change(s) to the stored S1" in text
+    assert "REDLINE Standard S1 (Sample Season 1): 2 changes to the stored S1" in text
     assert "  Orbital Drop no longer banned\n" in text
-    assert "0 of 3 saved deck(s) it governs would change verdict" in text
+    assert "0 of 3 saved decks it governs would change verdict" in text
 
 
 def test_the_preview_costs_the_same_queries_whatever_the_number_of_decks(season, user):

@@ -636,7 +636,11 @@ def test_game_page_search(client, sample_catalogue):
         "redline", lambda c: c.kind == "efreet" and c.attributes["speed"] >= 7
     )
     body = response.content.decode()
-    assert "did you mean speed?" in body
+    # The suggestion links to the same search with the term corrected.
+    assert (
+        'did you mean <a class="search-fix" '
+        'href="?q=kind%3Aefreet+speed%3E%3D7+speed%3A1&amp;per=96">speed</a>?'
+    ) in body
     response = client.get("/cards/redline/", {"q": "tiger", "set": "RL1", "sort": "cost"})
     assert response.status_code == 200
     assert "Tigercat" in {c.name for c in response.context["cards"]}

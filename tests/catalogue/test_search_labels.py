@@ -78,7 +78,11 @@ def test_every_kinds_label_is_a_kind_of_the_search(sample_catalogue):
 
 def test_an_unknown_key_suggests_a_label_or_a_key(sample_catalogue):
     result = search_cards(query="clas:heavy", queryset=Card.objects.all(), game_slug="redline")
-    assert result.problems == ["unknown key 'clas' — did you mean class?"]
+    assert result.problems == [
+        "unknown key 'clas' — did you mean class?",
+        "no term of the search could be used, so no card is shown",
+    ]
+    assert result.corrected_query == "class:heavy"
 
 
 @pytest.mark.parametrize(

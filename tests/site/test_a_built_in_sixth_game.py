@@ -77,7 +77,7 @@ def test_a_sixth_built_in_game_is_one_folder_and_one_line(client, user, sixth_ga
     # its sample data, found in its package, loads with every game's
     out = StringIO()
     call_command("load_sample_data", stdout=out)
-    assert "pond/POND1.json: pond POND1: 6 card(s) were created" in out.getvalue()
+    assert "pond/POND1.json: Pond POND1: 6 cards were created" in out.getvalue()
     expansions = len(packages.all_sample_expansions())
     assert expansions == len(registry) and f"({expansions} expansions)" in out.getvalue()
 

@@ -248,7 +248,7 @@ def test_a_20000_card_import_shows_its_progress_in_the_one_shape_while_it_runs(
     job.refresh_from_db()
     done = _in_one_shape(jobs.progress(job))
     assert (done["done"], done["total"]) == (ROWS, ROWS)
-    assert job.document == {} and f"{ROWS} card(s) were created" in job.summary
+    assert job.document == {} and f"{ROWS} cards were created" in job.summary
     cache.clear()
     client.force_login(staff_user)
     html = client.get(f"/admin/catalogue/expansion/import/{job_id}/").content.decode()
