@@ -79,8 +79,9 @@ class InsufficientScope(exceptions.PermissionDenied):
     default_code = "insufficient_scope"
 
     def __init__(self, needed: str | None):
+        detail: str
         if needed:
-            detail = _("This token lacks the scope “%(scope)s” (%(what)s).") % {
+            detail = str(_("This token lacks the scope “%(scope)s” (%(what)s).")) % {
                 "scope": needed,
                 "what": SCOPES.get(needed, needed),
             }
@@ -89,7 +90,7 @@ class InsufficientScope(exceptions.PermissionDenied):
                 f'error_description="This token lacks the scope {needed}."'
             )
         else:
-            detail = _("This operation takes no token: sign in instead.")
+            detail = str(_("This operation takes no token: sign in instead."))
             self.www_authenticate = (
                 'Bearer realm="api", error="insufficient_scope", '
                 'error_description="This operation takes no token."'

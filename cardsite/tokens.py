@@ -76,9 +76,15 @@ def _app_used(user, access_token) -> None:
     ).update(last_used=now)
 
 
+#: The two scopes personal tokens had before scopes were split, and what they became.
+OLD_SCOPES = {"read": " ".join(scopes.READ_ONLY), "write": " ".join(scopes.ALL)}
+
+
 def create_token(user, *, name: str, scope: str, expiry_days: int | None):
-    """A new token of `user` with `scope` (space-separated scopes): (the stored token, the
-    token's text, shown once)."""
+    """A new token of `user` with `scope` (space-separated scopes; "read" alone or "write"
+    alone are the two scopes of old, every reading scope or every scope): (the stored token,
+    the token's text, shown once)."""
+    scope = " ".join(scopes.ordered(scopes.parse(OLD_SCOPES.get(scope, scope))))
     expiry = timedelta(days=expiry_days) if expiry_days else None
     return ApiToken.objects.create(user, expiry=expiry, name=name, scope=scope)
 

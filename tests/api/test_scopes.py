@@ -160,6 +160,9 @@ def test_the_migration_keeps_what_old_tokens_could_do(user):
     migration = import_module("cardsite.migrations.0003_token_scopes_and_allowed_apps")
     reader, _ = create_token(user, name="reader", scope="read", expiry_days=None)
     writer, _ = create_token(user, name="writer", scope="write", expiry_days=None)
+    # the rows as they were before the migration: one word, "read" or "write"
+    ApiToken.objects.filter(pk=reader.pk).update(scope="read")
+    ApiToken.objects.filter(pk=writer.pk).update(scope="write")
     migration.split_scopes(apps, None)
     reader.refresh_from_db()
     writer.refresh_from_db()
