@@ -454,6 +454,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": DECKLIST_SWEEP_SECONDS,
         "options": {"expires": 5 * DECKLIST_SWEEP_SECONDS},
     },
+    # Expired OAuth codes and tokens, and spent refresh tokens: deleted daily.
+    "oauth-clear-expired": {
+        "task": "oauth.clear_expired",
+        "schedule": crontab(hour=4, minute=17),
+        "options": {"expires": 6 * 3600},
+    },
     # The email digest of notices, to the owners who opted in: daily.
     "notices-digest": {
         "task": "notices.send_digests",

@@ -57,6 +57,11 @@ class BearerTokenAuthentication(TokenAuthentication):
         return user, token
 
     def authenticate_header(self, request):
+        # RFC 6750 §3.1: a token that was sent but is unknown, expired or revoked is
+        # `invalid_token`; no credentials at all is the bare challenge.
+        auth = get_authorization_header(request).split()
+        if auth and auth[0].lower() in PREFIXES:
+            return 'Bearer realm="api", error="invalid_token"'
         return 'Bearer realm="api"'
 
 

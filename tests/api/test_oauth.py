@@ -9,10 +9,12 @@ import base64
 import hashlib
 import re
 import secrets
+from datetime import timedelta
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.contrib.auth.hashers import identify_hasher
+from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 from rest_framework.throttling import ScopedRateThrottle
 
@@ -425,3 +427,37 @@ def test_the_consent_screen_is_throttled(client, user, monkeypatch):
     client.force_login(user)
     codes = [client.get("/oauth/authorize/?state=s").status_code for _ in range(3)]
     assert codes == [400, 400, 429]
+
+
+def test_an_unknown_or_expired_token_is_invalid_token(client, user, other_user, sample_catalogue):
+    app = register(client, other_user)
+    verifier, challenge = pkce()
+    code = consent(client, user, app, challenge)
+    client.logout()
+    tokens = exchange(client, app, code, verifier).json()
+    AccessToken.objects.update(expires=timezone.now() - timedelta(seconds=1))
+    for token in (tokens["access_token"], "unknown"):
+        response = client.get("/api/decks/", HTTP_AUTHORIZATION=f"Bearer {token}")
+        assert response.status_code == 401
+        assert response["WWW-Authenticate"] == 'Bearer realm="api", error="invalid_token"'
+        assert response.json()["type"] == "urn:cardsite:problem:not-authenticated"
+
+
+def test_expired_codes_and_tokens_are_cleared(client, user, other_user):
+    from cardsite.tasks import clear_expired_oauth
+
+    app = register(client, other_user)
+    verifier, challenge = pkce()
+    code = consent(client, user, app, challenge)
+    client.logout()
+    exchange(client, app, code, verifier)
+    client.force_login(user)
+    client.get(authorize_url(app, pkce()[1]))  # remembered: a code never exchanged
+    assert Grant.objects.count() == 1  # the exchanged code is gone already
+    past = timezone.now() - timedelta(days=1)
+    Grant.objects.update(expires=past)
+    AccessToken.objects.update(expires=past)
+    RefreshToken.objects.update(revoked=past - timedelta(days=100))
+    clear_expired_oauth()
+    assert not Grant.objects.exists() and not AccessToken.objects.exists()
+    assert not RefreshToken.objects.exists()
