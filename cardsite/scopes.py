@@ -102,6 +102,9 @@ def enforce(request, granted: Iterable[str]) -> None:
     """Refuse a token-authenticated request whose token lacks the scope its view declares."""
     context = getattr(request, "parser_context", None) or {}
     view = context.get("view")
+    method = request.method.lower()
+    if view is not None and (method not in view.http_method_names or not hasattr(view, method)):
+        return  # a method the view does not take: its 405, not a scope's 403
     needed = required_scope(view, request.method)
     if needed is None or needed not in set(granted):
         raise InsufficientScope(needed)

@@ -169,3 +169,10 @@ def test_the_migration_keeps_what_old_tokens_could_do(user):
     assert reader.scopes == scopes.READ_ONLY
     assert writer.scopes == scopes.ALL
     assert ApiToken.objects.count() == 2
+
+
+def test_a_method_an_operation_does_not_take_is_a_405_not_a_scope_refusal(client, user):
+    text = oauth_token(user, list(scopes.ALL))
+    for method, path in (("put", "/api/bulk/"), ("delete", "/api/games/"), ("trace", "/api/bulk/")):
+        response = client.generic(method.upper(), path, HTTP_AUTHORIZATION=f"Bearer {text}")
+        assert response.status_code == 405, (method, path, response.status_code)
