@@ -176,3 +176,10 @@ def test_a_method_an_operation_does_not_take_is_a_405_not_a_scope_refusal(client
     for method, path in (("put", "/api/bulk/"), ("delete", "/api/games/"), ("trace", "/api/bulk/")):
         response = client.generic(method.upper(), path, HTTP_AUTHORIZATION=f"Bearer {text}")
         assert response.status_code == 405, (method, path, response.status_code)
+
+
+def test_options_says_what_an_operation_takes_whatever_the_tokens_scopes(client, user):
+    text = oauth_token(user, [scopes.NOTICES_READ])
+    for path in ("/api/validate/", "/api/decks/1/publish/", "/api/decks/"):
+        response = client.options(path, HTTP_AUTHORIZATION=f"Bearer {text}")
+        assert response.status_code == 200, (path, response.status_code)
