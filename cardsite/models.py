@@ -7,8 +7,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar, Self
 
+from django.conf import settings
 from django.db import models
 from knox.models import AbstractAuthToken
+
+from .scopes import ordered, parse
 
 
 class JobStatus(models.TextChoices):
@@ -119,17 +122,49 @@ class WorkerPing(models.Model):
 
 class ApiToken(AbstractAuthToken):
     """A personal API token (django-rest-knox's token, stored as a SHA-512 digest: the token
-    itself is shown once, when it is made), with the name its owner gave it and a scope."""
-
-    READ = "read"
-    WRITE = "write"
-    SCOPES = [(READ, "read only"), (WRITE, "read and write")]
+    itself is shown once, when it is made), with the name its owner gave it and its scopes
+    (cardsite.scopes), chosen when it was made."""
 
     name = models.CharField(max_length=100)
-    scope = models.CharField(max_length=5, choices=SCOPES, default=READ)
+    #: The token's scopes, space-separated (cardsite.scopes.SCOPES).
+    scope = models.CharField(max_length=200, default="read decks:read collection:read notices:read")
 
     class Meta:
         ordering = ["-created"]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user}, {self.scope})"
+
+    @property
+    def scopes(self) -> list[str]:
+        return ordered(parse(self.scope))
+
+
+class AllowedApp(models.Model):
+    """A user's consent to an OAuth app: the scopes allowed, remembered until revoked (the
+    consent screen is not shown again for these scopes), and when the app last acted."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="allowed_apps"
+    )
+    application = models.ForeignKey(
+        settings.OAUTH2_PROVIDER_APPLICATION_MODEL,
+        on_delete=models.CASCADE,
+        related_name="allowed_by",
+    )
+    scope = models.CharField(max_length=200)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "application"], name="one_consent_per_app")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} allows {self.application} ({self.scope})"
+
+    @property
+    def scopes(self) -> list[str]:
+        return ordered(parse(self.scope))

@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "knox",
+    "oauth2_provider",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -453,6 +454,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": DECKLIST_SWEEP_SECONDS,
         "options": {"expires": 5 * DECKLIST_SWEEP_SECONDS},
     },
+    # Expired OAuth codes and tokens, and spent refresh tokens: deleted daily.
+    "oauth-clear-expired": {
+        "task": "oauth.clear_expired",
+        "schedule": crontab(hour=4, minute=17),
+        "options": {"expires": 6 * 3600},
+    },
     # The email digest of notices, to the owners who opted in: daily.
     "notices-digest": {
         "task": "notices.send_digests",
@@ -502,6 +509,9 @@ REST_FRAMEWORK = {
         "community": os.environ.get("THROTTLE_COMMUNITY", "120/min"),
         # The decklist search with cards (page and API), per client.
         "decklist_search": os.environ.get("THROTTLE_DECKLIST_SEARCH", "120/min"),
+        # OAuth: the consent screen and the token endpoint, per client.
+        "oauth_authorize": os.environ.get("THROTTLE_OAUTH_AUTHORIZE", "30/min"),
+        "oauth_token": os.environ.get("THROTTLE_OAUTH_TOKEN", "30/min"),
     },
 }
 #: An account younger than this many days is throttled under the `_new` rates.
@@ -513,6 +523,39 @@ REST_KNOX = {"TOKEN_TTL": None, "AUTO_REFRESH": False}
 # (as here); unused, it would block flushing the users table. No migrations for knox then:
 # its swapped model is never created.
 MIGRATION_MODULES = {"knox": None}
+# Apps acting for a player: OAuth 2 (django-oauth-toolkit; cardsite/oauth.py, docs/api.md
+# "Building an app"). The authorization code grant with PKCE (S256 only), refresh tokens
+# rotated (a reused one revokes the family), tokens stored as SHA-256 checksums only, client
+# secrets hashed. Redirect URIs: https, or http on a loopback address (any port, RFC 8252).
+OAUTH2_PROVIDER_APPLICATION_MODEL = "oauth2_provider.Application"
+OAUTH2_PROVIDER = {
+    # The scopes and their words: cardsite.scopes.
+    "SCOPES_BACKEND_CLASS": "cardsite.scopes.ScopesBackend",
+    "DEFAULT_SCOPES": ["read"],
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_MATCHING": True,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "REFRESH_TOKEN_EXPIRE_SECONDS": 90 * 24 * 3600,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    "ALLOWED_SCHEMES": ["https", "http"],
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": [
+        "client_secret_basic",
+        "client_secret_post",
+        "none",
+    ],
+}
 SPECTACULAR_SETTINGS = {
     # Swagger UI's files come from the drf-spectacular-sidecar package: /api/docs/ works
     # with no internet access and under the Content-Security-Policy.
@@ -541,6 +584,7 @@ SPECTACULAR_SETTINGS = {
         "play.schema.tool_params_hook",
         "play.schema.campaign_game_hook",
         "decklists.schema.search_enums_hook",
+        "cardsite.tokens.scopes_hook",
         "cardsite.schema_fields.open_operations_hook",
         "cardsite.schema_fields.drop_unused_components_hook",
     ],

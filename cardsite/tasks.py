@@ -95,6 +95,15 @@ def reap_jobs() -> dict[str, list[str]]:
     return jobs.reap().as_dict()
 
 
+@shared_task(name="oauth.clear_expired")
+def clear_expired_oauth() -> None:
+    """Delete the expired OAuth codes and tokens and the spent refresh tokens
+    (django-oauth-toolkit's `clear_expired`): scheduled daily by Celery beat."""
+    from oauth2_provider.models import clear_expired
+
+    clear_expired()
+
+
 @shared_task(name="cardsite.answer_ping")
 def answer_ping(ping_id: int) -> None:
     """Mark a WorkerPing answered. Idempotent: a second delivery changes nothing."""

@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.settings import api_settings
 
-from . import offline, views
+from . import oauth, offline, views
 
 
 class _FormatOverride:
@@ -42,6 +42,12 @@ urlpatterns = [
     path("accounts/tokens/", views.token_create, name="token-create"),
     path("accounts/tokens/<str:token_key>/revoke/", views.token_revoke, name="token-revoke"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("oauth/", include("cardsite.oauth_urls")),
+    path(
+        ".well-known/oauth-authorization-server",
+        oauth.MetadataView.as_view(),
+        name="oauth-metadata",
+    ),
     path("health/", views.health, name="health"),
     path("health/worker/", views.worker_ping, name="worker-ping"),
     path("admin/", admin.site.urls),

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 from cardsite.celery import app
 from validation.registry import registry
 
-from . import hooks, jobs, workers
+from . import hooks, jobs, scopes, workers
 from .account_needed import safe_next, ways_in
 from .forms import ApiTokenForm, SignUpForm
 from .models import ApiToken, WorkerPing
@@ -97,7 +97,7 @@ def token_create(request):
     _token, text = create_token(
         request.user,
         name=form.cleaned_data["name"],
-        scope=form.cleaned_data["scope"],
+        scope=" ".join(scopes.ordered(form.cleaned_data["scope"])),
         expiry_days=form.cleaned_data["expiry_days"],
     )
     request.session[NEW_TOKEN_SESSION_KEY] = {"text": text, "name": form.cleaned_data["name"]}

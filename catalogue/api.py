@@ -70,6 +70,9 @@ SLUG_PARAM = OpenApiParameter("slug", str, OpenApiParameter.PATH, description="g
 class GameViewSet(viewsets.ViewSet):
     """The five games: kinds with their attribute schema, factions, formats, card counts."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     lookup_field = "slug"
     serializer_class = GameSerializer
     # Set per action: the bulk download counts against the "bulk" rate.
@@ -125,6 +128,9 @@ class BulkIndexView(APIView):
     """The bulk files there are: one per game, with when it last changed, its size, its
     content type and its address (download only those whose `updated_at` moved)."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     @extend_schema(responses=BulkIndexSerializer, summary="The bulk files, one per game")
     def get(self, request):
         items = []
@@ -155,6 +161,9 @@ class ExpansionFilter(django_filters.FilterSet):
 
 
 class ExpansionViewSet(viewsets.ReadOnlyModelViewSet):
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     queryset = Expansion.objects.select_related("game").order_by("game__position", "code")
     serializer_class = ExpansionSerializer
     filterset_class = ExpansionFilter
@@ -340,6 +349,9 @@ class CardPagination(Pagination):
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
     """Cards, filterable by game, kind, faction, cost and set, and searchable with `q`."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     serializer_class = CardSerializer
     filterset_class = CardFilter
     pagination_class = CardPagination
@@ -384,6 +396,9 @@ class PrintingFilter(django_filters.FilterSet):
 
 
 class PrintingViewSet(viewsets.ReadOnlyModelViewSet):
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     queryset = Printing.objects.select_related("card", "expansion").order_by("id")
     serializer_class = PrintingSerializer
     filterset_class = PrintingFilter
@@ -412,6 +427,9 @@ class RuleSetListView(APIView):
     limit, cost, errata), whether each is past, in effect or upcoming today, and what each
     changed against the one before."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     @extend_schema(
         parameters=[GAME_PARAM, FORMAT_PARAM],
         responses=RuleSetSerializer(many=True),
@@ -425,6 +443,9 @@ class RuleSetListView(APIView):
 
 class RuleSetDetailView(APIView):
     """One rule set of a format, with what it changed against the one before."""
+
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
 
     @extend_schema(
         parameters=[GAME_PARAM, FORMAT_PARAM, CODE_PARAM],

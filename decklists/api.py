@@ -176,6 +176,9 @@ def _toggle_action(answer, *, set_summary: str, unset_summary: str):
 class DecklistViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Published decklists: frozen snapshots of decks, with likes, favourites and comments."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read", "write": "decklists:write"}
+
     serializer_class = DecklistSerializer
     lookup_value_regex = r"\d+"
     throttle_classes = [SearchThrottle]
@@ -365,6 +368,9 @@ class PublishView(APIView):
     format, or a 400 listing its problems (nothing published). A deck published before makes
     its next version; a deck copied from a decklist derives from it."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"POST": "decklists:write"}
+
     permission_classes = [IsAuthenticated]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "publish"
@@ -421,6 +427,9 @@ class AuthorView(APIView):
     """An author: when they joined, their reputation (+1 a like, +5 a favourite of their
     decklists by others), followers and decklists."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     @extend_schema(
         parameters=[AUTHOR_NAME],
         responses=AuthorSerializer,
@@ -434,6 +443,9 @@ class AuthorView(APIView):
 
 class FollowView(APIView):
     """Follow an author (you are told when they publish), or stop."""
+
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"write": "decklists:write"}
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [ScopedRateThrottle]

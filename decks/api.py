@@ -237,6 +237,9 @@ class ValidateView(APIView):
     legal); a list that does not parse (a line without a count, an unknown section) answers
     400 with its line errors."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"POST": "read"}
+
     permission_classes = [AllowAny]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "validate"
@@ -439,6 +442,9 @@ class DeckViewSet(
     viewsets.GenericViewSet,
 ):
     """Decks: every save of a list is a new, immutable version."""
+
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "decks:read", "write": "decks:write", "shared": "read"}
 
     serializer_class = DeckSerializer
     filterset_class = DeckFilter
@@ -820,6 +826,9 @@ class CollectionViewSet(viewsets.ModelViewSet):
     entry per card, with a count). A card's owned copies are its printings in the products
     plus its loose copies."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "collection:read", "write": "collection:write"}
+
     serializer_class = CollectionEntrySerializer
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
@@ -991,6 +1000,9 @@ class CollectionViewSet(viewsets.ModelViewSet):
 class CardDecksView(APIView):
     """A card's use: your decks holding it (with their copies and whether they are built),
     and how many public decks and published decklists hold it."""
+
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "decks:read"}
 
     permission_classes = [AllowAny]
 

@@ -29,6 +29,9 @@ class NoticeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     """What the site told you about your decks: a verdict or total points changed by a rule
     set, or the rule set a deck was pinned to was deleted."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "notices:read", "write": "notices:read"}
+
     serializer_class = NoticeSerializer
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]

@@ -102,6 +102,9 @@ def _not_allowed(method: str, tool) -> Response:
 class GameToolsView(APIView):
     """A game's tools: how each is called, its parameters and their choices."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
+
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -124,6 +127,9 @@ class GameToolsView(APIView):
 
 class ToolView(APIView):
     """A game's tool: GET (a live tool) or POST (a tool with a background run)."""
+
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read", "write": "read"}
 
     permission_classes = [AllowAny]
     throttle_scope = "simulate"

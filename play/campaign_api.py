@@ -129,6 +129,9 @@ def _campaign_payload(campaign) -> dict:
 
 
 class OwnedCampaignMixin:
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "decks:read", "write": "decks:write"}
+
     permission_classes: Sequence[Any] = [IsAuthenticated]
 
     def campaign(self, request, pk: int) -> Campaign:

@@ -180,6 +180,9 @@ class StartRunView(APIView):
     through the view's `body` serializer and handed to its `start`; the answer is 202 and
     the run, or the API's error for a SimulationError (a 429 for too many active runs)."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"POST": "decks:write"}
+
     permission_classes = [IsAuthenticated]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "simulate"
@@ -250,6 +253,9 @@ class SimulationListView(generics.ListAPIView):
     """The signed-in user's runs, newest first. POST starts a run of a kind that needs no
     deck (its inputs come from its parameters)."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "decks:read", "write": "decks:write"}
+
     permission_classes = [IsAuthenticated]
     serializer_class = SimulationRunSerializer
     throttle_scope = "simulate"
@@ -299,6 +305,9 @@ class SimulationListView(generics.ListAPIView):
 class SimulationDetailView(generics.RetrieveAPIView):
     """One run: status, progress and (when done) results. Owner or staff; 404 otherwise."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "decks:read"}
+
     permission_classes = [IsAuthenticated]
     serializer_class = SimulationRunDetailSerializer
 
@@ -308,6 +317,9 @@ class SimulationDetailView(generics.RetrieveAPIView):
 
 class SimulationKindsView(APIView):
     """The simulation kinds and their parameters."""
+
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
 
     permission_classes = [AllowAny]
 
@@ -379,6 +391,9 @@ def _odds_parameter(spec) -> OpenApiParameter:
 
 class OddsView(APIView):
     """Exact P(at least k of a group of cards in hand) by turn (hypergeometric)."""
+
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"read": "read"}
 
     permission_classes = [AllowAny]
 

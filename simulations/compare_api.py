@@ -151,6 +151,9 @@ class DeckTuneView(StartRunView):
 class ExperimentStopView(APIView):
     """Stop a comparison or tuning run of yours: it finishes with the rounds complete."""
 
+    #: The token scope each operation needs (cardsite.scopes).
+    required_scopes = {"write": "decks:write"}
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={200: SimulationRunSerializer, 400: None})

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from cardsite import scopes
 from cardsite.models import ApiToken
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def make_token(client, user, **fields) -> str:
     client.force_login(user)
-    data = {"name": "my script", "scope": "write", **fields}
+    data = {"name": "my script", "scope": scopes.ALL, **fields}
     response = client.post("/accounts/tokens/", data, follow=True)
     assert response.redirect_chain == [("/accounts/profile/", 302)], response.content
     match = re.search(r'<code id="new-token"[^>]*>([^<]+)</code>', response.content.decode())
@@ -29,7 +30,7 @@ def make_token(client, user, **fields) -> str:
 def test_a_token_is_shown_once_and_stored_hashed(client, user):
     text = make_token(client, user)
     stored = ApiToken.objects.get()
-    assert stored.name == "my script" and stored.scope == "write" and stored.expiry is None
+    assert stored.name == "my script" and stored.scopes == scopes.ALL and stored.expiry is None
     assert text not in {stored.digest, stored.token_key} and len(stored.digest) == 128
     client.force_login(user)
     page = client.get("/accounts/profile/").content.decode()
@@ -47,7 +48,7 @@ def test_making_a_token_redirects_and_a_reload_makes_no_second_token(client, use
     """Post/redirect/get: the token is shown on the page the creation redirects to, once;
     reloading that page neither shows it again nor makes another token."""
     client.force_login(user)
-    response = client.post("/accounts/tokens/", {"name": "my script", "scope": "read"})
+    response = client.post("/accounts/tokens/", {"name": "my script", "scope": ["read"]})
     assert response.status_code == 302 and response["Location"] == "/accounts/profile/"
     assert ApiToken.objects.filter(user=user).count() == 1
     shown = client.get("/accounts/profile/")
@@ -59,7 +60,7 @@ def test_making_a_token_redirects_and_a_reload_makes_no_second_token(client, use
 
 
 def test_a_read_only_token_reads_but_cannot_write(client, user, sample_catalogue):
-    text = make_token(client, user, scope="read")
+    text = make_token(client, user, scope=scopes.READ_ONLY)
     auth = {"HTTP_AUTHORIZATION": f"Bearer {text}"}
     assert client.get("/api/decks/", **auth).status_code == 200
     response = client.post(
@@ -69,14 +70,15 @@ def test_a_read_only_token_reads_but_cannot_write(client, user, sample_catalogue
         **auth,
     )
     assert response.status_code == 403
-    assert "read-only" in response.json()["detail"]
+    assert "decks:write" in response.json()["detail"]
     # RFC 6750: the scope is what is missing, said where a client looks for it
     challenge = response["WWW-Authenticate"]
     assert challenge.startswith("Bearer ") and 'error="insufficient_scope"' in challenge
+    assert 'scope="decks:write"' in challenge
 
 
 def test_a_read_write_token_writes(client, user, sample_catalogue):
-    text = make_token(client, user, scope="write")
+    text = make_token(client, user, scope=[scopes.DECKS_WRITE])
     response = client.post(
         "/api/decks/",
         {"game": "redline", "format": "standard", "name": "x"},

@@ -252,7 +252,9 @@ def site(live_server, live_catalogue, django_user_model):
         pk__in=[d.pk for d in decks.values() if d is not None]
     ).update(built=True)
     links = old_share_links(user, decks[registry.all()[0].slug])
+    oauth = oauth_pages(user, django_user_model)
     return {
+        "oauth": oauth,
         "user": user,
         "decks": decks,
         "runs": runs,
@@ -410,6 +412,50 @@ def sweep_signed_out(s: Sweep, site) -> None:
     s.visit(site["links"]["withdrawn"], status=404)
 
 
+def oauth_pages(user, django_user_model) -> list[str]:
+    """OAuth's pages for `user`: their app, the apps they allowed (one, by another author),
+    and the consent screen of another app asking for every scope."""
+    from urllib.parse import urlencode
+
+    from oauth2_provider.models import Application
+
+    from cardsite import scopes
+    from cardsite.models import AllowedApp
+
+    author = django_user_model.objects.create_user("toolmaker", "t@example.com", PASSWORD)
+    kinds = {
+        "client_type": Application.CLIENT_PUBLIC,
+        "authorization_grant_type": "authorization-code",
+    }
+    own = Application.objects.create(
+        user=user, name="My deck tracker", redirect_uris="https://tracker.example/cb", **kinds
+    )
+    allowed = Application.objects.create(
+        user=author, name="Tournament Tool", redirect_uris="http://127.0.0.1/cb", **kinds
+    )
+    AllowedApp.objects.create(user=user, application=allowed, scope=" ".join(scopes.READ_ONLY))
+    asking = Application.objects.create(
+        user=author, name="Table Script", redirect_uris="http://127.0.0.1/cb", **kinds
+    )
+    query = urlencode(
+        {
+            "response_type": "code",
+            "client_id": asking.client_id,
+            "redirect_uri": "http://127.0.0.1:8123/cb",
+            "scope": " ".join(scopes.ALL),
+            "state": "sweep",
+            "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            "code_challenge_method": "S256",
+        }
+    )
+    return [
+        "/oauth/apps/",
+        f"/oauth/apps/{own.pk}/",
+        "/oauth/allowed/",
+        f"/oauth/authorize/?{query}",
+    ]
+
+
 def sweep_site(s: Sweep, site) -> None:
     for url in (
         "/",
@@ -430,6 +476,8 @@ def sweep_site(s: Sweep, site) -> None:
         "/accounts/profile/",
         "/accounts/password_change/",
     ):
+        s.visit(url)
+    for url in site["oauth"]:
         s.visit(url)
     s.visit("/no-such-page/", status=404)
     for url, response in site["answers"]:
