@@ -72,21 +72,28 @@ format: install-dev ## apply ruff's formatting and safe fixes
 # takes two of Redis's 16 databases). The serial lane: the tests that start real Celery workers
 # or a private PostgreSQL cluster and Redis, one at a time, beside it (they spend most of their
 # time waiting for those processes; the last two Redis databases are theirs: TEST_LANE=serial).
-# Its report follows the parallel lane's. `make test` fails if either fails.
+# Lint (ruff, import-linter, mypy) and Django's checks run beside both lanes too: mypy keeps one
+# core busy for about a minute, which before the lanes left the other idle. Their reports follow
+# the parallel lane's, the lint's first. `make test` fails if any of the three fails.
 PYTEST_WORKERS ?= auto
 SERIAL_LANE := worker or faults
 PYTEST_ARGS ?= --durations=30
 
-test: install-dev browser-deps lint ## lint, Django checks and the whole test suite (both lanes)
-	$(PY) manage.py check
-	$(PY) manage.py makemigrations --check --dry-run
-	@failed=0; serial_log=$$(mktemp); \
+test: install-dev browser-deps ## lint, Django checks and the whole test suite (both lanes)
+	@failed=0; checks_log=$$(mktemp); serial_log=$$(mktemp); \
+	echo "== lint and Django's checks, beside the lanes (their report follows the parallel lane's)"; \
+	{ $(MAKE) --no-print-directory lint && $(PY) manage.py check \
+		&& $(PY) manage.py makemigrations --check --dry-run; } >"$$checks_log" 2>&1 & \
+	checks=$$!; \
 	echo "== the serial lane: $(SERIAL_LANE), beside the parallel lane (its report follows)"; \
 	TEST_LANE=serial $(VENV)/bin/pytest -m "$(SERIAL_LANE)" $(PYTEST_ARGS) >"$$serial_log" 2>&1 & \
-	serial=$$!; trap 'kill $$serial 2>/dev/null; rm -f "$$serial_log"' INT TERM; \
+	serial=$$!; trap 'kill $$checks $$serial 2>/dev/null; rm -f "$$checks_log" "$$serial_log"' INT TERM; \
 	echo "== the parallel lane: not ($(SERIAL_LANE)), $(PYTEST_WORKERS) workers"; \
 	TEST_LANES_TOGETHER=1 $(VENV)/bin/pytest -m "not ($(SERIAL_LANE))" -n $(PYTEST_WORKERS) \
 		--maxprocesses=7 --dist worksteal $(PYTEST_ARGS) || failed=1; \
+	checks_ok=yes; wait $$checks || { failed=1; checks_ok=no; }; \
+	echo "== lint and Django's checks"; cat "$$checks_log"; rm -f "$$checks_log"; \
+	[ $$checks_ok = yes ] || echo "== lint or Django's checks FAILED (above)"; \
 	wait $$serial || failed=1; \
 	echo "== the serial lane: $(SERIAL_LANE)"; cat "$$serial_log"; rm -f "$$serial_log"; \
 	exit $$failed
