@@ -8,6 +8,7 @@ id (an unlisted deck of someone else is not found there), `.shared(token)` for s
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,6 +27,7 @@ from catalogue import rulesets
 from catalogue.models import Card, Expansion, Game
 from catalogue.services import card_facts_by_names
 from validation.registry import registry
+from validation.types import CardFacts
 
 from . import collection as collection_reads
 from . import exports, selectors, services, verdicts
@@ -398,21 +400,22 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "diff_a": versions[1].number if len(versions) > 1 else None,
             "diff_b": versions[0].number if versions else None,
             "rule_sets": rule_sets,
-            "copies": _copies(deck, version),
+            "copies": _copies(deck, version, listing["facts"] if listing else None),
             "unit_sheet": bool(game.unit_sheet),
             "deck_links": hooks.deck_links(deck) if token is None else [],
         },
     )
 
 
-def _copies(deck: Deck, version) -> list[dict[str, str]]:
+def _copies(deck: Deck, version, facts: Mapping[str, CardFacts] | None) -> list[dict[str, str]]:
     """The list as text, Markdown and BBCode, for the copy buttons, in the order the page
-    lists it (one query: the cards' facts, read once for the three)."""
+    lists it (`facts`: the cards' facts the page's list read; else one query, for the three)."""
     if version is None:
         return []
-    facts = card_facts_by_names(
-        game_slug=deck.game.slug, names=[e["card"] for e in version.entries]
-    )
+    if facts is None:
+        facts = card_facts_by_names(
+            game_slug=deck.game.slug, names=[e["card"] for e in version.entries]
+        )
     text = selectors.deck_export(deck=deck, version=version, as_="text", facts=facts)
     return [
         {"kind": "text", "label": "Text", "body": str(text)},

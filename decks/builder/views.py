@@ -53,6 +53,7 @@ from decks.presentation import explained, kind_groups, section_order, totals_row
 from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
 from validation.runner import Report, validate
+from validation.types import CardFacts
 from validation.types import Deck as RulesDeck
 
 from .figures import _stats, curve_sections, layout_view, placement_map, points_meters
@@ -257,11 +258,18 @@ def _section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -
 
 
 def _rows_by_section(
-    deck: Deck, game: GameDef, fmt: FormatDef, entries: list[ListEntry], report: Report | None
+    deck: Deck,
+    game: GameDef,
+    fmt: FormatDef,
+    entries: list[ListEntry],
+    report: Report | None,
+    facts: Mapping[str, CardFacts] | None = None,
 ) -> tuple[list[str], list[dict], dict[str, list[dict]]]:
-    """A list's rows (one query: the card facts), with the rows a rule problem names marked:
-    the section names in order (`_section_order`), every row, and the rows of each section."""
-    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e.card for e in entries])
+    """A list's rows (one query: the card facts, unless `facts` gives them), with the rows a
+    rule problem names marked: the section names in order (`_section_order`), every row, and
+    the rows of each section."""
+    if facts is None:
+        facts = card_facts_by_names(game_slug=deck.game.slug, names=[e.card for e in entries])
     marks = _marks(report)
     order = _section_order(fmt, entries)
     rows = [_entry_row(game, e, facts, marks) for e in entries]
@@ -274,13 +282,16 @@ def _rows_by_section(
 def list_view(deck: Deck, version: DeckVersion, report: Report | None) -> dict[str, Any]:
     """The deck and share pages' list, drawn as the builder draws it: each section's cards
     grouped by kind with their counts, the rows a rule problem names marked, and the stats
-    (cost curve, copies by kind and faction). One query (the card facts of the list)."""
+    (cost curve, copies by kind and faction). One query (the card facts of the list, given
+    back as `facts` for the page's other uses of them)."""
     game = deck.game.definition
     fmt = game.format(deck.format)
     entries = _entries(version)
-    order, rows, by_section = _rows_by_section(deck, game, fmt, entries, report)
+    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e.card for e in entries])
+    order, rows, by_section = _rows_by_section(deck, game, fmt, entries, report, facts)
     sections = [_section_panel(game, fmt, s, by_section[s]) for s in order if by_section[s]]
     return {
+        "facts": facts,
         "sections": sections,
         "meters": points_meters(fmt, rows, dict(version.options)),
         "stats": _stats(game, fmt, rows),
