@@ -223,7 +223,7 @@ def _is_problem(data: Any) -> bool:
 
 
 def _api_path(path: str) -> bool:
-    return path.startswith("/api/") and not path.startswith("/api/docs/")
+    return path == "/api" or (path.startswith("/api/") and not path.startswith("/api/docs/"))
 
 
 class ProblemDetailsMiddleware:

@@ -111,6 +111,8 @@ MIDDLEWARE = [
     "cardsite.errors.RejectNulMiddleware",
     # /api/validate is /api/validate/ (no redirect under /api/: a POST's body would be lost).
     "cardsite.api_paths.ApiTrailingSlashMiddleware",
+    # Unknown query parameters and integers out of range under /api/: 400 (the schema's list).
+    "cardsite.parameters.ParametersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -542,6 +544,7 @@ SPECTACULAR_SETTINGS = {
         "play.schema.campaign_game_hook",
         "decklists.schema.search_enums_hook",
         "cardsite.schema_fields.open_operations_hook",
+        "cardsite.parameters.integer_ranges_hook",
         "cardsite.schema_fields.drop_unused_components_hook",
     ],
 }
