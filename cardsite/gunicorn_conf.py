@@ -33,3 +33,14 @@ def pre_request(worker, req):
     `Connection: close` instead of keep-alive (cardsite.http_edge)."""
     if req.body is not None:
         req.body.close_connection = lambda: setattr(req, "must_close", True)
+
+
+def post_worker_init(worker):
+    """The API's parameter list (read from its schema, cardsite.parameters) is built as the
+    worker starts, not in its first API request."""
+    from cardsite.parameters import operations
+
+    try:
+        operations()
+    except Exception:  # noqa: BLE001 - then the first API request builds it
+        worker.log.exception("The API's parameter list could not be built at start")

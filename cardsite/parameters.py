@@ -4,7 +4,10 @@ site serves (drf-spectacular's, after its hooks): one list of what each operatio
 - A query parameter the operation does not declare answers 400 naming it and the ones it
   takes (`?format=standard` on `GET /api/decks/`, whose filter is `fmt`, would otherwise be
   ignored and every deck listed).
-- An integer parameter (query or path) outside its declared range answers 400 naming it.
+- A method the address has no operation for answers 405 (with `Allow`), before any check of
+  who asks.
+- An integer parameter (query or path) that is not a whole number within its declared range
+  answers 400 naming it.
   Every integer the schema declares has a range (`integer_ranges_hook`: the 64-bit range
   where a field or parameter declares none), which the body's fields enforce too
   (`cardsite.apps`): past it, SQLite cannot hold the number, and no id reaches it.
@@ -72,7 +75,14 @@ def operations() -> list[tuple[re.Pattern[str], dict[str, Operation]]]:
     return [(pattern, by_method) for _count, _template, pattern, by_method in found]
 
 
+class MethodNotAllowed(Exception):
+    def __init__(self, allowed: list[str]) -> None:
+        self.allowed = allowed
+
+
 def operation_for(path: str, method: str) -> tuple[Operation, dict[str, str]] | None:
+    """The operation `method` of `path` is, with its path parameters' values; None for an
+    address of no operation; MethodNotAllowed when the address has others."""
     method = "get" if method.lower() == "head" else method.lower()
     for pattern, by_method in operations():
         match = pattern.match(path)
@@ -80,7 +90,10 @@ def operation_for(path: str, method: str) -> tuple[Operation, dict[str, str]] | 
             continue
         operation = by_method.get(method)
         if operation is None:
-            return None
+            allowed = [m.upper() for m in METHODS if m in by_method]
+            if "GET" in allowed:
+                allowed.insert(allowed.index("GET") + 1, "HEAD")
+            raise MethodNotAllowed([*allowed, "OPTIONS"])
         values = {
             name: match.group(_group(name))
             for name in operation.path
@@ -93,14 +106,12 @@ def operation_for(path: str, method: str) -> tuple[Operation, dict[str, str]] | 
 def _range_error(name: str, raw: str, schema: dict[str, Any]) -> str | None:
     if schema.get("type") != "integer":
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        return None  # not a number: the view says what it wants
     low = schema.get("minimum", INT_MIN)
     high = schema.get("maximum", INT_MAX)
-    if low <= value <= high:
-        return None
+    raw = raw.strip()
+    if raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit() and raw[:1] != "+":
+        if low <= int(raw) <= high:
+            return None
     return f"{name} must be a whole number from {low:,} to {high:,}"
 
 
@@ -119,7 +130,18 @@ class ParametersMiddleware:
         path = request.path_info
         if not path.startswith("/api/") or path.startswith(NOT_OPERATIONS):
             return self.get_response(request)
-        found = operation_for(path, request.method or "GET")
+        if request.method == "OPTIONS":
+            return self.get_response(request)
+        try:
+            found = operation_for(path, request.method or "GET")
+        except MethodNotAllowed as exc:
+            # Before authentication: a method the address lacks is a 405 for everyone, not a
+            # 401 for the anonymous and a 405 for the signed-in.
+            response = JsonResponse(
+                {"detail": f'Method "{request.method}" not allowed.'}, status=405
+            )
+            response["Allow"] = ", ".join(exc.allowed)
+            return response
         if found is None:
             return self.get_response(request)
         operation, path_values = found
@@ -143,12 +165,12 @@ class ParametersMiddleware:
             for raw in request.GET.getlist(name):
                 message = _range_error(name, raw, operation.query[name])
                 if message:
-                    errors.append({"field": name, "code": "max_value", "message": message})
+                    errors.append({"field": name, "code": "invalid", "message": message})
                     break
         for name, raw in path_values.items():
             message = _range_error(name, raw, operation.path[name])
             if message:
-                errors.append({"field": name, "code": "max_value", "message": message})
+                errors.append({"field": name, "code": "invalid", "message": message})
         if errors:
             return _problem(errors)
         return self.get_response(request)

@@ -45,3 +45,12 @@ def test_api_without_its_slash_is_a_problem_404(client):
     assert response.status_code == 404
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["type"] == "urn:cardsite:problem:not-found"
+
+
+def test_a_method_the_address_lacks_is_a_405_signed_in_or_not(client, user, db):
+    anonymous = client.delete("/api/games/")
+    assert anonymous.status_code == 405
+    assert anonymous["Allow"] == "GET, HEAD, OPTIONS"
+    assert anonymous.json()["type"] == "urn:cardsite:problem:method-not-allowed"
+    client.force_login(user)
+    assert client.delete("/api/games/").status_code == 405

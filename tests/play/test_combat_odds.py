@@ -189,7 +189,10 @@ def test_close_combat_modifiers_as_objects_or_flat(client, sample_catalogue):
 def test_close_combat_large_runs_need_a_user_and_start_a_run(client, user, sample_catalogue):
     payload = {"unit_a": "Infantry", "unit_b": "Armored", "games": 50_000, "seed": 3}
     response = client.post(CLOSE_URL, payload, content_type="application/json")
-    assert response.status_code == 403
+    # signing in is the fix: a 401 with the challenge
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == 'Bearer realm="api"'
+    assert "sign in to start one" in response.json()["detail"]
     client.force_login(user)
     response = client.post(CLOSE_URL, payload, content_type="application/json")
     assert response.status_code == 202, response.content
