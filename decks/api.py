@@ -777,13 +777,6 @@ def _unknown_ids(items: list, field: str, key: str, known: set[int]) -> list[str
     ]
 
 
-@extend_schema_view(
-    retrieve=extend_schema(summary="One card you own loose"),
-    create=extend_schema(summary="Own `count` loose copies of a card (sets the count if present)"),
-    update=extend_schema(summary="Change how many loose copies you own"),
-    partial_update=extend_schema(summary="Change how many loose copies you own"),
-    destroy=extend_schema(summary="Remove a loose card from your collection"),
-)
 WANTS_PARAMETERS = [
     OpenApiParameter("deck", int, description="one deck of yours (default: all)"),
     OpenApiParameter("game", str, description="all your decks of one game"),
@@ -795,6 +788,13 @@ class CSVRenderer(PlainTextRenderer):
     format = "csv"
 
 
+@extend_schema_view(
+    retrieve=extend_schema(summary="One card you own loose"),
+    create=extend_schema(summary="Own `count` loose copies of a card (sets the count if present)"),
+    update=extend_schema(summary="Change how many loose copies you own"),
+    partial_update=extend_schema(summary="Change how many loose copies you own"),
+    destroy=extend_schema(summary="Remove a loose card from your collection"),
+)
 class CollectionViewSet(viewsets.ModelViewSet):
     """Your collection: whole products (an expansion, with a count) and loose cards (one
     entry per card, with a count). A card's owned copies are its printings in the products

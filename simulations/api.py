@@ -162,9 +162,7 @@ def _error(exc: services.SimulationError) -> Response:
     if isinstance(exc, services.TooManyActiveRuns):
         # A cap on runs at once, not a rate: a 409 saying how many run, the most, and which
         # runs to watch (a place frees when one of them ends), with no Retry-After.
-        body.update(
-            active_runs=len(exc.active), max_active_runs=exc.limit, running=exc.active
-        )
+        body.update(active_runs=len(exc.active), max_active_runs=exc.limit, running=exc.active)
         return Response(body, status=status.HTTP_409_CONFLICT)
     return Response(body, status=status.HTTP_400_BAD_REQUEST)
 

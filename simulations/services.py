@@ -270,7 +270,10 @@ def create_run(
         # One start at a time per user, so that two requests cannot both pass the limit.
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
         active_ids = list(
-            SimulationRun.objects.owned_by(owner).active().order_by("pk").values_list("pk", flat=True)
+            SimulationRun.objects.owned_by(owner)
+            .active()
+            .order_by("pk")
+            .values_list("pk", flat=True)
         )
         active = len(active_ids)
         if active >= max_active_runs():

@@ -174,7 +174,9 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     sheet = mod("decks", "decks_export_sheet_retrieve").sync(client=c, id=deck.id)
     assert sheet.payload.read().startswith(b"%PDF")
     # The old export by ?format= (text, JSON and PDF in one operation) is not in the schema.
-    assert not (Path(generated.__file__).parent / "api" / "decks" / "decks_export_retrieve.py").exists()
+    assert not (
+        Path(generated.__file__).parent / "api" / "decks" / "decks_export_retrieve.py"
+    ).exists()
 
     # The collection: a CSV of one product and loose cards, the deck marked built, its
     # availability, the card's decks and the wants.

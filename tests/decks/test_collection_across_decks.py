@@ -241,9 +241,7 @@ def test_wants_of_a_deck_and_of_all_decks_exported_as_text_and_csv(
     text = signed_in.get("/api/collection/wants/text/").content.decode()
     assert "3 Tigercat\n" in text and "8 Rabbit\n" in text
     rows = list(
-        csv.DictReader(
-            io.StringIO(signed_in.get("/api/collection/wants/csv/").content.decode())
-        )
+        csv.DictReader(io.StringIO(signed_in.get("/api/collection/wants/csv/").content.decode()))
     )
     assert {"Count": "3", "Name": "Tigercat", "Game": "redline"} in rows
     assert signed_in.get("/api/collection/wants/?format=pdf").status_code == 400
