@@ -168,6 +168,8 @@ class ParametersMiddleware:
                     errors.append({"field": name, "code": "invalid", "message": message})
                     break
         for name, raw in path_values.items():
+            if not (raw.isascii() and raw.isdigit()):
+                continue  # no route has such an address: the resolver's 404
             message = _range_error(name, raw, operation.path[name])
             if message:
                 errors.append({"field": name, "code": "invalid", "message": message})

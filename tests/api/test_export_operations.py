@@ -64,10 +64,11 @@ def test_a_format_operations_parameter_out_of_bounds_is_a_400_naming_it(client, 
     assert [e["field"] for e in response.json()["errors"]] == ["bleed"]
 
 
-def test_a_version_given_as_a_non_ascii_digit_is_a_404_not_a_crash(client, user, redline_deck):
+def test_a_version_given_as_a_non_ascii_digit_is_a_400_not_a_crash(client, user, redline_deck):
     client.force_login(user)
     response = client.get(f"/api/decks/{redline_deck.pk}/export/text/", {"v": "²"})
-    assert response.status_code == 404
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["v"]
 
 
 def test_a_public_deck_is_exported_to_an_anonymous_client(

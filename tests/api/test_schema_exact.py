@@ -312,7 +312,11 @@ def test_a_deck_id_is_one_integer_named_id_on_every_route(schema):
         assert path.startswith("/api/decks/{id}/"), path
         for operation in methods.values():
             (deck_id,) = [p for p in operation["parameters"] if p["name"] == "id"]
-            assert deck_id["in"] == "path" and deck_id["schema"] == {"type": "integer"}, path
+            assert deck_id["in"] == "path" and deck_id["schema"] == {
+                "type": "integer",
+                "minimum": -(2**63),
+                "maximum": 2**63 - 1,
+            }, path
             seen += 1
     assert seen >= 20
 
