@@ -35,6 +35,7 @@ METHODS = ("get", "post", "put", "patch", "delete")
 class Operation:
     def __init__(self, template: str, operation: dict[str, Any]) -> None:
         self.template = template
+        self.allowed: list[str] = []
         self.query: dict[str, dict[str, Any]] = {}
         self.path: dict[str, dict[str, Any]] = {}
         for parameter in operation.get("parameters", []):
@@ -56,10 +57,17 @@ def _group(name: str) -> str:
     return "p_" + re.sub(r"\W", "_", name)
 
 
-@lru_cache(maxsize=1)
 def operations() -> list[tuple[re.Pattern[str], dict[str, Operation]]]:
     """(address pattern, {method: operation}) for every path of the schema; addresses with
-    fewer placeholders first (`/api/decks/import/` before `/api/decks/{id}/`)."""
+    fewer placeholders first (`/api/decks/import/` before `/api/decks/{id}/`). Built again
+    when a game is registered (its tools' paths are the schema's)."""
+    from validation.registry import registry
+
+    return _operations(tuple(registry.slugs()))
+
+
+@lru_cache(maxsize=1)
+def _operations(_games: tuple[str, ...]) -> list[tuple[re.Pattern[str], dict[str, Operation]]]:
     from drf_spectacular.generators import SchemaGenerator
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
@@ -88,12 +96,14 @@ def operation_for(path: str, method: str) -> tuple[Operation, dict[str, str]] | 
         match = pattern.match(path)
         if match is None:
             continue
+        allowed = [m.upper() for m in METHODS if m in by_method]
+        if "GET" in allowed:
+            allowed.insert(allowed.index("GET") + 1, "HEAD")
+        allowed.append("OPTIONS")
         operation = by_method.get(method)
         if operation is None:
-            allowed = [m.upper() for m in METHODS if m in by_method]
-            if "GET" in allowed:
-                allowed.insert(allowed.index("GET") + 1, "HEAD")
-            raise MethodNotAllowed([*allowed, "OPTIONS"])
+            raise MethodNotAllowed(allowed)
+        operation.allowed = allowed
         values = {
             name: match.group(_group(name))
             for name in operation.path
@@ -109,6 +119,8 @@ def _range_error(name: str, raw: str, schema: dict[str, Any]) -> str | None:
     low = schema.get("minimum", INT_MIN)
     high = schema.get("maximum", INT_MAX)
     raw = raw.strip()
+    if raw == "":
+        return f"{name} is given empty: leave it out for its default, or give a whole number"
     if raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit() and raw[:1] != "+":
         if low <= int(raw) <= high:
             return None
@@ -174,7 +186,9 @@ class ParametersMiddleware:
             if message:
                 errors.append({"field": name, "code": "invalid", "message": message})
         if errors:
-            return _problem(errors)
+            response = _problem(errors)
+            response["Allow"] = ", ".join(operation.allowed)
+            return response
         return self.get_response(request)
 
 
