@@ -27,11 +27,11 @@ def _read_line_keeping_its_start(self, unreader, buf, limit=0):
     try:
         return _read_line(self, unreader, buf, limit)
     except LimitRequestLine as exc:
-        exc.line_start = bytes(buf[:LINE_START_BYTES])  # type: ignore[attr-defined]
+        exc.line_start = bytes(buf[:LINE_START_BYTES])
         raise
 
 
-Request.read_line = _read_line_keeping_its_start  # type: ignore[method-assign]
+Request.read_line = _read_line_keeping_its_start
 
 
 def _is_api(line_start: bytes) -> bool:

@@ -158,7 +158,7 @@ def _json_params(slug: str, params) -> None:
 
 
 def _error(exc: services.SimulationError) -> Response:
-    body = {"detail": str(exc), "code": exc.code, "errors": exc.errors}
+    body: dict[str, object] = {"detail": str(exc), "code": exc.code, "errors": exc.errors}
     if isinstance(exc, services.TooManyActiveRuns):
         # A cap on runs at once, not a rate: a 409 saying how many run, the most, and which
         # runs to watch (a place frees when one of them ends), with no Retry-After.
