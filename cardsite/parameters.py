@@ -221,7 +221,7 @@ def _integers(node: Any, components: dict[str, Any], seen: set[str]) -> None:
 
 def integer_ranges_hook(result, generator, request, public):
     """Every integer a request gives (a query or path parameter, a body's field) has a
-    declared range: the 64-bit range where none narrower is declared."""
+    declared range: the 64-bit range where none narrower is declared (from 0 in a path)."""
     components = result.get("components", {}).get("schemas", {})
     seen: set[str] = set()
     for methods in result.get("paths", {}).values():
@@ -229,7 +229,12 @@ def integer_ranges_hook(result, generator, request, public):
             if method not in METHODS:
                 continue
             for parameter in operation.get("parameters", []):
-                _integers(parameter.get("schema"), components, seen)
+                schema = parameter.get("schema")
+                if parameter.get("in") == "path" and isinstance(schema, dict):
+                    # an address's number is written in digits alone: no sign
+                    if schema.get("type") == "integer":
+                        schema.setdefault("minimum", 0)
+                _integers(schema, components, seen)
             for content in operation.get("requestBody", {}).get("content", {}).values():
                 _integers(content.get("schema"), components, seen)
     return result
