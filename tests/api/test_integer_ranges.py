@@ -167,3 +167,19 @@ def test_a_card_id_past_64_bits_in_a_collection_is_a_400(api, sample_catalogue):
     )
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["cards.0.card"]
+
+
+def test_a_boolean_is_true_or_false_not_a_number(api, redline_deck):
+    """The schema says a boolean: 0 or "yes" is a 400 naming the field, and nothing changes."""
+    for sent in (0, 1, "yes", "true"):
+        response = api.patch(
+            f"/api/decks/{redline_deck.pk}/", {"built": sent}, content_type="application/json"
+        )
+        assert response.status_code == 400, sent
+        assert [e["field"] for e in response.json()["errors"]] == ["built"]
+    redline_deck.refresh_from_db()
+    assert redline_deck.built is False
+    response = api.patch(
+        f"/api/decks/{redline_deck.pk}/", {"built": True}, content_type="application/json"
+    )
+    assert response.status_code == 200 and response.json()["built"] is True
