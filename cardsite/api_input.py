@@ -13,7 +13,8 @@ def validated(serializer_class, request, **kwargs: Any) -> dict[str, Any]:
     `partial=True` among them); a bad body raises DRF's ValidationError (400, every field's
     errors). A text longer than its field's max_length as sent is refused even when the
     spaces around it would be trimmed to fit: the schema's maxLength counts what is sent; a
-    number where a text is declared is refused too (DRF would read its digits)."""
+    number where a text is declared is refused too (DRF would read its digits), and anything
+    but true or false where a boolean is (DRF would read 0, 1, "yes")."""
     serializer = serializer_class(data=request.data, **kwargs)
     valid = serializer.is_valid()
     too_long = _refused_as_sent(serializer, request.data)
@@ -39,6 +40,16 @@ def _refused_as_sent(serializer, data: Any) -> dict[str, list[serializers.ErrorD
         ):
             # DRF reads a number as its digits; the schema says a string.
             out[name] = [serializers.ErrorDetail("Not a valid string.", code="invalid")]
+            continue
+        if (
+            isinstance(field, serializers.BooleanField)
+            and not field.read_only
+            and name in data
+            and not isinstance(raw, bool)
+            and not (raw is None and field.allow_null)
+        ):
+            # DRF reads 0, 1, "yes" and "false" as booleans; the schema says true or false.
+            out[name] = [serializers.ErrorDetail("Must be true or false.", code="invalid")]
             continue
         if (
             isinstance(field, serializers.CharField)

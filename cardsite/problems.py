@@ -38,6 +38,7 @@ KINDS: dict[int, tuple[str, str]] = {
     406: ("not-acceptable", "Not acceptable"),
     409: ("conflict", "Conflict"),
     413: ("too-large", "Request too large"),
+    414: ("uri-too-long", "Request line too long"),
     415: ("unsupported-media-type", "Unsupported media type"),
     429: ("throttled", "Too many requests"),
     500: ("server-error", "Server error"),
@@ -54,6 +55,7 @@ DEFAULT_CODES = {
     406: "not_acceptable",
     409: "conflict",
     413: "too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
     429: "throttled",
     503: "unavailable",
@@ -221,7 +223,7 @@ def _is_problem(data: Any) -> bool:
 
 
 def _api_path(path: str) -> bool:
-    return path.startswith("/api/") and not path.startswith("/api/docs/")
+    return path == "/api" or (path.startswith("/api/") and not path.startswith("/api/docs/"))
 
 
 class ProblemDetailsMiddleware:
@@ -263,7 +265,12 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": "Problem details (RFC 9457): every error answer under /api/.",
     "properties": {
-        "type": {"type": "string", "example": "urn:cardsite:problem:invalid"},
+        "type": {
+            "type": "string",
+            "example": "urn:cardsite:problem:invalid",
+            "description": "urn:cardsite:problem: and one of "
+            + ", ".join(f"{name} ({status})" for status, (name, _title) in KINDS.items()),
+        },
         "title": {"type": "string", "example": "Invalid request"},
         "status": {"type": "integer", "minimum": 400, "maximum": 599, "example": 400},
         "detail": {"type": "string"},
@@ -297,6 +304,20 @@ PROBLEM_SCHEMA: dict[str, Any] = {
             "description": "409: the deck's newest version (null: the deck has none)",
         },
         "reasons": {"type": "array", "items": {"type": "string"}},
+        "active_runs": {
+            "type": "integer",
+            "description": "409 too_many_active: your runs queued or running now",
+        },
+        "max_active_runs": {
+            "type": "integer",
+            "description": "409 too_many_active: the most you may have at once",
+        },
+        "running": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "409 too_many_active: those runs' ids, oldest first; a place "
+            "frees when one of them ends (GET /api/simulations/{id}/)",
+        },
     },
     "required": ["type", "title", "status", "detail", "errors"],
 }
@@ -306,6 +327,7 @@ ERROR_STATUSES = {
     "401": "No valid credentials (a WWW-Authenticate header says how to give them).",
     "403": "Signed in, but not allowed.",
     "404": "No such route or object (or one you may not read).",
+    "414": "The request line (method, address, query string) is longer than 8,190 bytes.",
     "429": "Rate limited: retry after Retry-After seconds.",
     "503": "The request took too long, or a service is down: retry later.",
 }

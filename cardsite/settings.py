@@ -112,6 +112,8 @@ MIDDLEWARE = [
     "cardsite.errors.RejectNulMiddleware",
     # /api/validate is /api/validate/ (no redirect under /api/: a POST's body would be lost).
     "cardsite.api_paths.ApiTrailingSlashMiddleware",
+    # Unknown query parameters and integers out of range under /api/: 400 (the schema's list).
+    "cardsite.parameters.ParametersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -586,6 +588,7 @@ SPECTACULAR_SETTINGS = {
         "decklists.schema.search_enums_hook",
         "cardsite.tokens.scopes_hook",
         "cardsite.schema_fields.open_operations_hook",
+        "cardsite.parameters.integer_ranges_hook",
         "cardsite.schema_fields.drop_unused_components_hook",
     ],
 }

@@ -260,7 +260,16 @@ class CardPagination(Pagination):
             "type": "boolean",
             "description": f"the results are more than {COUNT_CAP:,}: count says {COUNT_CAP:,}",
         }
-        answer["required"] = [*answer.get("required", []), "count_capped"]
+        answer["properties"]["next_cursor"] = {
+            "type": "string",
+            "nullable": True,
+            "description": (
+                "the next page's `after` (the value the next link carries): ask "
+                "`?after=<next_cursor>` with the same filters for the next page; null on the "
+                "last page and on a search ranked by name match (use page there)"
+            ),
+        }
+        answer["required"] = [*answer.get("required", []), "count_capped", "next_cursor"]
         answer["properties"]["read_as"] = {
             "type": "string",
             "description": "with q: how the query was read",
@@ -315,14 +324,20 @@ class CardPagination(Pagination):
         )
         return super().paginate_queryset(queryset, request, view)
 
+    def next_cursor(self) -> str | None:
+        """The `after` of the next page (None: no next page, or a ranked search)."""
+        if not self.keyset or self.page is None or not self.page.has_next():
+            return None
+        cards = list(self.page.object_list)
+        return after_token(cards[-1]) if cards else None
+
     def get_next_link(self):
         link = super().get_next_link()
         if link is None or self.page is None:
             return link
-        if self.keyset:
-            cards = list(self.page.object_list)
-            if cards:
-                return replace_query_param(link, "after", after_token(cards[-1]))
+        cursor = self.next_cursor()
+        if cursor is not None:
+            return replace_query_param(link, "after", cursor)
         return remove_query_param(link, "after")
 
     def get_previous_link(self):
@@ -337,6 +352,7 @@ class CardPagination(Pagination):
             "count": COUNT_CAP if capped else response.data["count"],
             "count_capped": capped,
             **{k: v for k, v in response.data.items() if k != "count"},
+            "next_cursor": self.next_cursor(),
         }
         return response
 

@@ -637,36 +637,10 @@ class DeckViewSet(
         )
         return Response(VersionSerializer(version).data)
 
-    @extend_schema(
-        parameters=[
-            DECK_ID,
-            OpenApiParameter(
-                "format",
-                str,
-                enum=list(exports.FORMATS),
-                description="json or text (the list), markdown or bbcode (the list for a "
-                "forum), tts (a Tabletop Simulator saved object), proxies (printable "
-                f"proxies, at most {exports.PROXIES_MAX_PAGES} pages), sheet (a tournament "
-                "sheet), units (a unit sheet, for a game that prints one); by default json, "
-                "or text when the request accepts only text/plain",
-            ),
-            EXPORT_VERSION,
-            *EXPORT_PARAMETERS["proxies"],
-            *EXPORT_PARAMETERS["sheet"],
-        ],
-        # Text first: a client that reads the first media type reads every format as text.
-        # Each format has its own operation of one media type (export/<format>/).
-        responses={
-            (200, "text/plain"): str,
-            (200, "text/markdown"): str,
-            (200, "application/json"): OpenApiTypes.OBJECT,
-            (200, "application/pdf"): OpenApiTypes.BINARY,
-            400: BAD_REQUEST,
-        },
-        deprecated=True,
-        summary="Export a deck in the format ?format= names (each format has its own "
-        "operation: export/<format>/)",
-    )
+    # Kept for the clients written before each format had its own operation (export/<format>/,
+    # of one media type each); not in the schema: one operation answering text, JSON and PDF
+    # cannot be described to a generated client.
+    @extend_schema(exclude=True)
     @action(
         detail=True,
         methods=["get"],
@@ -783,11 +757,6 @@ class DeckViewSet(
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 
 
-COLLECTION_FORMAT = OpenApiParameter(
-    "format", str, enum=["csv", "text"], description="csv (default) or text"
-)
-
-
 def _collection_body(owner) -> dict:
     """The whole collection: products and loose cards (two queries)."""
     products = [
@@ -812,6 +781,17 @@ def _unknown_ids(items: list, field: str, key: str, known: set[int]) -> list[str
         for i, item in enumerate(items)
         if item[key] not in known
     ]
+
+
+WANTS_PARAMETERS = [
+    OpenApiParameter("deck", int, description="one deck of yours (default: all)"),
+    OpenApiParameter("game", str, description="all your decks of one game"),
+]
+
+
+class CSVRenderer(PlainTextRenderer):
+    media_type = "text/csv"
+    format = "csv"
 
 
 @extend_schema_view(
@@ -929,47 +909,30 @@ class CollectionViewSet(viewsets.ModelViewSet):
             return _line_errors_response(exc)
         return Response(summary.as_dict())
 
-    @extend_schema(
-        parameters=[COLLECTION_FORMAT],
-        responses={(200, "text/csv"): str, (200, "text/plain"): str, 400: BAD_REQUEST},
-        summary="Export your collection: CSV (Count, Name, Edition, Card Number, Game; a "
-        "product is a row with an Edition and no Name) or `N Card Name` text",
-    )
-    def export(self, request):
-        kind = request.query_params.get("format", "csv")
-        if kind not in {"csv", "text"}:
-            raise serializers.ValidationError({"format": ["use csv or text"]})
-        if kind == "csv":
-            body, media, ext = collection.export_csv(owner=request.user), "text/csv", "csv"
-        else:
-            body, media, ext = collection.export_text(owner=request.user), "text/plain", "txt"
+    def _collection_file(self, body: str, media: str, name: str) -> HttpResponse:
         response = HttpResponse(body, content_type=f"{media}; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="collection.{ext}"'
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("deck", int, description="one deck of yours (default: all)"),
-            OpenApiParameter("game", str, description="all your decks of one game"),
-            OpenApiParameter(
-                "format", str, enum=["json", "text", "csv"], description="default json"
-            ),
-        ],
-        responses={
-            (200, "application/json"): WantSerializer(many=True),
-            (200, "text/plain"): str,
-            (200, "text/csv"): str,
-            400: BAD_REQUEST,
-            404: OpenApiResponse(description="not one of your decks"),
-        },
-        summary="The cards your decks need beyond what you own (all decks added up, as if "
-        "every one were built at once)",
+        responses={(200, "text/csv"): str, 400: BAD_REQUEST},
+        summary="Export your collection as CSV (Count, Name, Edition, Card Number, Game; a "
+        "product is a row with an Edition and no Name)",
     )
-    def wants(self, request):
+    def export(self, request):
+        body = collection.export_csv(owner=request.user)
+        return self._collection_file(body, "text/csv", "collection.csv")
+
+    @extend_schema(
+        responses={(200, "text/plain"): str, 400: BAD_REQUEST},
+        summary="Export your collection as `N Card Name` text, under a `# Game:` line a game",
+    )
+    def export_text(self, request):
+        body = collection.export_text(owner=request.user)
+        return self._collection_file(body, "text/plain", "collection.txt")
+
+    def _wants(self, request) -> tuple[list, Deck | None]:
         params = request.query_params
-        kind = params.get("format", "json")
-        if kind not in {"json", "text", "csv"}:
-            raise serializers.ValidationError({"format": ["use json, text or csv"]})
         deck = None
         game_id = None
         if "deck" in params:
@@ -984,17 +947,53 @@ class CollectionViewSet(viewsets.ModelViewSet):
             if params["game"] not in registry.slugs():
                 raise serializers.ValidationError({"game": [f"no game {params['game']!r}"]})
             game_id = Game.objects.filter(slug=params["game"]).values_list("pk", flat=True).first()
-        rows = collection.wants(owner=request.user, deck=deck, game_id=game_id)
-        if kind == "json":
-            return Response(rows)
+        return collection.wants(owner=request.user, deck=deck, game_id=game_id), deck
+
+    def _wants_file(self, request, kind: str) -> HttpResponse:
+        rows, deck = self._wants(request)
         if kind == "text":
             body, media, ext = collection.wants_text(rows), "text/plain", "txt"
         else:
             body, media, ext = collection.wants_csv(rows), "text/csv", "csv"
-        response = HttpResponse(body, content_type=f"{media}; charset=utf-8")
         name = f"wants-{deck.pk}" if deck is not None else "wants"
-        response["Content-Disposition"] = f'attachment; filename="{name}.{ext}"'
-        return response
+        return self._collection_file(body, media, f"{name}.{ext}")
+
+    @extend_schema(
+        parameters=WANTS_PARAMETERS,
+        responses={
+            200: WantSerializer(many=True),
+            400: BAD_REQUEST,
+            404: OpenApiResponse(description="not one of your decks"),
+        },
+        summary="The cards your decks need beyond what you own (all decks added up, as if "
+        "every one were built at once)",
+    )
+    def wants(self, request):
+        return Response(self._wants(request)[0])
+
+    @extend_schema(
+        parameters=WANTS_PARAMETERS,
+        responses={
+            (200, "text/plain"): str,
+            400: BAD_REQUEST,
+            404: OpenApiResponse(description="not one of your decks"),
+        },
+        summary="The wants as `N Card Name` lines (wants.txt)",
+    )
+    def wants_text(self, request):
+        return self._wants_file(request, "text")
+
+    @extend_schema(
+        parameters=WANTS_PARAMETERS,
+        responses={
+            (200, "text/csv"): str,
+            400: BAD_REQUEST,
+            404: OpenApiResponse(description="not one of your decks"),
+        },
+        summary="The wants as CSV: Count, Name, Game (wants.csv)",
+    )
+    def wants_csv(self, request):
+        return self._wants_file(request, "csv")
 
 
 class CardDecksView(APIView):

@@ -1,4 +1,5 @@
 from django.urls import path
+from rest_framework.renderers import JSONRenderer
 
 from cardsite.routers import api_router
 
@@ -8,10 +9,12 @@ router = api_router()
 router.register("decks", api.DeckViewSet, basename="deck")
 
 # The collection's routes are written out: GET and PUT of the whole collection share its
-# address with POST of one loose card; `format` of the export and the wants names what to
-# write (the API's `format` is never a renderer's: URL_FORMAT_OVERRIDE is off).
+# address with POST of one loose card. Each file of the export and the wants has its own
+# address, of one media type.
 collection = api.CollectionViewSet.as_view
-by_format = {"pagination_class": None}
+one_file = {"pagination_class": None}
+as_text = {**one_file, "renderer_classes": [api.PlainTextRenderer, JSONRenderer]}
+as_csv = {**one_file, "renderer_classes": [api.CSVRenderer, JSONRenderer]}
 
 urlpatterns = [
     path("validate/", api.ValidateView.as_view(), name="api-validate"),
@@ -28,10 +31,23 @@ urlpatterns = [
         name="collection-detail",
     ),
     path("collection/import/", collection({"post": "import_list"}), name="collection-import"),
+    path("collection/export/", collection({"get": "export"}, **as_csv), name="collection-export"),
     path(
-        "collection/export/", collection({"get": "export"}, **by_format), name="collection-export"
+        "collection/export/text/",
+        collection({"get": "export_text"}, **as_text),
+        name="collection-export-text",
     ),
-    path("collection/wants/", collection({"get": "wants"}, **by_format), name="collection-wants"),
+    path("collection/wants/", collection({"get": "wants"}, **one_file), name="collection-wants"),
+    path(
+        "collection/wants/text/",
+        collection({"get": "wants_text"}, **as_text),
+        name="collection-wants-text",
+    ),
+    path(
+        "collection/wants/csv/",
+        collection({"get": "wants_csv"}, **as_csv),
+        name="collection-wants-csv",
+    ),
     path("cards/<int:pk>/decks/", api.CardDecksView.as_view(), name="api-card-decks"),
     *router.urls,
 ]

@@ -3,7 +3,7 @@ game, `/api/play/<game>/<tool>/`.
 
 A live tool answers GET with its parameters in the query string; a tool with a background
 run takes POST with a JSON object of its parameters, answers up to its inline limit at once
-(200) and starts a run on a worker beyond (202, signed-in users; 403 otherwise), throttled
+(200) and starts a run on a worker beyond (202, signed-in users; 401 otherwise), throttled
 with the `simulate` scope. Bad input is a 400 `{"detail", "field", "errors"}` naming every
 bad parameter. Campaigns are in `campaign_api`.
 """
@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from cardsite.ratelimit import ScopedRateThrottle
 
 from . import services
-from .services import PlayInputError
+from .services import PlayInputError, SignInRequired
 
 
 def _bad(exc: PlayInputError) -> Response:
@@ -196,7 +196,7 @@ class ToolView(APIView):
             200: OpenApiTypes.OBJECT,
             202: OpenApiTypes.OBJECT,
             400: OpenApiTypes.OBJECT,
-            403: OpenApiTypes.OBJECT,
+            401: OpenApiTypes.OBJECT,
             405: OpenApiTypes.OBJECT,
         },
     )
@@ -221,7 +221,12 @@ class ToolView(APIView):
                 game_slug=game_def.slug, tool=tool_def, raw=raw, owner=request.user
             )
         except PlayInputError as exc:
-            return _bad(exc)
+            response = _bad(exc)
+            if isinstance(exc, SignInRequired):
+                # Signing in is the fix: 401 with the challenge (a page says so with a 403).
+                response.status_code = status.HTTP_401_UNAUTHORIZED
+                response["WWW-Authenticate"] = self.get_authenticate_header(request)
+            return response
         if answer.run is not None:
             return Response(
                 {"run": run_payload(answer.run, request)}, status=status.HTTP_202_ACCEPTED

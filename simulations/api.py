@@ -158,16 +158,17 @@ def _json_params(slug: str, params) -> None:
 
 
 def _error(exc: services.SimulationError) -> Response:
-    code = (
-        status.HTTP_429_TOO_MANY_REQUESTS
-        if isinstance(exc, services.TooManyActiveRuns)
-        else status.HTTP_400_BAD_REQUEST
-    )
-    return Response({"detail": str(exc), "code": exc.code, "errors": exc.errors}, status=code)
+    body: dict[str, object] = {"detail": str(exc), "code": exc.code, "errors": exc.errors}
+    if isinstance(exc, services.TooManyActiveRuns):
+        # A cap on runs at once, not a rate: a 409 saying how many run, the most, and which
+        # runs to watch (a place frees when one of them ends), with no Retry-After.
+        body.update(active_runs=len(exc.active), max_active_runs=exc.limit, running=exc.active)
+        return Response(body, status=status.HTTP_409_CONFLICT)
+    return Response(body, status=status.HTTP_400_BAD_REQUEST)
 
 
 #: The answers of a POST that starts a run (a view may add its own).
-STARTED = {202: SimulationRunSerializer, 400: None, 429: None}
+STARTED = {202: SimulationRunSerializer, 400: None, 409: None, 429: None}
 
 
 def started(run: SimulationRun) -> Response:
@@ -207,6 +208,7 @@ class StartRunView(APIView):
             400: None,
             403: None,
             404: None,
+            409: None,
             429: None,
         },
         parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description="deck id")],

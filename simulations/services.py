@@ -89,7 +89,15 @@ class ParamsInvalid(SimulationError):
 
 
 class TooManyActiveRuns(SimulationError):
+    """The owner's limit of runs queued or running at once is reached (not a rate: a run
+    frees its place when it ends). `active` the runs' ids, oldest first; `limit` the most."""
+
     code = "too_many_active"
+
+    def __init__(self, errors: Mapping[str, str] | str, *, active: list[int], limit: int):
+        super().__init__(errors)
+        self.active = active
+        self.limit = limit
 
 
 class OddsInvalid(SimulationError):
@@ -261,11 +269,19 @@ def create_run(
     with transaction.atomic():
         # One start at a time per user, so that two requests cannot both pass the limit.
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-        active = SimulationRun.objects.owned_by(owner).active().count()
+        active_ids = list(
+            SimulationRun.objects.owned_by(owner)
+            .active()
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        active = len(active_ids)
         if active >= max_active_runs():
             raise TooManyActiveRuns(
                 f"you have {active} simulations queued or running; at most "
-                f"{max_active_runs()} at a time — wait for one to finish"
+                f"{max_active_runs()} at a time — wait for one to finish",
+                active=active_ids,
+                limit=max_active_runs(),
             )
         run = SimulationRun(
             owner=owner,

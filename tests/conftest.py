@@ -43,6 +43,7 @@ SERIAL_LANE_FIXTURES = {
     "private_postgres": "faults",
     "private_redis": "faults",
     "faults_site": "faults",
+    "configured_site": "faults",
 }
 
 

@@ -173,10 +173,10 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     assert isinstance(markdown, str) and "Tigercat" in markdown
     sheet = mod("decks", "decks_export_sheet_retrieve").sync(client=c, id=deck.id)
     assert sheet.payload.read().startswith(b"%PDF")
-    # The deprecated export by ?format= reads every format as text, never crashes.
-    old = mod("decks", "decks_export_retrieve")
-    by_format = old.sync(client=c, id=deck.id, format_=models.DecksExportRetrieveFormat.TEXT)
-    assert by_format == exported
+    # The old export by ?format= (text, JSON and PDF in one operation) is not in the schema.
+    assert not (
+        Path(generated.__file__).parent / "api" / "decks" / "decks_export_retrieve.py"
+    ).exists()
 
     # The collection: a CSV of one product and loose cards, the deck marked built, its
     # availability, the card's decks and the wants.
@@ -199,6 +199,15 @@ def test_a_tool_authors_workflow_through_the_generated_client(
     assert [(d.id, d.count, d.built) for d in uses.decks] == [(deck.id, 4, True)]
     wants = mod("collection", "collection_wants_list").sync(client=c, deck=deck.id)
     assert {w.card: w.missing for w in wants}["Tigercat"] == 1
+    # The wants and the collection as files: one operation, one media type each.
+    wants_text = mod("collection", "collection_wants_text_retrieve").sync(client=c, deck=deck.id)
+    assert isinstance(wants_text, str) and "1 Tigercat" in wants_text
+    wants_csv = mod("collection", "collection_wants_csv_retrieve").sync(client=c, deck=deck.id)
+    assert isinstance(wants_csv, str) and wants_csv.startswith("Count,Name,Game")
+    as_text = mod("collection", "collection_export_text_retrieve").sync(client=c)
+    assert isinstance(as_text, str) and "Tigercat" in as_text
+    as_csv = mod("collection", "collection_export_retrieve").sync(client=c)
+    assert isinstance(as_csv, str) and as_csv.startswith("Count,Name,Edition")
     whole = mod("collection", "collection_whole").sync(client=c)
     assert [p.code for p in whole.products] == ["RL1"]
 

@@ -26,12 +26,20 @@ def test_page_size_sets_the_page_and_is_capped(client, sample_catalogue):
     assert len(expansions["results"]) == 1
 
 
-@pytest.mark.parametrize("page", ["999", "0", "x"])
-def test_a_page_past_the_end_is_a_404_problem(client, sample_catalogue, page):
-    response = client.get("/api/cards/", {"game": "redline", "page": page})
+def test_a_page_past_the_end_is_a_404_problem(client, sample_catalogue):
+    response = client.get("/api/cards/", {"game": "redline", "page": "999"})
     assert response.status_code == 404
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["type"] == "urn:cardsite:problem:not-found"
+
+
+@pytest.mark.parametrize("page", ["0", "x", "-1", str(2**63)])
+def test_a_page_that_is_no_page_number_is_a_400_naming_it(client, sample_catalogue, page):
+    response = client.get("/api/cards/", {"game": "redline", "page": page})
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["field"] == "page"
+    assert error["message"] == "page must be a whole number from 1 to 9,223,372,036,854,775,807"
 
 
 def test_the_schema_documents_page_and_page_size(client, db):
@@ -161,3 +169,33 @@ def test_the_schema_documents_after(client, db):
     params = {p["name"]: p for p in schema["paths"]["/api/cards/"]["get"]["parameters"]}
     assert params["after"]["schema"] == {"type": "string", "maxLength": 1024}
     assert "next link" in params["after"]["description"]
+
+
+@pytest.mark.parametrize(
+    "params", [{"game": "redline"}, {}, {"game": "redline", "q": "cost>=1"}], ids=str
+)
+def test_next_cursor_is_the_next_pages_after_with_no_link_taken_apart(
+    client, sample_catalogue, params
+):
+    """A card list gives the next page's place as `next_cursor`: asking `after=` it with the
+    same filters (no page number) walks every result once, as the next links do."""
+    size = {"page_size": 7}
+    by_links, _pages = _follow(client, {**params, **size})
+    body = client.get("/api/cards/", {**params, **size}).json()
+    ids = [c["id"] for c in body["results"]]
+    while body["next_cursor"]:
+        assert f"after={body['next_cursor']}" in body["next"]
+        response = client.get("/api/cards/", {**params, **size, "after": body["next_cursor"]})
+        assert response.status_code == 200, response.content[:300]
+        body = response.json()
+        ids += [c["id"] for c in body["results"]]
+    assert body["next"] is None
+    assert ids == by_links and len(ids) > 14
+
+
+def test_a_ranked_search_has_no_next_cursor(client, sample_catalogue):
+    from catalogue.models import Card
+
+    word = Card.objects.filter(game__slug="redline").order_by("name").first().name.split()[0]
+    body = client.get("/api/cards/", {"game": "redline", "q": word, "page_size": 1}).json()
+    assert body["results"] and body["next_cursor"] is None

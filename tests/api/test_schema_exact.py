@@ -312,7 +312,11 @@ def test_a_deck_id_is_one_integer_named_id_on_every_route(schema):
         assert path.startswith("/api/decks/{id}/"), path
         for operation in methods.values():
             (deck_id,) = [p for p in operation["parameters"] if p["name"] == "id"]
-            assert deck_id["in"] == "path" and deck_id["schema"] == {"type": "integer"}, path
+            assert deck_id["in"] == "path" and deck_id["schema"] == {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 2**63 - 1,
+            }, path
             seen += 1
     assert seen >= 20
 
@@ -336,3 +340,21 @@ def test_operations_open_to_anonymous_clients_require_no_credentials(schema, cli
     for (path, method), operation in operations.items():
         if operation["security"] == [] and method == "get" and "{" not in path:
             assert client.get(path).status_code != 401, path
+
+
+def test_the_documented_limits_and_problem_types_are_in_the_schema(schema):
+    """The request line's limit (414) on every operation; every problem type named, 500's
+    and 406's among them; the card list's next_cursor."""
+    problem = schema["components"]["schemas"]["Problem"]["properties"]
+    for name in ("server-error (500)", "not-acceptable (406)", "uri-too-long (414)"):
+        assert name in problem["type"]["description"]
+    assert {"active_runs", "max_active_runs", "running"} <= problem.keys()
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            assert "8,190 bytes" in operation["responses"]["414"]["description"], (path, method)
+    ref = schema["paths"]["/api/cards/"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"
+    ]["$ref"]
+    page = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert page["properties"]["next_cursor"]["nullable"] is True
+    assert "next_cursor" in page["required"]

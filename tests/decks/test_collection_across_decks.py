@@ -238,12 +238,10 @@ def test_wants_of_a_deck_and_of_all_decks_exported_as_text_and_csv(
     with django_assert_num_queries(4):
         every = {r["card"]: r for r in signed_in.get("/api/collection/wants/").json()}
     assert every["Tigercat"]["missing"] == 8 - 5 and every["Rabbit"]["missing"] == 8
-    text = signed_in.get("/api/collection/wants/?format=text").content.decode()
+    text = signed_in.get("/api/collection/wants/text/").content.decode()
     assert "3 Tigercat\n" in text and "8 Rabbit\n" in text
     rows = list(
-        csv.DictReader(
-            io.StringIO(signed_in.get("/api/collection/wants/?format=csv").content.decode())
-        )
+        csv.DictReader(io.StringIO(signed_in.get("/api/collection/wants/csv/").content.decode()))
     )
     assert {"Count": "3", "Name": "Tigercat", "Game": "redline"} in rows
     assert signed_in.get("/api/collection/wants/?format=pdf").status_code == 400
@@ -314,7 +312,7 @@ def test_csv_of_two_products_and_loose_cards_imports_and_a_dry_run_writes_nothin
         "Rabbit": 1,
     }
     # Exported and imported again with replace, the collection is the same.
-    exported = signed_in.get("/api/collection/export/?format=csv")
+    exported = signed_in.get("/api/collection/export/")
     assert exported["Content-Type"].startswith("text/csv")
     # A loose card's row names its first printing (its Edition and Card Number).
     first = Printing.objects.filter(card__name="Tigercat").order_by(*Printing._meta.ordering)[0]
@@ -326,7 +324,7 @@ def test_csv_of_two_products_and_loose_cards_imports_and_a_dry_run_writes_nothin
         "RL1": 2,
         "RL2": 1,
     }
-    text = signed_in.get("/api/collection/export/?format=text").content.decode()
+    text = signed_in.get("/api/collection/export/text/").content.decode()
     assert "# Game: redline\n" in text and "6 Tigercat\n" in text  # 2 + 1 + 3
 
 
@@ -413,8 +411,8 @@ def test_the_wants_as_a_file_download_under_a_name_of_their_own(signed_in, sampl
         name="Wanted",
         text=sample_list("redline", "standard"),
     )
-    answer = signed_in.get(f"/api/collection/wants/?deck={deck.pk}&format=csv")
+    answer = signed_in.get(f"/api/collection/wants/csv/?deck={deck.pk}")
     assert answer["Content-Disposition"] == f'attachment; filename="wants-{deck.pk}.csv"'
-    answer = signed_in.get("/api/collection/wants/?format=text")
+    answer = signed_in.get("/api/collection/wants/text/")
     assert answer["Content-Disposition"] == 'attachment; filename="wants.txt"'
     assert "Supply Drop" in answer.content.decode()

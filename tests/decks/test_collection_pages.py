@@ -250,13 +250,13 @@ def test_the_exported_csv_of_several_games_imports_back_as_it_was(
             owner=user, card=Card.objects.get(game__slug=game, name=name), count=n
         )
     before = _collection_of(user)
-    exported = signed_in.get("/api/collection/export/?format=csv").content
+    exported = signed_in.get("/api/collection/export/").content
     upload = SimpleUploadedFile("collection.csv", exported, content_type="text/csv")
     url = reverse("decks:collection")
     response = signed_in.post(url, {"game": "redline", "file": upload, "replace": "on"})
     assert response.status_code == 302, response.content.decode()
     assert _collection_of(user) == before
-    assert signed_in.get("/api/collection/export/?format=csv").content == exported
+    assert signed_in.get("/api/collection/export/").content == exported
     page = signed_in.get(url).content.decode()
     assert "5 cards (2 different) and 3 products imported." in page
 
@@ -271,7 +271,7 @@ def test_the_exported_text_of_several_games_imports_back_with_the_same_copies(
     CollectionEntry.objects.create(
         owner=user, card=Card.objects.get(game__slug="redline", name="Tigercat"), count=3
     )
-    text = signed_in.get("/api/collection/export/?format=text").content
+    text = signed_in.get("/api/collection/export/text/").content
     upload = SimpleUploadedFile("collection.txt", text, content_type="text/plain")
     response = signed_in.post(
         reverse("decks:collection"), {"game": "redline", "file": upload, "replace": "on"}
@@ -279,7 +279,7 @@ def test_the_exported_text_of_several_games_imports_back_with_the_same_copies(
     assert response.status_code == 302, response.content.decode()
     # Text holds copies, not products: every copy is loose now, and as many as before.
     assert not OwnedProduct.objects.filter(owner=user).exists()
-    assert signed_in.get("/api/collection/export/?format=text").content == text
+    assert signed_in.get("/api/collection/export/text/").content == text
 
 
 def test_a_file_naming_a_game_that_is_not_one_is_refused_by_line(signed_in, sample_catalogue):

@@ -248,3 +248,56 @@ def faults_site(private_postgres, private_redis, tmp_path_factory):
         yield site
     finally:
         site.stop()
+
+
+class ConfiguredSite(Site):
+    """The site under gunicorn as `make run` starts it (scripts/run.sh: `-c
+    python:cardsite.gunicorn_conf`, threaded workers keeping connections alive), on a database
+    of its own in the private cluster: one worker of two threads."""
+
+    DATABASE = "cardsite_edge"
+
+    def __init__(self, pg: PrivatePostgres, redis: PrivateRedis, tmp: Path) -> None:
+        subprocess.run(
+            [_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres",
+             self.DATABASE],
+            check=True, capture_output=True, timeout=60,
+        )  # fmt: skip
+        super().__init__(pg, redis, tmp)
+
+    def _prepare(self) -> str:
+        self.env["DATABASE_URL"] = self.pg.url.rsplit("/", 1)[0] + "/" + self.DATABASE
+        self.env["CACHE_URL"] = f"redis://127.0.0.1:{self.redis.port}/2"
+        self.env["WEB_CONCURRENCY"] = "1"
+        self.env["WEB_THREADS"] = "2"
+        return super()._prepare()
+
+    def start(self) -> None:
+        with open(self.log, "a") as out:
+            self.proc = subprocess.Popen(
+                [str(Path(sys.executable).parent / "gunicorn"), "-c",
+                 "python:cardsite.gunicorn_conf", "cardsite.wsgi:application",
+                 "--bind", f"127.0.0.1:{self.port}"],
+                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if requests.get(f"{self.base}/health/", timeout=5).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn did not start:\n{self.log.read_text()[-3000:]}")
+            time.sleep(0.3)
+
+
+@pytest.fixture(scope="session")
+def configured_site(private_postgres, private_redis, tmp_path_factory):
+    site = ConfiguredSite(private_postgres, private_redis, tmp_path_factory.mktemp("edge-site"))
+    site.start()
+    try:
+        yield site
+    finally:
+        site.stop()

@@ -110,7 +110,11 @@ def test_api_refuses_what_the_table_does_not_list(client, sample_catalogue):
     assert first_field(response.json()) == "obstructed"
     response = client.get(ODDS_URL, {"attacker": "Infantry", "target": "Armored", "foo": "1"})
     assert response.status_code == 400
-    assert field_errors(response.json()) == {"foo": "'foo' is not a parameter of Combat odds"}
+    assert field_errors(response.json()) == {
+        "foo": "unknown query parameter 'foo': this operation takes attack, attacker, in_cover, "
+        "obstructed, outside_arc, range, target, target_higher, target_in_bunker, "
+        "target_out_of_action, target_shaken"
+    }
     response = client.get(ODDS_URL, {"attacker": "Tank", "target": "Armored"})
     assert response.status_code == 400
     assert first_field(response.json()) == "attacker"
@@ -119,9 +123,10 @@ def test_api_refuses_what_the_table_does_not_list(client, sample_catalogue):
     assert response.status_code == 400
     assert set(field_errors(response.json())) == {"attacker", "range", "in_cover"}
     assert field_errors(response.json())["attacker"] == "Attacker is required"
-    # The tool's answer is the same whatever the page or API: a GET with `format` is the API's.
+    # `format` is no parameter of the tool's operation: a 400 naming it, like any other.
     same = client.get(ODDS_URL, {"attacker": "Infantry", "target": "Armored", "format": "json"})
-    assert same.status_code == 200
+    assert same.status_code == 400
+    assert list(field_errors(same.json())) == ["format"]
     assert client.post(ODDS_URL, {}, content_type="application/json").status_code == 405
 
 
@@ -189,7 +194,10 @@ def test_close_combat_modifiers_as_objects_or_flat(client, sample_catalogue):
 def test_close_combat_large_runs_need_a_user_and_start_a_run(client, user, sample_catalogue):
     payload = {"unit_a": "Infantry", "unit_b": "Armored", "games": 50_000, "seed": 3}
     response = client.post(CLOSE_URL, payload, content_type="application/json")
-    assert response.status_code == 403
+    # signing in is the fix: a 401 with the challenge
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == 'Bearer realm="api"'
+    assert "sign in to start one" in response.json()["detail"]
     client.force_login(user)
     response = client.post(CLOSE_URL, payload, content_type="application/json")
     assert response.status_code == 202, response.content

@@ -101,7 +101,13 @@ def test_api_errors_are_clear(client, user, redline_deck, api_url):
     for _ in range(3):
         assert client.post(api_url, {}, content_type="application/json").status_code == 202
     r = client.post(api_url, {}, content_type="application/json")
-    assert r.status_code == 429 and r.json()["errors"][0]["code"] == "too_many_active"
+    # a cap on runs at once, not a rate limit: 409, how many run and which, no Retry-After
+    assert r.status_code == 409 and r.json()["errors"][0]["code"] == "too_many_active"
+    running = list(SimulationRun.objects.order_by("pk").values_list("pk", flat=True))
+    body = r.json()
+    assert (body["active_runs"], body["max_active_runs"], body["running"]) == (3, 3, running)
+    assert "Retry-After" not in r and "RateLimit-Remaining" in r
+    assert r["RateLimit-Remaining"] != "0"
 
 
 def test_the_api_is_throttled_with_the_simulate_scope(
