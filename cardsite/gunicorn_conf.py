@@ -80,6 +80,7 @@ def pre_request(worker, req):
 def post_worker_init(worker):
     """The API's parameter list (read from its schema, cardsite.parameters) is built as the
     worker starts, not in its first API request."""
+    # Imported here: gunicorn reads this file before the site (and Django) is loaded.
     from cardsite.parameters import operations
 
     try:

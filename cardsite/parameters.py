@@ -22,6 +22,10 @@ from functools import lru_cache
 from typing import Any
 
 from django.http import JsonResponse
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework import serializers
+
+from validation.registry import registry
 
 #: The range an integer without one of its own is given: a signed 64-bit integer.
 INT_MIN = -(2**63)
@@ -61,15 +65,11 @@ def operations() -> list[tuple[re.Pattern[str], dict[str, Operation]]]:
     """(address pattern, {method: operation}) for every path of the schema; addresses with
     fewer placeholders first (`/api/decks/import/` before `/api/decks/{id}/`). Built again
     when a game is registered (its tools' paths are the schema's)."""
-    from validation.registry import registry
-
     return _operations(tuple(registry.slugs()))
 
 
 @lru_cache(maxsize=1)
 def _operations(_games: tuple[str, ...]) -> list[tuple[re.Pattern[str], dict[str, Operation]]]:
-    from drf_spectacular.generators import SchemaGenerator
-
     schema = SchemaGenerator().get_schema(request=None, public=True)
     found = []
     for template, methods in schema.get("paths", {}).items():
@@ -244,8 +244,6 @@ def enforce_body_integer_ranges() -> None:
     """A body's integer field without a range of its own refuses a number outside the 64-bit
     range (400 naming the field), as the schema declares; an id (a primary key field) too,
     before the database is asked (SQLite cannot hold such a number: a 500)."""
-    from rest_framework import serializers
-
     if getattr(serializers.IntegerField.to_internal_value, "in_range", False):
         return
     integer_to_internal = serializers.IntegerField.to_internal_value

@@ -99,6 +99,8 @@ def reap_jobs() -> dict[str, list[str]]:
 def clear_expired_oauth() -> None:
     """Delete the expired OAuth codes and tokens and the spent refresh tokens
     (django-oauth-toolkit's `clear_expired`): scheduled daily by Celery beat."""
+    # Imported here: django-oauth-toolkit's models module reads its settings at import, and
+    # this module is imported by Celery before Django's apps are ready.
     from oauth2_provider.models import clear_expired
 
     clear_expired()
