@@ -18,6 +18,7 @@ The schema is built once per process, on the first API request it checks
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -64,8 +65,14 @@ def _group(name: str) -> str:
 def operations() -> list[tuple[re.Pattern[str], dict[str, Operation]]]:
     """(address pattern, {method: operation}) for every path of the schema; addresses with
     fewer placeholders first (`/api/decks/import/` before `/api/decks/{id}/`). Built again
-    when a game is registered (its tools' paths are the schema's)."""
-    return _operations(tuple(registry.slugs()))
+    when a game is registered (its tools' paths are the schema's). One thread builds it
+    while the others of the process wait: drf-spectacular's generator is not thread-safe,
+    and a gunicorn worker's threads may all ask at once."""
+    with _BUILDING:
+        return _operations(tuple(registry.slugs()))
+
+
+_BUILDING = threading.Lock()
 
 
 @lru_cache(maxsize=1)

@@ -145,7 +145,7 @@ class Plan:
 
     @property
     def game_name(self) -> str:
-        """The game's name as its package spells it ("REDLINE"); the slug of an unknown one."""
+        """The game's short name as its package spells it; the slug of an unknown one."""
         try:
             return registry.get(self.game).short_name
         except KeyError:

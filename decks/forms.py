@@ -185,7 +185,7 @@ def read_game_format(form: forms.Form, data: dict) -> tuple[Header, str]:
 
 
 def game_format_name(value: str) -> str:
-    """ "Hex Skirmish — Standard" for "hex-skirmish/standard"."""
+    """The game's and the format's names ("Game — Format") for "<game>/<format>"."""
     game_slug, fmt_slug = value.split("/", 1)
     game = registry.get(game_slug)
     fmt = game.formats.get(fmt_slug)

@@ -926,7 +926,7 @@ def quick_into(request, fmt: FormatDef) -> str:
 @require_POST
 def builder_quick_add(request, pk: int):
     """Keyboard quick-add: one line of a list as the list text format writes it. A card
-    line (`4 Tigercat`, `Tigercat`: one copy, the name forgiving typos, `@column,row` in a
+    line (`4 <card name>`, or the name alone: one copy, the name forgiving typos, `@column,row` in a
     placement section) adds its copies to the section a header line named before it when
     the card goes there, else to the first section that takes it (the deck's main section
     when it does); a header line (`Missions:`) names the section for the lines after it."""
