@@ -72,11 +72,22 @@ def test_every_generated_module_imports(generated):
 
 
 def test_a_tool_authors_workflow_through_the_generated_client(
-    generated, live_server, live_catalogue, user, celery_worker_process
+    generated, live_server, live_catalogue, user, other_user, celery_worker_process
 ):
-    from cardsite.tokens import create_token
+    """The whole workflow with a token an app was given through OAuth (PKCE, every scope),
+    as a community tool would hold it."""
+    from django.test import Client
 
-    _token, secret = create_token(user, name="contract", scope="write", expiry_days=None)
+    from cardsite import scopes
+    from tests.api.test_oauth import consent, exchange, pkce, register
+
+    browser = Client()
+    app = register(browser, other_user, name="Workflow tool")
+    verifier, challenge = pkce()
+    code = consent(browser, user, app, challenge, scope=" ".join(scopes.SCOPES))
+    answer = exchange(browser, app, code, verifier)
+    assert answer.status_code == 200, answer.content.decode()
+    secret = answer.json()["access_token"]
     c = generated.AuthenticatedClient(base_url=live_server.url, token=secret, timeout=60)
     api = importlib.import_module("cardsite_api_client.api")
     models = importlib.import_module("cardsite_api_client.models")
