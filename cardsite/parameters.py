@@ -95,13 +95,26 @@ class MethodNotAllowed(Exception):
         self.allowed = allowed
 
 
+def _within_enums(match: re.Match[str], by_method: dict[str, Operation]) -> bool:
+    """Whether the address's path values are among those its parameters list, where they list
+    them (`/api/play/{game}/{tool}/` names its tools): an address outside them is no
+    operation's, and the resolver and the view answer it (404)."""
+    some = next(iter(by_method.values()))
+    for name, schema in some.path.items():
+        group = _group(name)
+        if group in match.re.groupindex and "enum" in schema:
+            if match.group(group) not in [str(value) for value in schema["enum"]]:
+                return False
+    return True
+
+
 def operation_for(path: str, method: str) -> tuple[Operation, dict[str, str]] | None:
     """The operation `method` of `path` is, with its path parameters' values; None for an
     address of no operation; MethodNotAllowed when the address has others."""
     method = "get" if method.lower() == "head" else method.lower()
     for pattern, by_method in operations():
         match = pattern.match(path)
-        if match is None:
+        if match is None or not _within_enums(match, by_method):
             continue
         allowed = [m.upper() for m in METHODS if m in by_method]
         if "GET" in allowed:
@@ -121,10 +134,12 @@ def operation_for(path: str, method: str) -> tuple[Operation, dict[str, str]] | 
 
 
 def _range_error(name: str, raw: str, schema: dict[str, Any]) -> str | None:
+    """Why `raw` is no integer the site can hold (None: it is one). A narrower range the
+    operation declares is the view's to check, beside its other parameters: its 400 names
+    every problem of the request at once."""
     if schema.get("type") != "integer":
         return None
-    low = schema.get("minimum", INT_MIN)
-    high = schema.get("maximum", INT_MAX)
+    low, high = INT_MIN, INT_MAX
     raw = raw.strip()
     if raw == "":
         return f"{name} is given empty: leave it out for its default, or give a whole number"

@@ -17,9 +17,19 @@ def test_every_operation_refuses_an_unknown_query_parameter(client, user, sample
     schema = client.get("/api/schema/", {"format": "json"}).json()
     wrong = []
     for template, methods in schema["paths"].items():
+        # A placeholder whose values the schema lists takes the first (an address outside
+        # them is no operation's: the view's 404); any other takes 1.
+        listed = {
+            parameter["name"]: parameter["schema"]["enum"][0]
+            for operation in methods.values()
+            if isinstance(operation, dict)
+            for parameter in operation.get("parameters", [])
+            if parameter.get("in") == "path" and "enum" in parameter.get("schema", {})
+        }
         url = template
         while "{" in url:
-            url = url[: url.index("{")] + "1" + url[url.index("}") + 1 :]
+            name = url[url.index("{") + 1 : url.index("}")]
+            url = url[: url.index("{")] + str(listed.get(name, 1)) + url[url.index("}") + 1 :]
         for method in (m for m in methods if m in METHODS):
             cache.clear()
             response = getattr(client, method)(f"{url}?no_such_parameter=1")
@@ -38,6 +48,13 @@ def test_the_message_lists_what_the_operation_takes(client, sample_catalogue):
     assert response.json()["detail"] == (
         "unknown query parameter 'games': this operation takes code, game, page, page_size"
     )
+
+
+def test_an_address_outside_a_parameters_listed_values_is_a_404(client, db):
+    """`/api/play/{game}/{tool}/` lists its tools: another name is no tool (404), not a
+    method the address lacks (405)."""
+    assert client.get("/api/play/redline/no-such-tool/").status_code == 404
+    assert client.post("/api/play/redline/no-such-tool/", {}).status_code == 404
 
 
 def test_api_without_its_slash_is_a_problem_404(client):

@@ -165,7 +165,10 @@ def test_campaign_tracker(page, live_server, user):
     page.get_by_role("button", name="Create").click()
     for name, force in (("Ann", "Ann's force"), ("Ben", "Ben's force")):
         page.fill("#id_name", name)
-        page.select_option("#id_deck", label=force)
+        # each deck is named with its format, version and last change beside its name
+        option = page.locator("#id_deck option", has_text=f"{force} (")
+        expect(option).to_have_count(1)
+        page.select_option("#id_deck", value=option.get_attribute("value"))
         page.get_by_role("button", name="Add").click()
         expect(page.locator(".messages")).to_contain_text(f"{name} joins")
     page.get_by_role("link", name="Record a game").click()
