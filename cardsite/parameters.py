@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.http import JsonResponse
+from django.urls import Resolver404, resolve
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
@@ -133,13 +134,15 @@ def operation_for(path: str, method: str) -> tuple[Operation, dict[str, str]] | 
     return None
 
 
-def _range_error(name: str, raw: str, schema: dict[str, Any]) -> str | None:
-    """Why `raw` is no integer the site can hold (None: it is one). A narrower range the
-    operation declares is the view's to check, beside its other parameters: its 400 names
-    every problem of the request at once."""
+def _range_error(name: str, raw: str, schema: dict[str, Any], *, declared: bool) -> str | None:
+    """Why `raw` is not an integer of the parameter's range (None: it is one): its declared
+    range, or with `declared` False only the range the site can hold (a view that checks its
+    own parameters checks the rest, beside its other parameters, and its 400 names every
+    problem of the request at once)."""
     if schema.get("type") != "integer":
         return None
-    low, high = INT_MIN, INT_MAX
+    low = schema.get("minimum", INT_MIN) if declared else INT_MIN
+    high = schema.get("maximum", INT_MAX) if declared else INT_MAX
     raw = raw.strip()
     if raw == "":
         return f"{name} is given empty: leave it out for its default, or give a whole number"
@@ -147,6 +150,16 @@ def _range_error(name: str, raw: str, schema: dict[str, Any]) -> str | None:
         if low <= int(raw) <= high:
             return None
     return f"{name} must be a whole number from {low:,} to {high:,}"
+
+
+def _checks_own_parameters(path: str) -> bool:
+    """Whether the view of `path` checks its parameters itself (`checks_own_parameters`)."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    view = getattr(match.func, "view_class", None) or getattr(match.func, "cls", None)
+    return bool(getattr(view, "checks_own_parameters", False))
 
 
 def _problem(errors: list[dict[str, str]]) -> JsonResponse:
@@ -179,6 +192,7 @@ class ParametersMiddleware:
         if found is None:
             return self.get_response(request)
         operation, path_values = found
+        declared = not _checks_own_parameters(path)
         errors: list[dict[str, str]] = []
         known = sorted(operation.query)
         takes = (
@@ -197,14 +211,14 @@ class ParametersMiddleware:
                 )
                 continue
             for raw in request.GET.getlist(name):
-                message = _range_error(name, raw, operation.query[name])
+                message = _range_error(name, raw, operation.query[name], declared=declared)
                 if message:
                     errors.append({"field": name, "code": "invalid", "message": message})
                     break
         for name, raw in path_values.items():
             if not (raw.isascii() and raw.isdigit()):
                 continue  # no route has such an address: the resolver's 404
-            message = _range_error(name, raw, operation.path[name])
+            message = _range_error(name, raw, operation.path[name], declared=declared)
             if message:
                 errors.append({"field": name, "code": "invalid", "message": message})
         if errors:

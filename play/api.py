@@ -128,6 +128,9 @@ class GameToolsView(APIView):
 class ToolView(APIView):
     """A game's tool: GET (a live tool) or POST (a tool with a background run)."""
 
+    #: Its parameters' ranges and choices are checked here, all at once (the API's parameter
+    #: check leaves it all but the range an integer can have: cardsite.parameters).
+    checks_own_parameters = True
     #: The token scope each operation needs (cardsite.scopes).
     required_scopes = {"read": "read", "write": "read"}
 
