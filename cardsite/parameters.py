@@ -144,11 +144,15 @@ def _range_error(name: str, raw: str, schema: dict[str, Any], *, declared: bool)
     low = schema.get("minimum", INT_MIN) if declared else INT_MIN
     high = schema.get("maximum", INT_MAX) if declared else INT_MAX
     raw = raw.strip()
+    if raw == "" and not declared:
+        return None  # the view says so, beside the rest
     if raw == "":
         return f"{name} is given empty: leave it out for its default, or give a whole number"
-    if raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit() and raw[:1] != "+":
-        if low <= int(raw) <= high:
-            return None
+    whole = raw.lstrip("+-").isascii() and raw.lstrip("+-").isdigit() and raw[:1] != "+"
+    if whole and low <= int(raw) <= high:
+        return None
+    if not whole and not declared:
+        return None  # the view says so, beside the rest
     return f"{name} must be a whole number from {low:,} to {high:,}"
 
 
