@@ -26,6 +26,15 @@ if os.environ["STATIC_MANIFEST"] == "0" and settings.configured:
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+# Nothing collected is served to the suite: whitenoise reads STATIC_ROOT when a client first
+# loads the middleware, and the repository's own `staticfiles` is rewritten by `make run` (and by
+# the tests that start its script, each into a folder of its own) while other tests read it.
+if "STATIC_ROOT" not in os.environ:
+    import tempfile
+
+    os.environ["STATIC_ROOT"] = tempfile.mkdtemp(prefix="cardsite-static-root-")
+if settings.configured:
+    settings.STATIC_ROOT = Path(os.environ["STATIC_ROOT"])
 # Under pytest-xdist, this worker's own Redis databases, cache key prefix and queue names
 # (tests/xdist_services.py).
 if settings.configured:

@@ -135,6 +135,7 @@ def test_a_signal_to_the_group_stops_everything_with_requests_open(tmp_path, sig
     env = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
     env.update(
         CARDSITE_DATA_DIR=str(data_dir),
+        STATIC_ROOT=str(tmp_path / "static"),  # never the suite's own (tests/conftest.py)
         HOST="127.0.0.1",
         PORT=str(port),
         PY=".venv/bin/python",

@@ -129,6 +129,7 @@ def test_make_run_starts_the_killed_worker_again(tmp_path):
     env = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
     env.update(
         CARDSITE_DATA_DIR=str(tmp_path / "data"),
+        STATIC_ROOT=str(tmp_path / "static"),  # never the suite's own (tests/conftest.py)
         HOST="127.0.0.1",
         PORT=str(port),
         PY=".venv/bin/python",  # as the Makefile passes it
