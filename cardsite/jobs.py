@@ -32,7 +32,9 @@ The rest is the same for every kind, here:
   started (their message was lost), and fails a job past its attempts.
 
 Nothing here names an app: the kinds are looked up by name (`registry`), and the chunk task
-is sent by its dotted path.
+is sent through the typed registry of tasks (`cardsite.task_refs`: the tasks import this
+module). This module is the only one that sends a task for a job
+(tests/site/test_task_senders.py); `id_ranges` is how a kind cuts rows into chunks.
 """
 
 from __future__ import annotations
@@ -48,14 +50,11 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
+from . import task_refs
 from .models import ACTIVE, ChunkedJob, JobStatus
 
 logger = logging.getLogger(__name__)
-
-#: The one chunk task, sent by its dotted path (the tasks import this module).
-CHUNK_TASK = "cardsite.tasks.run_job_chunk"
 
 
 # --- The shapes ----------------------------------------------------------------------------
@@ -267,7 +266,15 @@ def chunk_progress(job: ChunkedJob) -> tuple[str, int, int] | None:
     return str(latest.get("stage", "")), int(latest.get("done", 0)), int(latest.get("total", 0))
 
 
-# --- Sending -------------------------------------------------------------------------------
+# --- Planning and sending ------------------------------------------------------------------
+
+
+def id_ranges(ids: Iterable[int], size: int) -> list[list[int]]:
+    """Ids in ascending order cut into chunks of at most `size`, each kept as its first and
+    last id (`[[lo, hi], …]`): a chunk reads the rows with ids in [lo, hi]."""
+    ids = list(ids)
+    size = max(1, int(size))
+    return [[ids[i], ids[min(i + size, len(ids)) - 1]] for i in range(0, len(ids), size)]
 
 
 def send_chunks_on_commit(kind: str, job_id: int, indexes: Iterable[int]) -> None:
@@ -279,10 +286,9 @@ def send_chunks_on_commit(kind: str, job_id: int, indexes: Iterable[int]) -> Non
         return
 
     def send() -> None:
-        chunk_task = import_string(CHUNK_TASK)
         for n, i in enumerate(indexes):
             try:
-                chunk_task.delay(kind, job_id, i)
+                task_refs.RUN_JOB_CHUNK.delay(kind, job_id, i)
             except Exception as exc:  # noqa: BLE001 - the job is saved; the reaper sends it
                 logger.warning(
                     "chunks not sent: the broker is unavailable; the reaper sends them later",

@@ -428,12 +428,11 @@ JOBS_HEARTBEAT_SECONDS, JOBS_LEASE_SECONDS, JOBS_STALL_SECONDS, JOBS_MAX_ATTEMPT
 RECHECK_CHUNK_DECKS = int(os.environ.get("RECHECK_CHUNK_DECKS", "2000"))
 RECHECK_STALL_SECONDS = float(os.environ.get("RECHECK_STALL_SECONDS", "300"))
 RECHECK_MAX_SWEEPS = int(os.environ.get("RECHECK_MAX_SWEEPS", "3"))
-# Published decklists' verdicts today: re-checked in chunks of this many decklists; beat's
-# sweep (every DECKLIST_SWEEP_SECONDS) re-checks the stale ones, a format at most once per
-# DECKLIST_SWEEP_LOCK_SECONDS.
+# Published decklists' verdicts today (decklists.services.legality_jobs): re-checked in
+# chunks of this many decklists; every DECKLIST_SWEEP_SECONDS beat starts a re-check job of
+# each format whose rows are not all today's (none while one of that format runs).
 DECKLIST_RECHECK_CHUNK = int(os.environ.get("DECKLIST_RECHECK_CHUNK", "2000"))
 DECKLIST_SWEEP_SECONDS = float(os.environ.get("DECKLIST_SWEEP_SECONDS", "300"))
-DECKLIST_SWEEP_LOCK_SECONDS = int(os.environ.get("DECKLIST_SWEEP_LOCK_SECONDS", "600"))
 # Beat's times are the site's (a rule set takes effect at 00:00 in TIME_ZONE).
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
@@ -449,10 +448,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute="1,31"),
         "options": {"expires": 1200},
     },
-    # Decklists whose verdict today is stale (a rule set took effect, a lost chunk):
-    # re-checked on the workers.
-    "decklists-legality-sweep": {
-        "task": "decklists.legality_sweep",
+    # Decklists whose verdict today is stale (a rule set took effect, a job failed): a
+    # re-check job of their format.
+    "decklists-recheck-due": {
+        "task": "decklists.recheck_due",
         "schedule": DECKLIST_SWEEP_SECONDS,
         "options": {"expires": 5 * DECKLIST_SWEEP_SECONDS},
     },

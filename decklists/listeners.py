@@ -1,25 +1,30 @@
 """What the decklists app does when the site's hooks call (registered in
 `DecklistsConfig.ready`): a rule set or a game's catalogue changed, the home page or a card's
-page is drawn."""
+page is drawn. A re-check is a job of the site's job system (services.legality_jobs)."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
 from .selectors import card_decklist_count, popular_this_week
-from .tasks import recheck_start
+from .services.legality_jobs import legality_recheck_start
 
 
 def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> None:
     """Once a change to one of a format's rule sets is committed (imported, edited or
     deleted), a worker re-checks the game's decklists in that format."""
     reason = f"rule set {code} of {format} changed"
-    transaction.on_commit(lambda: recheck_start.delay(game_slug, format, reason))
+    transaction.on_commit(
+        lambda: legality_recheck_start(game_slug=game_slug, format=format, reason=reason)
+    )
 
 
 def recheck_after_catalogue_change(*, game_slug: str) -> None:
-    """A game's catalogue changed: its decklists are re-checked in every format."""
-    transaction.on_commit(lambda: recheck_start.delay(game_slug, "", "catalogue changed"))
+    """A game's catalogue changed: once committed, its decklists are re-checked in every
+    format on the workers."""
+    transaction.on_commit(
+        lambda: legality_recheck_start(game_slug=game_slug, reason="catalogue changed")
+    )
 
 
 def home_panels(request) -> list[dict]:

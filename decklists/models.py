@@ -22,6 +22,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from cardsite.models import ChunkedJob, JobStatus
 from decks.models import format_name
 
 from .listing_cache import listings_changed
@@ -241,6 +242,33 @@ class DecklistLegality(models.Model):
 
     def __str__(self) -> str:
         return f"{self.decklist_id} in {self.format}: {'legal' if self.legal else 'not legal'}"
+
+
+class LegalityJob(ChunkedJob):
+    """The re-check of a game's decklists' legality today, a chunked job of the site's one
+    job system (cardsite/jobs.py; its kind in decklists/services/legality_jobs.py): in one
+    format, or in every format of the game (`format` ""), of every decklist of the game or
+    (`only_due`) of those whose row in `format` is missing or not today's. `chunks` holds
+    each chunk's first and last decklist id, `chunk_results` each finished chunk's count,
+    `checked` their sum."""
+
+    JOB_KIND = "decklists.recheck"
+    Status = JobStatus
+
+    game = models.ForeignKey("catalogue.Game", on_delete=models.CASCADE, related_name="+")
+    format = models.SlugField(max_length=40, blank=True, default="")
+    only_due = models.BooleanField(default=False)
+    reason = models.CharField(max_length=200)
+    total = models.PositiveIntegerField(default=0)
+    checked = models.PositiveIntegerField(default=0)
+    chunks = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "heartbeat_at"], name="legalityjob_status")]
+
+    def __str__(self) -> str:
+        return f"decklist re-check #{self.pk} of {self.format or 'every format'} ({self.status})"
 
 
 class DeckOrigin(models.Model):

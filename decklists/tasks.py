@@ -1,14 +1,13 @@
 """Background work for decklists: thin, idempotent tasks of plain JSON arguments (a
-redelivered message writes the same rows again)."""
+redelivered message does no harm). A legality re-check's chunks are played by the site's one
+chunk task (cardsite/jobs.py)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from .services import followers_tell, recheck_decklists
-from .services import legality_sweep as sweep
-from .services import recheck_start as start
+from .services import followers_tell, legality_jobs
 
 _RETRY = {
     "autoretry_for": (OperationalError, InterfaceError, ConnectionError),
@@ -20,27 +19,12 @@ _RETRY = {
 }
 
 
-@shared_task(name="decklists.recheck_chunk", **_RETRY)
-def recheck_chunk(game_slug: str, formats: str, lo: int, hi: int) -> int:
-    """Re-check the decklists of a game with ids in [lo, hi] in `formats` (comma-separated;
-    empty: every format of the game)."""
+@shared_task(name="decklists.recheck_due")
+def recheck_due() -> dict[str, int]:
+    """Start a re-check job of the decklists whose verdict today is stale (beat, every few
+    minutes); its chunks are played by the site's one chunk task."""
 
-    wanted = [f for f in formats.split(",") if f] or None
-    return recheck_decklists(game_slug=game_slug, formats=wanted, lo=lo, hi=hi)
-
-
-@shared_task(name="decklists.recheck_start", **_RETRY)
-def recheck_start(game_slug: str, formats: str, reason: str) -> int:
-
-    wanted = [f for f in formats.split(",") if f] or None
-    return start(game_slug=game_slug, formats=wanted, reason=reason)
-
-
-@shared_task(name="decklists.legality_sweep")
-def legality_sweep() -> dict:
-    """Re-check the decklists whose verdict today is stale (beat, every few minutes)."""
-
-    return sweep()
+    return legality_jobs.recheck_due()
 
 
 @shared_task(name="decklists.tell_followers", **_RETRY)

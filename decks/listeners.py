@@ -9,9 +9,13 @@ from catalogue.models import RuleSet
 
 from .collection import card_decks, card_use_figures
 from .selectors import deck_list_for_owner
-from .tasks import recheck_start, revalidate_game_decks
 from .verdicts import decks_refresh
-from .verdicts.recheck_jobs import pins_released, rule_set_preview
+from .verdicts.recheck_jobs import (
+    pins_released,
+    recheck_start,
+    revalidate_start,
+    rule_set_preview,
+)
 
 __all__ = [
     "pins_released",
@@ -23,9 +27,9 @@ __all__ = [
 
 
 def revalidate_after_catalogue_change(*, game_slug: str) -> None:
-    """Saved decks of a game are re-validated in the background once a change to its
-    catalogue is committed."""
-    transaction.on_commit(lambda: revalidate_game_decks.delay(game_slug))
+    """Once a change to a game's catalogue is committed, its saved decks are re-checked on
+    the workers: a job of the site's job system (decks.verdicts.recheck_jobs)."""
+    transaction.on_commit(lambda: revalidate_start(game_slug=game_slug))
 
 
 def profile_decks(user) -> dict:
@@ -39,12 +43,16 @@ def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> 
     """Once a change to one of a format's rule sets is committed, a worker re-checks the
     format's saved decks that follow it and those pinned to that rule set, in chunks, and
     tells their owners what changed (decks.verdicts.recheck_jobs)."""
-    if not RuleSet.objects.filter(game__slug=game_slug, format=format, code=code).exists():
-        # Deleted since: its deletion started its own re-check (`pins_released`, called by
-        # catalogue.rulesets.rule_set_delete through the `rule_set_deleting` hook).
-        return
     reason = f"rule set {code} changed"
-    transaction.on_commit(lambda: recheck_start.delay(game_slug, format, code, reason))
+
+    def start() -> None:
+        if not RuleSet.objects.filter(game__slug=game_slug, format=format, code=code).exists():
+            # Deleted since: its deletion started its own re-check (`pins_released`, called
+            # by catalogue.rulesets.rule_set_delete through the `rule_set_deleting` hook).
+            return
+        recheck_start(game_slug=game_slug, format=format, reason=reason, rule_set_code=code)
+
+    transaction.on_commit(start)
 
 
 def card_panels(card, user=None) -> list[dict]:

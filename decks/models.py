@@ -336,6 +336,9 @@ class RecheckJob(ChunkedJob):
     however often beat asks)."""
 
     JOB_KIND = "decks.recheck"
+    #: The kind of a job whose `format` is "": every saved deck of the game, each in its own
+    #: format, after the game's catalogue changed.
+    REVALIDATE_KIND = "decks.revalidate"
     #: A job's status (cardsite.models.JobStatus), as `RecheckJob.Status.DONE`.
     Status = JobStatus
 
@@ -366,12 +369,17 @@ class RecheckJob(ChunkedJob):
         indexes = [models.Index(fields=["status", "heartbeat_at"], name="recheckjob_status")]
 
     def __str__(self) -> str:
-        return f"re-check #{self.pk} of {self.format} ({self.status})"
+        return f"re-check #{self.pk} of {self.format or 'every format'} ({self.status})"
+
+    def job_kind(self) -> str:
+        """A format's re-check, or (`format` "") the whole game's."""
+        return self.JOB_KIND if self.format else self.REVALIDATE_KIND
 
     @property
     def format_name(self) -> str:
-        """The format's name as its game spells it ("Standard")."""
-        return format_name(self.game.slug, self.format)
+        """The format's name as its game spells it ("Standard"); "every format" for a whole
+        game's re-check."""
+        return format_name(self.game.slug, self.format) if self.format else "every format"
 
     @property
     def sweeps(self) -> int:

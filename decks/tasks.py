@@ -1,35 +1,12 @@
-"""Background work for decks. Tasks are thin: they take plain JSON arguments, call one
-service and are idempotent, so that a redelivered message (acks_late) does no harm. A
-re-check's chunks are played by the site's one chunk task (cardsite/jobs.py)."""
+"""Background work for decks. A re-check's chunks are played by the site's one chunk task
+(cardsite/jobs.py); the task here only starts jobs, and is idempotent (a job's key makes it
+once), so that a redelivered message does no harm."""
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
-from .verdicts import recheck_jobs, rechecks
-
-
-@shared_task(name="decks.tasks.revalidate_game_decks")
-def revalidate_game_decks(game_slug: str) -> int:
-    """Re-validate every saved deck of a game after its catalogue changed."""
-    return rechecks.revalidate_game_decks(game_slug=game_slug)
-
-
-@shared_task(
-    name="decks.recheck_start",
-    autoretry_for=(OperationalError, InterfaceError, ConnectionError),
-    retry_backoff=2,
-    max_retries=5,
-    acks_late=True,
-)
-def recheck_start(game_slug: str, format: str, code: str, reason: str) -> int:
-    """Start the re-check of a format's saved decks after its rule set `code` changed; its
-    chunks go to the workers. Returns the job's id."""
-    job = recheck_jobs.recheck_start(
-        game_slug=game_slug, format=format, reason=reason, rule_set_code=code
-    )
-    return job.pk
+from .verdicts import recheck_jobs
 
 
 @shared_task(name="decks.recheck_rule_sets_taking_effect")

@@ -2,8 +2,9 @@
 
 - `publish`: a deck frozen as a decklist (legal today, or refused with its problems), a set
   of decks published together, a decklist copied into one's decks;
-- `legality`: a decklist's verdict today in every format of its game, re-checked when rule
-  sets change;
+- `legality`: a decklist's verdict today in every format of its game;
+- `legality_jobs`: its re-check on the workers when rule sets or the catalogue change, a
+  job of the site's job system;
 - `people`: likes, favourites, follows, the author's reputation, the followers' notices;
 - `talk`: comments (and their notices), reports and moderation;
 - `search`: finding decklists (cards included and excluded, game, format, faction, author,
@@ -15,7 +16,8 @@ query (a hidden decklist is not found by anyone but staff).
 """
 
 from .errors import DecklistInvalid, NotAllowed, PublishRefused
-from .legality import legality_refresh, legality_sweep, recheck_decklists, recheck_start
+from .legality import legality_refresh, recheck_decklists
+from .legality_jobs import legality_recheck_start, recheck_due
 from .people import (
     author_follow,
     author_unfollow,
@@ -70,11 +72,11 @@ __all__ = [
     "duplicate_of",
     "followers_tell",
     "legality_refresh",
-    "legality_sweep",
+    "legality_recheck_start",
     "may_comment",
     "may_moderate_comment",
     "recheck_decklists",
-    "recheck_start",
+    "recheck_due",
     "report_file",
     "reports_dismiss",
     "signature",

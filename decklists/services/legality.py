@@ -1,13 +1,14 @@
 """A decklist's legality today: its list checked in every format of its game, each under the
 rule set in force today in that format (`DecklistLegality`, one row a format).
 
-The rows are written when the decklist is published and re-checked on the workers when a
-format's rule sets change (the `rule_set_changed` hook: a rule set imported, edited or
-deleted), when its game's catalogue changes (`catalogue_changed`), and the day a rule set
-takes effect (beat's sweep finds the rows checked under another rule set than today's, or
-before the rule set's last change, and re-checks them). A page never shows a stale row: the
-decklist page re-checks its own at once (`legality_refresh`), and the search's "legal
-today" reads only rows checked under the rule set in force today.
+The rows are written when the decklist is published and re-checked on the workers, a job of
+the site's job system (`legality_jobs`), when a format's rule sets change (the
+`rule_set_changed` hook: a rule set imported, edited or deleted), when its game's catalogue
+changes (`catalogue_changed`), and the day a rule set takes effect (beat's `recheck_due`
+starts a job for the rows checked under another rule set than today's, or before the rule
+set's last change). A page never shows a stale row: the decklist page re-checks its own at
+once (`legality_refresh`), and the search's "legal today" reads only rows checked under the
+rule set in force today.
 
 The check is the decks app's stored-verdict check (`version_check`, the rules core through
 the catalogue's facts), run on a snapshot instead of a deck.
@@ -15,17 +16,12 @@ the catalogue's facts), run on a snapshot instead of a deck.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
 from catalogue import rulesets
 from catalogue.models import Game, RuleSet
@@ -34,12 +30,6 @@ from decklists.from_decks import RuleSetCache, version_check
 from decklists.listing_cache import listings_changed
 from decklists.models import Decklist, DecklistLegality
 from validation.runner import Report
-
-logger = logging.getLogger(__name__)
-
-#: The chunk task, named by its dotted path and imported when sent: the tasks import the
-#: services, so the services do not import the tasks.
-RECHECK_CHUNK_TASK = "decklists.tasks.recheck_chunk"
 
 #: Problems kept a format (the page shows them; the rest are counted).
 ERRORS_KEPT = 3
@@ -62,10 +52,6 @@ class _ListVersion:
     options: dict[str, Any] = field(default_factory=dict)
     pk: int | None = None
     revision: int = 0
-
-
-def chunk_size() -> int:
-    return int(getattr(settings, "DECKLIST_RECHECK_CHUNK", 2000))
 
 
 def check_formats(
@@ -119,12 +105,12 @@ def legality_write(rows: list) -> None:
         listings_changed()
 
 
-def recheck_decklists(
+def legality_check(
     *, game_slug: str, formats: Iterable[str] | None = None, lo=None, hi=None
-) -> int:
-    """Re-check the listed and hidden decklists of a game (those with ids in [lo, hi]) in
-    `formats` (every format of the game when None): the pool and each rule set loaded once.
-    Returns the number of decklists."""
+) -> tuple[int, list]:
+    """The legality rows (not written) of the listed and hidden decklists of a game (those
+    with ids in [lo, hi]) in `formats` (every format of the game when None): the pool and
+    each rule set loaded once. Returns (the number of decklists, the rows)."""
     game = Game.objects.get(slug=game_slug)
     wanted = list(formats) if formats is not None else list(game.definition.formats)
     wanted = [f for f in wanted if f in game.definition.formats]
@@ -148,48 +134,18 @@ def recheck_decklists(
                 rule_set=sets.in_force(fmt),
             )
             rows += legality_rows(pk, {fmt: report}, now)
-        if len(rows) >= 1000:
-            legality_write(rows)
-            rows = []
+    return n, rows
+
+
+def recheck_decklists(
+    *, game_slug: str, formats: Iterable[str] | None = None, lo=None, hi=None
+) -> int:
+    """Re-check the decklists of a game (ids in [lo, hi]) in `formats` in this process and
+    write their rows (`legality_check`, then `legality_write`). Returns the number of
+    decklists."""
+    n, rows = legality_check(game_slug=game_slug, formats=formats, lo=lo, hi=hi)
     legality_write(rows)
     return n
-
-
-def recheck_start(*, game_slug: str, formats: Iterable[str] | None = None, reason: str = "") -> int:
-    """Send the re-check of a game's decklists (in `formats`, or all) to the workers, in
-    chunks of DECKLIST_RECHECK_CHUNK decklists, once the transaction commits. Returns the
-    number of chunks."""
-    ids = list(
-        Decklist.objects.filter(game__slug=game_slug).order_by("pk").values_list("pk", flat=True)
-    )
-    size = chunk_size()
-    chunks = [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
-    fmts = ",".join(formats) if formats is not None else ""
-
-    def send() -> None:
-        recheck_chunk = import_string(RECHECK_CHUNK_TASK)
-        for lo, hi in chunks:
-            try:
-                recheck_chunk.delay(game_slug, fmts, lo, hi)
-            except Exception as exc:  # noqa: BLE001 - the sweep finds the rows left stale
-                logger.warning(
-                    "decklist re-check chunks not sent: the broker is unavailable; the sweep "
-                    "sends them later",
-                    extra={"game": game_slug, "error": repr(exc)},
-                )
-                return
-
-    transaction.on_commit(send)
-    logger.info(
-        "decklist re-check started",
-        extra={
-            "game": game_slug,
-            "formats": fmts or "all",
-            "decklists": len(ids),
-            "reason": reason,
-        },
-    )
-    return len(chunks)
 
 
 # --- Staleness -----------------------------------------------------------------------------
@@ -209,36 +165,6 @@ def stale_q(game_id: int, fmt: str, current: RuleSet | None) -> Q:
     if current is None:
         return Q(format=fmt) & ~Q(rule_set_code="")
     return Q(format=fmt) & (~Q(rule_set_code=current.code) | Q(checked_at__lt=current.updated_at))
-
-
-def legality_sweep() -> dict[str, int]:
-    """For every game and format: the decklists whose row is missing or stale are re-checked
-    on the workers (their chunks sent; a format already being swept within the lock's time
-    is left to it). Beat runs it every DECKLIST_SWEEP_SECONDS: the day a rule set takes
-    effect, and after any re-check whose chunk was lost. Returns chunks sent per game."""
-    sent: dict[str, int] = {}
-    for game in Game.objects.all():
-        for fmt in game.definition.formats:
-            current = _in_force_of(game.pk, fmt)
-            stale = DecklistLegality.objects.filter(
-                stale_q(game.pk, fmt, current), decklist__game=game
-            ).values_list("decklist_id", flat=True)
-            missing = Decklist.objects.filter(game=game).exclude(
-                pk__in=DecklistLegality.objects.filter(format=fmt).values("decklist_id")
-            )
-            ids = sorted(set(stale[:100_000]) | set(missing.values_list("pk", flat=True)[:100_000]))
-            if not ids:
-                continue
-            lock = f"decklists:sweep:{game.slug}:{fmt}"
-            if not cache.add(lock, 1, int(getattr(settings, "DECKLIST_SWEEP_LOCK_SECONDS", 600))):
-                continue
-            size = chunk_size()
-            chunks = [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
-            recheck_chunk = import_string(RECHECK_CHUNK_TASK)
-            for lo, hi in chunks:
-                recheck_chunk.delay(game.slug, fmt, lo, hi)
-            sent[f"{game.slug}:{fmt}"] = len(chunks)
-    return sent
 
 
 def legality_refresh(decklist) -> list:

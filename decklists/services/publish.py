@@ -12,8 +12,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
+from cardsite import task_refs
 from catalogue import rulesets
 from catalogue.models import Card
 from catalogue.services import card_facts_by_names
@@ -218,10 +218,10 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
 
 
 def _tell_followers_later(decklist_id: int) -> None:
-    # The task is named by its dotted path and imported when sent: the tasks import the
-    # services, so the services do not import the tasks.
+    # Sent through the typed registry of tasks: the tasks import the services, so the
+    # services do not import the tasks.
     try:
-        import_string("decklists.tasks.tell_followers").delay(decklist_id)
+        task_refs.TELL_FOLLOWERS.delay(decklist_id)
     except Exception:  # noqa: BLE001 - the broker is down: the followers are told in-process
         followers_tell(decklist_id=decklist_id)
 

@@ -1,19 +1,22 @@
 """Stored verdicts: what a saved deck's last check said, and keeping it true.
 
-- `rechecks`: re-checking one deck or every deck of a game and storing the verdict
-  (`deck_revalidate`, `revalidate_game_decks`, `apply_report`);
+- `rechecks`: re-checking one deck and storing the verdict (`deck_revalidate`,
+  `apply_report`);
 - `rulesets`: a deck and its format's rule sets: the rule set it is checked under, and what
   the upcoming one will do to it (`deck_rule_sets`, `upcoming_effect`, `deck_legality`);
 - `freshness`: the day a rule set comes into force, a page re-checks at once the decks it
   shows whose verdict is under the rule set of the day before (`decks_refresh`);
 - `recheck_jobs`: re-checking a format's saved decks on the workers, in chunks, and the
-  notices to their owners (`recheck_start`, `pins_released`).
+  notices to their owners (`recheck_start`, `pins_released`); every deck of a game after
+  its catalogue changed (`revalidate_start`, or at once in this process:
+  `revalidate_game_decks`).
 
 The names below are the package's public interface.
 """
 
 from .freshness import decks_refresh, is_stale, only_fresh, with_in_force
-from .rechecks import RuleSetCache, apply_report, deck_revalidate, revalidate_game_decks
+from .recheck_jobs import revalidate_game_decks
+from .rechecks import RuleSetCache, apply_report, deck_revalidate
 from .rulesets import (
     DeckRuleSets,
     Effect,

@@ -1,7 +1,12 @@
-"""Re-checking a format's saved decks on the workers, in chunks, and telling their owners.
+"""Re-checking saved decks on the workers, in chunks: a format's decks after its rule sets
+changed (their owners told), and every deck of a game after its catalogue changed.
 
-A re-check is a chunked job of the site's one job system (cardsite/jobs.py); this module is
-its kind, `RECHECK` (docs/architecture.md, "Background jobs" and "Re-checks and notices"):
+A re-check is a chunked job of the site's one job system (cardsite/jobs.py); this module holds
+its two kinds (docs/architecture.md, "Background jobs" and "Re-checks and notices"), one
+table (`RecheckJob`) for both: `RECHECK` re-checks the decks of one format and writes the
+notices below; `REVALIDATE` (a job whose `format` is "": every format) re-checks every saved
+deck of a game, each under its own rule set, after an import or an admin edit of its cards
+(`revalidate_start`), and writes the verdicts only. For a format's re-check:
 
 1. ``recheck_start`` plans a job: it lists the ids of the decks in scope (the decks that
    follow the format, and those pinned to the rule set that changed) in one query and cuts
@@ -36,7 +41,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -84,10 +89,12 @@ def timing() -> Timing:
 
 
 def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
-    """The saved decks a job re-checks: of the game and format, with a version; for the
-    change of a rule set, those that follow the format and those pinned to that rule set
-    (a deck pinned to another keeps its verdict)."""
-    decks = DeckModel.objects.filter(game_id=game_id, format=format, current_version__isnull=False)
+    """The saved decks a job re-checks: of the game and format (every format for ""), with
+    a version; for the change of a rule set, those that follow the format and those pinned
+    to that rule set (a deck pinned to another keeps its verdict)."""
+    decks = DeckModel.objects.filter(game_id=game_id, current_version__isnull=False)
+    if format:
+        decks = decks.filter(format=format)
     if rule_set_code:
         decks = decks.filter(Q(rule_set_pin__isnull=True) | Q(rule_set_pin__code=rule_set_code))
     return decks
@@ -219,8 +226,7 @@ def plan(job: RecheckJob) -> None:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    size = chunk_decks()
-    job.chunks = [[ids[i], ids[min(i + size, len(ids)) - 1]] for i in range(0, len(ids), size)]
+    job.chunks = jobs.id_ranges(ids, chunk_decks())
     job.total = len(ids)
     job.n_chunks = len(job.chunks)
 
@@ -285,6 +291,7 @@ def _upcoming_effect(deck, version, pool, sets, upcoming, memo) -> dict[str, Any
         return {}
     key, later = upcoming
     memo_key = (
+        deck.format,
         tuple(
             (e["section"], e["card"], e["count"], str(e.get("placement") or ""))
             for e in version.entries
@@ -307,27 +314,28 @@ def _upcoming_effect(deck, version, pool, sets, upcoming, memo) -> dict[str, Any
     return stored_effect(key=key, version=version, items=items, legal=legal, errors=errors)
 
 
-def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str, Any]]]:
-    """Run the rules core on the chunk's decks (loaded in one query, the pool once); the
-    decks whose stored verdict differs from the new one."""
+def _check_chunk(
+    job: RecheckJob, lo: int | None = None, hi: int | None = None
+) -> tuple[int, list[dict[str, Any]]]:
+    """Run the rules core on the chunk's decks, those with ids in [lo, hi] (every deck in
+    scope without them; loaded in one query, the pool once); the decks whose stored verdict
+    differs from the new one."""
     game = job.game
     pool = GamePool(game_slug=game.slug)
     sets = RuleSetCache(game.slug)  # today's rule set and each pinned one, once
-    rows = (
-        _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
-        .filter(pk__gte=lo, pk__lte=hi)
-        .order_by("pk")
-        .values_list(
-            *_DECK_COLUMNS,
-            "current_version__revision",
-            "rule_set_pin_id",
-            "legal",
-            "report",
-            "upcoming",
-            "validated_at",
-        )
+    rows = _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
+    if lo is not None and hi is not None:
+        rows = rows.filter(pk__gte=lo, pk__lte=hi)
+    rows = rows.order_by("pk").values_list(
+        *_DECK_COLUMNS,
+        "format",
+        "current_version__revision",
+        "rule_set_pin_id",
+        "legal",
+        "report",
+        "upcoming",
+        "validated_at",
     )
-    upcoming = sets.upcoming(job.format)
     effects: dict[tuple, tuple[list[str], bool, int]] = {}
     released = set((job.released or {}).get("ids") or ())
     changed: list[dict[str, Any]] = []
@@ -340,6 +348,7 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
             version_id,
             entries,
             options,
+            fmt,
             revision,
             pin,
             legal,
@@ -349,10 +358,10 @@ def _check_chunk(job: RecheckJob, lo: int, hi: int) -> tuple[int, list[dict[str,
         ) = row
         stored = stored_verdict(stored_json)
         n += 1
-        deck = _SavedDeck(pk, owner_id, game, job.format, name, pin)
+        deck = _SavedDeck(pk, owner_id, game, fmt, name, pin)
         version = _SavedVersion(version_id, entries, options or {}, revision)
         report = version_check(deck=deck, version=version, pool=pool, rule_set=sets.for_deck(deck))
-        effect = _upcoming_effect(deck, version, pool, sets, upcoming, effects)
+        effect = _upcoming_effect(deck, version, pool, sets, sets.upcoming(fmt), effects)
         if report == stored and effect == stored_effect and pk not in released:
             continue
         changed.append(
@@ -466,6 +475,17 @@ def _write_chunk(job: RecheckJob, changed: list[dict[str, Any]]) -> tuple[int, i
     return len(written), notices_write(notices)
 
 
+def verdicts_write(changed: list[dict[str, Any]]) -> set[int]:
+    """Within the caller's transaction: the new verdicts of `changed` (dicts of
+    `_check_chunk`) whose deck is still at the version checked and at the verdict read; the
+    ids written."""
+    if not changed:
+        return set()
+    if connection.vendor == "postgresql":
+        return _write_verdicts_postgresql(changed, timezone.now())
+    return _write_verdicts_portable(changed, timezone.now())
+
+
 def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set[int], list]:
     """Within the caller's transaction: the new verdicts of `changed` (dicts of
     `_check_chunk`, each with its format's name as `fmt_name`) whose deck is still at the
@@ -473,14 +493,8 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
     saved) of the written decks whose verdict or total points changed, keyed with
     `key_tail` (or the deck's own `key_tail`). A deck released from a deleted pin gets its own notice instead
     (`_released_notices`)."""
-    now = timezone.now()
     to_write = [c for c in changed if not c.get("same")]
-    if not to_write:
-        written: set[int] = set()
-    elif connection.vendor == "postgresql":
-        written = _write_verdicts_postgresql(to_write, now)
-    else:
-        written = _write_verdicts_portable(to_write, now)
+    written = verdicts_write(to_write)
     notices = []
     for c in to_write:
         if c["pk"] not in written or not c["was_validated"] or c.get("released"):
@@ -568,6 +582,14 @@ def commit_chunk(job: RecheckJob, index: int, found: tuple[int, list]) -> dict[s
     return {"checked": checked, "changed": written, "notices": told}
 
 
+def commit_revalidated(job: RecheckJob, index: int, found: tuple[int, list]) -> dict[str, int]:
+    """A whole game's re-check, in the transaction that stores the chunk: its verdicts (no
+    notice: the catalogue changed, not a rule set); its counts."""
+    checked, changed = found
+    written = verdicts_write([c for c in changed if not c["same"]])
+    return {"checked": checked, "changed": len(written), "notices": 0}
+
+
 def store(job: RecheckJob, index: int, counts: dict[str, int]) -> None:
     job.checked += counts["checked"]
     job.changed += counts["changed"]
@@ -609,6 +631,53 @@ RECHECK = jobs.register(
         heavy=("chunk_results",),
     )
 )
+
+#: The re-check of every saved deck of a game (a job whose `format` is ""), registered with
+#: the site's job system when this module loads.
+REVALIDATE = jobs.register(
+    JobKind(
+        name=RecheckJob.REVALIDATE_KIND,
+        label="whole-game re-check",
+        model=RecheckJob,
+        plan=plan,
+        run_chunk=check_chunk,
+        commit=commit_revalidated,
+        store=store,
+        progress=progress,
+        timing=timing,
+        related=("game",),
+        heavy=("chunk_results",),
+    )
+)
+
+
+def revalidate_start(*, game_slug: str, reason: str = "catalogue changed") -> RecheckJob | None:
+    """Start re-checking every saved deck of a game on the workers, each under its own rule
+    set (its pin, or the one in effect today in its format), after its catalogue changed
+    (an import or an admin edit); returns the job (None for a game gone meanwhile)."""
+    game = Game.objects.filter(slug=game_slug).first()
+    if game is None:
+        return None
+    job = RecheckJob(game=game, format="", reason=reason[:200])
+    jobs.job_start(job)
+    logger.info(
+        "whole-game re-check started",
+        extra={"job": job.pk, "game": game_slug, "decks": job.total, "reason": reason},
+    )
+    return job
+
+
+def revalidate_game_decks(*, game_slug: str) -> int:
+    """The whole-game re-check in this process, at once (every deck of the game in one
+    pass, its verdicts written in one transaction): what a command or a test asks for.
+    Returns the number of decks checked."""
+    game = Game.objects.filter(slug=game_slug).first()
+    if game is None:
+        return 0
+    checked, changed = _check_chunk(RecheckJob(game=game, format="", reason="in process"))
+    with transaction.atomic():
+        verdicts_write([c for c in changed if not c["same"]])
+    return checked
 
 
 def recheck_run_chunk(*, job_id: int, index: int, worker: str = "") -> str:

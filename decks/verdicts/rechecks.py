@@ -1,5 +1,6 @@
-"""Re-checking saved decks against today's catalogue: one deck, or every deck of a game
-(after an import or an admin edit), the verdict stored with the deck. A deck is checked under its pinned rule set, or
+"""Re-checking a saved deck against today's catalogue, the verdict stored with the deck (every
+deck of a game is a job: `recheck_jobs.revalidate_start`), and the rule sets a re-check of
+many loads once. A deck is checked under its pinned rule set, or
 (when it follows its format) under the rule set in effect today."""
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from django.utils import timezone
 
 from catalogue import rulesets
 from catalogue.models import RuleSet
-from catalogue.services import GamePool
 from decks.lists import IN_FORCE, version_check
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
@@ -58,25 +58,6 @@ def deck_revalidate(
         validated_at=deck.validated_at or timezone.now(),
     )
     return report
-
-
-def revalidate_game_decks(*, game_slug: str) -> int:
-    """Re-validate every saved deck of a game against its current catalogue (after an
-    import or an admin edit), each under its own rule set (its pin, or the one in effect today
-    in its format). The game's pool and each rule set are loaded once. Returns the number of
-    decks."""
-    pool = GamePool(game_slug=game_slug)
-    sets = RuleSetCache(game_slug)
-    n = 0
-    decks = (
-        DeckModel.objects.filter(game__slug=game_slug, current_version__isnull=False)
-        .select_related("game", "owner", "current_version")
-        .order_by("pk")
-    )
-    for deck in decks.iterator(chunk_size=200):
-        deck_revalidate(deck=deck, pool=pool, rule_set=sets.for_deck(deck))
-        n += 1
-    return n
 
 
 class RuleSetCache:

@@ -162,8 +162,9 @@ def test_a_catalogue_change_reaches_the_decks_through_the_hook(
 ):
     """The catalogue app does not import the decks app: it announces the change and the decks
     app, registered in its ready(), re-validates once the change is committed."""
+    from cardsite import jobs
+    from cardsite.tasks import run_job_chunk
     from catalogue.services import catalogue_changed
-    from decks.tasks import revalidate_game_decks
 
     deck = services.deck_create(
         owner=user,
@@ -172,8 +173,13 @@ def test_a_catalogue_change_reaches_the_decks_through_the_hook(
         name="UNE",
         text=sample_list("redline", "standard"),
     )
-    # Run the task in this process instead of sending it to a broker with no worker.
-    monkeypatch.setattr(revalidate_game_decks, "delay", revalidate_game_decks)
+    # Play the job's chunks in this process instead of sending them to a broker with no
+    # worker.
+    monkeypatch.setattr(
+        run_job_chunk,
+        "delay",
+        lambda kind, job_id, index: jobs.job_run_chunk(kind=kind, job_id=job_id, index=index),
+    )
     Card.objects.filter(game__slug="redline", name="Tigercat").update(faction="cpm")
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         catalogue_changed(game_slug="redline")
@@ -182,8 +188,10 @@ def test_a_catalogue_change_reaches_the_decks_through_the_hook(
     # the decks' re-validation, the bulk files' new generation and the published decklists'
     # legality re-check wait for the commit
     assert len(callbacks) == 3
-    for callback in callbacks:
-        callback()
+    # (each starts a job, which sends its chunks once its own transaction commits)
+    with django_capture_on_commit_callbacks(execute=True):
+        for callback in callbacks:
+            callback()
     deck.refresh_from_db()
     assert not deck.legal
 
@@ -211,12 +219,13 @@ def test_revalidation_is_idempotent_and_loses_to_a_newer_save(mini_catalogue, us
     assert deck.report["errors"][0]["code"] == "deck.card"
 
 
-def test_the_task_is_a_thin_wrapper(mini_catalogue, user, make_deck):
-    from decks.tasks import revalidate_game_decks
+def test_the_whole_games_re_check_is_a_job_of_its_decks(mini_catalogue, user, make_deck):
+    from decks.verdicts.recheck_jobs import revalidate_start
 
     make_deck(user)
-    assert revalidate_game_decks("redline") == 1
-    assert revalidate_game_decks("red-code") == 0
+    assert revalidate_start(game_slug="redline").total == 1
+    red_code = revalidate_start(game_slug="red-code")
+    assert red_code is None or red_code.total == 0
 
 
 def test_collection_import_adds_and_reports_missing_cards(mini_catalogue, user, make_deck):

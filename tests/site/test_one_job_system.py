@@ -23,6 +23,7 @@ from cardsite.celery import app
 from cardsite.models import ChunkedJob
 from catalogue.import_jobs import import_job_start
 from catalogue.models import ImportJob
+from decklists.models import LegalityJob
 from decks.models import RecheckJob
 from decks.verdicts.recheck_jobs import recheck_run_chunk, recheck_start
 from simulations.models import RunKind, SimulationRun
@@ -37,6 +38,8 @@ KINDS = {
     "simulations.comparison",
     "simulations.tuning",
     "decks.recheck",
+    "decks.revalidate",
+    "decklists.recheck",
     "catalogue.expansion_import",
 }
 
@@ -78,7 +81,7 @@ def test_every_chunked_job_is_a_kind_of_the_one_job_system():
     assert {kind.name for kind in jobs.registry} >= KINDS
     for kind in jobs.registry:
         assert issubclass(kind.model, ChunkedJob)
-    assert {SimulationRun, RecheckJob, ImportJob} <= set(jobs.registry.models())
+    assert {SimulationRun, RecheckJob, ImportJob, LegalityJob} <= set(jobs.registry.models())
     app.loader.import_default_modules()
     assert {"jobs.run_chunk", "jobs.reap"} <= set(app.tasks)
     # one chunk task and one reaper: the apps' own are gone
@@ -88,6 +91,11 @@ def test_every_chunked_job_is_a_kind_of_the_one_job_system():
         "decks.recheck_chunk",
         "decks.recheck_sweep",
         "catalogue.import_expansion",
+        "decks.tasks.revalidate_game_decks",
+        "decks.recheck_start",
+        "decklists.recheck_start",
+        "decklists.recheck_chunk",
+        "decklists.legality_sweep",
     }
     assert not gone & set(app.tasks)
     from django.conf import settings
