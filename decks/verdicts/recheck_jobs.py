@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -635,18 +636,11 @@ RECHECK = jobs.register(
 #: The re-check of every saved deck of a game (a job whose `format` is ""), registered with
 #: the site's job system when this module loads.
 REVALIDATE = jobs.register(
-    JobKind(
+    replace(
+        RECHECK,
         name=RecheckJob.REVALIDATE_KIND,
         label="whole-game re-check",
-        model=RecheckJob,
-        plan=plan,
-        run_chunk=check_chunk,
         commit=commit_revalidated,
-        store=store,
-        progress=progress,
-        timing=timing,
-        related=("game",),
-        heavy=("chunk_results",),
     )
 )
 

@@ -290,3 +290,44 @@ def test_an_import_whose_worker_was_lost_is_sent_again_by_the_one_reaper(
     job = ImportJob.objects.get(pk=job_id)
     assert job.attempts == 1 and job.timings["reaped"][0]["chunks"] == [0]
     assert json.dumps(job.document)  # still there for the next worker
+
+
+@pytest.mark.django_db
+def test_a_catalogue_change_starts_a_job_of_each_re_check_and_each_shows_its_progress(
+    sample_catalogue, user, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The saved decks of the game and its published decklists are re-checked by two kinds
+    of the one job system, each a row with its progress in the one shape (before: one task
+    with no row, and a hand-written sweep of chunks)."""
+    from cardsite.tasks import run_job_chunk
+    from catalogue.services import catalogue_changed
+    from decklists.services import decklist_publish
+    from decks import services
+    from tests.decks.conftest import sample_list
+
+    sent = []
+    monkeypatch.setattr(run_job_chunk, "delay", lambda *a: sent.append(a))
+    deck = services.deck_create(
+        owner=user,
+        game_slug="redline",
+        format="standard",
+        name="Deck",
+        text=sample_list("redline", "standard"),
+    )
+    decklist_publish(deck=deck, author=user, name="Published")
+    with django_capture_on_commit_callbacks(execute=True):
+        catalogue_changed(game_slug="redline")
+    decks_job = RecheckJob.objects.get(format="")
+    lists_job = LegalityJob.objects.get()
+    assert decks_job.job_kind() == "decks.revalidate"
+    assert lists_job.job_kind() == "decklists.recheck" and lists_job.format == ""
+    assert sorted(sent) == sorted(
+        [("decks.revalidate", decks_job.pk, 0), ("decklists.recheck", lists_job.pk, 0)]
+    )
+    for job, unit in ((decks_job, "decks"), (lists_job, "decklists")):
+        queued = _in_one_shape(jobs.progress(job))
+        assert (queued["done"], queued["total"], queued["unit"]) == (0, 1, unit)
+        jobs.job_run_chunk(kind=job.job_kind(), job_id=job.pk, index=0, worker="t")
+        job.refresh_from_db()
+        done = _in_one_shape(jobs.progress(job))
+        assert (done["status"], done["done"], done["total"]) == ("done", 1, 1)
