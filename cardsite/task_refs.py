@@ -27,6 +27,7 @@ class TaskRef(Generic[P]):
 
     def task(self) -> Any:
         """The task object (a `celery.Task`), from the site's Celery app."""
+        # The Celery app loads the apps' task modules, which import this one: read when sent.
         from .celery import app
 
         return app.tasks[self.name]
