@@ -14,7 +14,7 @@ from decks.exports import ExportRefused
 from validation.registry import registry
 
 from .lines import Line, version_lines
-from .pdf import canvas_for, missing_card, page_size
+from .pdf import canvas_for, draw_layout, missing_card, page_size
 
 #: The most pages a proxies PDF may have (9 cards a page): a larger list is refused.
 PROXIES_MAX_PAGES = 30
@@ -65,7 +65,7 @@ def as_proxies(deck, version, *, paper: str = "a4", bleed: int = 0) -> bytes:
             if bleed:
                 canvas.setFillColor(HexColor(lay.shapes[0]["fill"]))
                 canvas.rect(0, 0, cell_w, cell_h, stroke=0, fill=1)
-            card_images.draw_on_canvas(canvas, lay, bleed * mm, bleed * mm)
+            draw_layout(canvas, lay, bleed * mm, bleed * mm)
             _proxy_mark(canvas, bleed * mm + w * mm, bleed * mm, lay)
             canvas.endForm()
             forms[key] = name

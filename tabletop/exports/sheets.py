@@ -16,7 +16,7 @@ from decks.presentation import totals_rows
 from validation.registry import GameDef, registry
 
 from .lines import Line, by_section, version_lines
-from .pdf import canvas_for, missing_card, page_size
+from .pdf import canvas_for, draw_layout, missing_card, page_size
 
 
 def as_sheet(
@@ -61,7 +61,9 @@ def as_sheet(
         canvas.drawString(x, yy, label)
         canvas.setFillGray(0)
         canvas.setFont("CardSans-Bold", 10)
-        canvas.drawString(x + 42, yy, card_images._fit(value, 10, half - 50, True) if value else "")
+        canvas.drawString(
+            x + 42, yy, card_images.fit_text(value, 10, half - 50, True) if value else ""
+        )
         canvas.setLineWidth(0.4)
         canvas.line(x + 40, yy - 3, x + half - 10, yy - 3)
     y -= 3 * 18 + 8
@@ -166,11 +168,13 @@ def _sheet_list(canvas, sections, left: float, top: float, width: float, room: f
             y = top - (row + 1) * lead
             if kind == "head":
                 canvas.setFont("CardSans-Bold", size)
-                canvas.drawString(x, y, card_images._fit(text, size, col_w - 8, True))
+                canvas.drawString(x, y, card_images.fit_text(text, size, col_w - 8, True))
             elif kind == "card":
                 canvas.setFont("CardSans", size)
                 canvas.drawRightString(x + size * 1.6, y, count)
-                canvas.drawString(x + size * 2.2, y, card_images._fit(text, size, col_w - size * 3))
+                canvas.drawString(
+                    x + size * 2.2, y, card_images.fit_text(text, size, col_w - size * 3)
+                )
             bottom = min(bottom, y)
     return bottom
 
@@ -227,7 +231,7 @@ def _unit_box(canvas, game: GameDef, line: Line, x, y, w, h) -> None:
     canvas.setLineWidth(0.6)
     canvas.rect(x, y, w, h)
     canvas.setFont("CardSans-Bold", 11)
-    canvas.drawString(x + 3 * mm, y + h - 6 * mm, card_images._fit(facts.name, 11, w - 30 * mm))
+    canvas.drawString(x + 3 * mm, y + h - 6 * mm, card_images.fit_text(facts.name, 11, w - 30 * mm))
     canvas.setFont("CardSans", 9)
     cost = f"{facts.cost} pts" if game.has_cost(facts.kind) else ""
     canvas.drawRightString(x + w - 3 * mm, y + h - 6 * mm, f"× {line.count}   {cost}".strip())
@@ -235,8 +239,8 @@ def _unit_box(canvas, game: GameDef, line: Line, x, y, w, h) -> None:
     figure_w = 0.0
     if face.figure and face.figure.get("type") == "polygon":
         lay = card_images.Layout(26, 30)
-        card_images._figure(lay, face.figure, 0, 0, 26, "#333333")
-        card_images.draw_on_canvas(canvas, lay, left, y + h - 40 * mm)
+        card_images.layout_figure(lay, face.figure, 0, 0, 26, "#333333")
+        draw_layout(canvas, lay, left, y + h - 40 * mm)
         figure_w = 28 * mm
     sy = y + h - 11 * mm
     col_w = (w - 6 * mm - figure_w) / 2
@@ -244,7 +248,7 @@ def _unit_box(canvas, game: GameDef, line: Line, x, y, w, h) -> None:
         cx = left + figure_w + (j % 2) * col_w
         if j % 2 == 0 and j:
             sy -= 4.2 * mm
-        label = card_images._fit(str(label), 7.5, col_w * 0.6)
+        label = card_images.fit_text(str(label), 7.5, col_w * 0.6)
         canvas.setFont("CardSans", 7.5)
         canvas.setFillGray(0.35)
         canvas.drawString(cx, sy, label)
@@ -252,14 +256,14 @@ def _unit_box(canvas, game: GameDef, line: Line, x, y, w, h) -> None:
         canvas.setFont("CardSans-Bold", 8.5)
         room = col_w - card_images.text_width(label, 7.5) - 4 * mm
         canvas.drawRightString(
-            cx + col_w - 2 * mm, sy, card_images._fit(str(value) or " ", 8.5, room, True)
+            cx + col_w - 2 * mm, sy, card_images.fit_text(str(value) or " ", 8.5, room, True)
         )
     if face.badges:
         canvas.setFont("CardSans", 7.5)
         canvas.drawString(
             left + figure_w,
             sy - 4.5 * mm,
-            card_images._fit(" · ".join(face.badges), 7.5, w - 6 * mm - figure_w),
+            card_images.fit_text(" · ".join(face.badges), 7.5, w - 6 * mm - figure_w),
         )
     canvas.setFont("CardSans", 7)
     canvas.setFillGray(0.45)
