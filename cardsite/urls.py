@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.settings import api_settings
 
-from . import oauth, offline, views
+from . import oauth, views
 
 
 class _FormatOverride:
@@ -34,9 +34,7 @@ handler500 = "cardsite.outages.server_error"
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("sw.js", offline.service_worker, name="service-worker"),
-    path("manifest.webmanifest", offline.manifest, name="manifest"),
-    path("offline/", offline.offline, name="offline"),
+    path("", include("tabletop.urls")),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/tokens/", views.token_create, name="token-create"),

@@ -1,7 +1,9 @@
 """Card images drawn from the card's data: the same face the card pages show (the game's
 `FaceSpec`, validation/faces.py), laid out once at the game's card size and written two
 ways: as SVG, rendered to PNG with resvg (the catalogue's images, Tabletop Simulator's
-faces), and straight onto a ReportLab canvas (the printed proxies, vector and sharp).
+faces), here, and straight onto a ReportLab canvas (the printed proxies, vector and sharp),
+by the tabletop app (tabletop/exports/pdf.py, `draw_layout`). Text is measured with the
+fonts' own metrics (ReportLab's), the same files resvg draws with.
 
 Knows no game: what a card shows comes from the game's face function or the kind's schema,
 the card's size from `GameDef.card_size_mm`. A field the face shows that the card lacks is
@@ -29,8 +31,6 @@ import reportlab
 import resvg_py
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from reportlab.lib.colors import HexColor
-from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -244,7 +244,7 @@ def layout_card(game: GameDef, facts: CardFacts) -> Layout:
             y += 2.6
             lay.text(pad, y, line, 2.4, bold=True, fill=strong)
         y += 1.2
-    y = _figure(lay, face.figure, pad, y, inner, strong)
+    y = layout_figure(lay, face.figure, pad, y, inner, strong)
     y = _stats(lay, face.stats, pad, y, inner)
     foot = h - pad - 0.6
     _rules_text(lay, facts.text or "", pad, y + 1.0, inner, foot - 3.2)
@@ -252,7 +252,7 @@ def layout_card(game: GameDef, facts: CardFacts) -> Layout:
     return lay
 
 
-def _figure(lay: Layout, figure, x: float, y: float, width: float, colour: str) -> float:
+def layout_figure(lay: Layout, figure, x: float, y: float, width: float, colour: str) -> float:
     """The face's figure (a polygon with a value on each edge, a small table, icons) below
     `y`; returns the y under it."""
     if not figure:
@@ -292,7 +292,7 @@ def _figure(lay: Layout, figure, x: float, y: float, width: float, colour: str) 
         for row in rows[:10]:
             y += 2.8
             if row:
-                lay.text(x, y, _fit(row[0], 2.4, width * 0.78), 2.4)
+                lay.text(x, y, fit_text(row[0], 2.4, width * 0.78), 2.4)
                 if len(row) > 1:
                     lay.text(x + width, y, row[-1], 2.4, anchor="end")
         return y + 2.0
@@ -323,7 +323,7 @@ def _stats(lay: Layout, stats, x: float, y: float, width: float) -> float:
     its label with a blank."""
     for label, value in [(str(label), str(value)) for label, value in stats][:12]:
         y += 3.3
-        lay.text(x, y, _fit(label, 2.4, width * 0.5), 2.4, fill=MUTED)
+        lay.text(x, y, fit_text(label, 2.4, width * 0.5), 2.4, fill=MUTED)
         label_room = text_width(label, 2.4) + 2.0
         if text_width(value, 2.8, True) <= width - label_room:
             lay.text(x + width, y, value, 2.8, bold=True, anchor="end")
@@ -333,7 +333,7 @@ def _stats(lay: Layout, stats, x: float, y: float, width: float) -> float:
             y += 2.9
             lay.text(x + 2.0, y, line, 2.5)
         if len(lines) > 3:
-            lay.shapes[-1]["text"] = _fit(lines[2] + " …", 2.5, width - 2.0)
+            lay.shapes[-1]["text"] = fit_text(lines[2] + " …", 2.5, width - 2.0)
     return y + 1.6 if stats else y
 
 
@@ -351,14 +351,14 @@ def _rules_text(lay: Layout, text: str, x: float, top: float, width: float, bott
     room = max(1, int((bottom - top) // (size * 1.25)))
     if len(lines) > room:
         lines = lines[:room]
-        lines[-1] = _fit(lines[-1] + " …", size, width)
+        lines[-1] = fit_text(lines[-1] + " …", size, width)
     y = top
     for line in lines:
         y += size * 1.25
         lay.text(x, y, line, size)
 
 
-def _fit(text: str, size: float, width: float, bold: bool = False) -> str:
+def fit_text(text: str, size: float, width: float, bold: bool = False) -> str:
     """`text` cut with "…" to fit `width`."""
     if text_width(text, size, bold) <= width:
         return text
@@ -441,61 +441,6 @@ def to_png(svg: str) -> bytes:
             svg_string=svg, skip_system_fonts=True, font_files=[f.regular, f.bold]
         )
     )
-
-
-def draw_on_canvas(canvas, lay: Layout, left: float, bottom: float) -> None:
-    """Draw the layout on a ReportLab canvas with its bottom left corner at (`left`,
-    `bottom`) points; ReportLab's y goes up, the layout's down."""
-
-    fonts()
-    top = bottom + lay.height * mm
-
-    def px(x):
-        return left + x * mm
-
-    def py(y):
-        return top - y * mm
-
-    for s in lay.shapes:
-        t = s["t"]
-        canvas.saveState()
-        if s.get("fill"):
-            canvas.setFillColor(HexColor(s["fill"]))
-        if s.get("stroke"):
-            canvas.setStrokeColor(HexColor(s["stroke"]))
-        if "line" in s:
-            canvas.setLineWidth(s["line"] * mm)
-        if t == "rect":
-            canvas.roundRect(
-                px(s["x"]),
-                py(s["y"] + s["h"]),
-                s["w"] * mm,
-                s["h"] * mm,
-                s["r"] * mm,
-                stroke=1 if s["stroke"] else 0,
-                fill=1 if s["fill"] else 0,
-            )
-        elif t == "circle":
-            canvas.circle(px(s["cx"]), py(s["cy"]), s["r"] * mm, stroke=0, fill=1)
-        elif t == "polygon":
-            path = canvas.beginPath()
-            (x0, y0), *rest = s["points"]
-            path.moveTo(px(x0), py(y0))
-            for x1, y1 in rest:
-                path.lineTo(px(x1), py(y1))
-            path.close()
-            canvas.drawPath(path, stroke=1 if s["stroke"] else 0, fill=1 if s["fill"] else 0)
-        elif t == "line":
-            canvas.line(px(s["x1"]), py(s["y1"]), px(s["x2"]), py(s["y2"]))
-        elif t == "text":
-            canvas.setFont("CardSans-Bold" if s["bold"] else "CardSans", s["size"] * mm)
-            draw = {
-                "start": canvas.drawString,
-                "middle": canvas.drawCentredString,
-                "end": canvas.drawRightString,
-            }[s["anchor"]]
-            draw(px(s["x"]), py(s["y"]), s["text"])
-        canvas.restoreState()
 
 
 # --- Images kept by their hash -------------------------------------------------------------

@@ -7,7 +7,6 @@ writes among the user's own decks. A deck that is not in scope is a 404 whatever
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 from django.db.models import F
@@ -25,7 +24,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticated
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -38,7 +37,7 @@ from catalogue.models import Card, Expansion, Game
 from validation import packages
 from validation.registry import UnknownFormat, registry
 
-from . import collection, exports, lists, selectors, services, verdicts
+from . import collection, exports, lists, services, verdicts
 from .filters import DeckFilter
 from .lists import ListInvalid, list_check
 from .models import CollectionEntry, Deck, DeckVersion, OwnedProduct
@@ -287,34 +286,6 @@ class WriteThrottle(ScopedRateThrottle):
         return super().allow_request(request, view)
 
 
-class PlainTextRenderer(BaseRenderer):
-    media_type = "text/plain"
-    format = "text"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        if isinstance(data, str):
-            return data.encode(self.charset)
-        return json.dumps(data, ensure_ascii=False).encode(self.charset)
-
-
-class MarkdownRenderer(PlainTextRenderer):
-    media_type = "text/markdown"
-    format = "markdown"
-
-
-class PDFRenderer(BaseRenderer):
-    """Declares that the export answers PDF (its body is made by decks.exports)."""
-
-    media_type = "application/pdf"
-    format = "pdf"
-    charset = None
-    render_style = "binary"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        return data if isinstance(data, bytes) else json.dumps(data).encode()
-
-
 def _line_errors_response(exc: ListInvalid) -> Response:
     return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
 
@@ -330,76 +301,40 @@ VERSION_NUMBER = OpenApiParameter(
 
 
 EXPORT_VERSION = OpenApiParameter("v", int, description="version number (default: the current)")
-EXPORT_PARAMETERS: dict[str, list[OpenApiParameter]] = {
-    "proxies": [
-        OpenApiParameter("paper", str, enum=list(exports.PAPERS), description="the paper size"),
-        OpenApiParameter(
-            "bleed",
-            str,
-            enum=[str(b) for b in exports.BLEEDS],
-            description="millimetres of bleed around each card (default 0)",
-        ),
-    ],
-    "sheet": [
-        OpenApiParameter("paper", str, enum=list(exports.PAPERS), description="the paper size"),
-        *(
-            OpenApiParameter(
-                name,
-                {"type": "string", "maxLength": exports.SHEET_FIELD_MAX},
-                description=f"the {name} written at the sheet's head",
-            )
-            for name in ("player", "event", "date")
-        ),
-    ],
-    "units": [
-        OpenApiParameter("paper", str, enum=list(exports.PAPERS), description="the paper size"),
-    ],
-}
-EXPORT_SUMMARIES = {
-    "json": "Export a deck as JSON (its cards by section)",
-    "markdown": "Export a deck as Markdown (the list for a forum)",
-    "bbcode": "Export a deck as BBCode (the list for a forum)",
-    "tts": "Export a deck as a Tabletop Simulator saved object",
-    "proxies": f"Printable proxies of a deck (PDF, at most {exports.PROXIES_MAX_PAGES} pages)",
-    "sheet": "A deck's tournament sheet (PDF)",
-    "units": "A deck's unit sheet (PDF, for a game that prints one)",
-}
-EXPORT_RENDERERS: dict[str, type[BaseRenderer]] = {
-    "text/plain": PlainTextRenderer,
-    "text/markdown": MarkdownRenderer,
-    "application/json": JSONRenderer,
-    "application/pdf": PDFRenderer,
-}
 
 
-def _export_operation(kind: str):
+def _export_operation(fmt: exports.ExportFormat):
     """The export of one format as its own operation of one media type: GET
     export/<kind>/ answers what `export/?format=<kind>` answers."""
-    media = exports.FORMATS[kind].media_type
+    media = fmt.media_type
     body: Any = OpenApiTypes.BINARY if media == "application/pdf" else str
     if media == "application/json":
         body = OpenApiTypes.OBJECT
 
     def operation(self, request, pk=None):
-        return self._export_as(request, kind)
+        return self._export_as(request, fmt.slug)
 
-    operation.__name__ = f"export_{kind}"
-    operation.__doc__ = f"The deck exported as {exports.FORMATS[kind].label}."
-    renderers = [EXPORT_RENDERERS[media]]
-    if media != "application/json":
-        renderers.append(JSONRenderer)
+    operation.__name__ = f"export_{fmt.slug}"
+    operation.__doc__ = fmt.description or f"The deck exported as {fmt.label}."
+    throttled: dict[str, Any] = (
+        {"throttle_classes": [ScopedRateThrottle], "throttle_scope": "export"}
+        if fmt.throttled
+        else {}
+    )
     routed = action(
         detail=True,
         methods=["get"],
-        url_path=f"export/{kind}",
-        renderer_classes=renderers,
-        throttle_classes=[ScopedRateThrottle],
-        throttle_scope="export",
+        url_path=f"export/{fmt.slug}",
+        renderer_classes=exports.api_renderers(fmt),
+        **throttled,
     )(operation)
+    responses: dict[Any, Any] = {(200, media): body}
+    if fmt.throttled:
+        responses[400] = BAD_REQUEST
     return extend_schema(
-        parameters=[DECK_ID, EXPORT_VERSION, *EXPORT_PARAMETERS.get(kind, [])],
-        responses={(200, media): body, 400: BAD_REQUEST},
-        summary=EXPORT_SUMMARIES[kind],
+        parameters=[DECK_ID, EXPORT_VERSION, *fmt.parameters],
+        responses=responses,
+        summary=fmt.summary,
     )(routed)
 
 
@@ -644,7 +579,12 @@ class DeckViewSet(
     @action(
         detail=True,
         methods=["get"],
-        renderer_classes=[JSONRenderer, PlainTextRenderer, MarkdownRenderer, PDFRenderer],
+        renderer_classes=[
+            JSONRenderer,
+            exports.PlainTextRenderer,
+            exports.MarkdownRenderer,
+            exports.PDFRenderer,
+        ],
         throttle_classes=[ScopedRateThrottle],
         throttle_scope="export",
     )
@@ -663,41 +603,19 @@ class DeckViewSet(
             version = get_object_or_404(versions, number=whole_number(number) or 0)
         else:
             version = get_object_or_404(versions, pk=deck.current_version_id)
-        if kind in ("text", "json"):
-            # The one type of the operation, whatever the Accept header or `?format=` asks.
-            request.accepted_renderer = PlainTextRenderer() if kind == "text" else JSONRenderer()
-            request.accepted_media_type = request.accepted_renderer.media_type
-            return Response(selectors.deck_export(deck=deck, version=version, as_=kind))
         try:
-            body, media = exports.export(
-                deck, version, kind, request.query_params, request.build_absolute_uri
-            )
+            fmt = exports.get(kind)
+            if fmt.inline:
+                # The one type of the operation, whatever the Accept header or `?format=` asks.
+                request.accepted_renderer = fmt.renderer()
+                request.accepted_media_type = request.accepted_renderer.media_type
+                return Response(
+                    fmt.render(deck, version, request.query_params, request.build_absolute_uri)
+                )
+            body = fmt.render(deck, version, request.query_params, request.build_absolute_uri)
         except exports.ExportRefused as exc:
             raise serializers.ValidationError({exc.field: [exc.message]}) from exc
-        return exports.download(deck, version, kind, body, media)
-
-    @extend_schema(
-        parameters=[DECK_ID, EXPORT_VERSION],
-        responses={(200, "text/plain"): str},
-        summary="Export a deck as the text list",
-    )
-    @action(
-        detail=True,
-        methods=["get"],
-        url_path="export/text",
-        renderer_classes=[PlainTextRenderer, JSONRenderer],
-    )
-    def export_text(self, request, pk=None):
-        """The deck's list as text (what ?format=text of the export gives)."""
-        return self._export_as(request, "text")
-
-    export_json = _export_operation("json")
-    export_markdown = _export_operation("markdown")
-    export_bbcode = _export_operation("bbcode")
-    export_tts = _export_operation("tts")
-    export_proxies = _export_operation("proxies")
-    export_sheet = _export_operation("sheet")
-    export_units = _export_operation("units")
+        return fmt.response(deck, version, body)
 
     @extend_schema(
         parameters=[DECK_ID],
@@ -757,6 +675,12 @@ class DeckViewSet(
         return Response(DeckDetailSerializer(deck, context=self.get_serializer_context()).data)
 
 
+# One operation a registered export format (decks.exports: registered by the apps when they
+# are ready, before the URLs are read), each of one media type: GET export/<format>/.
+for _fmt in exports.FORMATS.values():
+    setattr(DeckViewSet, f"export_{_fmt.slug}", _export_operation(_fmt))
+
+
 def _collection_body(owner) -> dict:
     """The whole collection: products and loose cards (two queries)."""
     products = [
@@ -787,11 +711,6 @@ WANTS_PARAMETERS = [
     OpenApiParameter("deck", int, description="one deck of yours (default: all)"),
     OpenApiParameter("game", str, description="all your decks of one game"),
 ]
-
-
-class CSVRenderer(PlainTextRenderer):
-    media_type = "text/csv"
-    format = "csv"
 
 
 @extend_schema_view(

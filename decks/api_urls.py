@@ -3,7 +3,7 @@ from rest_framework.renderers import JSONRenderer
 
 from cardsite.routers import api_router
 
-from . import api
+from . import api, exports
 
 router = api_router()
 router.register("decks", api.DeckViewSet, basename="deck")
@@ -13,8 +13,8 @@ router.register("decks", api.DeckViewSet, basename="deck")
 # address, of one media type.
 collection = api.CollectionViewSet.as_view
 one_file = {"pagination_class": None}
-as_text = {**one_file, "renderer_classes": [api.PlainTextRenderer, JSONRenderer]}
-as_csv = {**one_file, "renderer_classes": [api.CSVRenderer, JSONRenderer]}
+as_text = {**one_file, "renderer_classes": [exports.PlainTextRenderer, JSONRenderer]}
+as_csv = {**one_file, "renderer_classes": [exports.CSVRenderer, JSONRenderer]}
 
 urlpatterns = [
     path("validate/", api.ValidateView.as_view(), name="api-validate"),

@@ -7,13 +7,12 @@ id (an unlisted deck of someone else is not found there), `.shared(token)` for s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -416,19 +415,10 @@ def _copies(deck: Deck, version, facts: Mapping[str, CardFacts] | None) -> list[
         facts = card_facts_by_names(
             game_slug=deck.game.slug, names=[e["card"] for e in version.entries]
         )
-    text = selectors.deck_export(deck=deck, version=version, as_="text", facts=facts)
     return [
-        {"kind": "text", "label": "Text", "body": str(text)},
-        {
-            "kind": "markdown",
-            "label": "Markdown",
-            "body": exports.as_markdown(deck, version, facts=facts),
-        },
-        {
-            "kind": "bbcode",
-            "label": "BBCode",
-            "body": exports.as_bbcode(deck, version, facts=facts),
-        },
+        {"kind": fmt.slug, "label": fmt.label, "body": fmt.copy_text(deck, version, facts=facts)}
+        for fmt in exports.FORMATS.values()
+        if fmt.copyable
     ]
 
 
@@ -473,19 +463,6 @@ def _export(request, deck: Deck, kind: str):
     version = _version(deck, _int_param(request, "v"))
     if version is None:
         raise Http404("this deck has no saved list yet")
-    filename = f"{deck.game.slug}-{deck.pk}-v{version.number}"
-    if kind == "text":
-        text = selectors.deck_export(deck=deck, version=version, as_="text")
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
-        return response
-    if kind == "json":
-        data = selectors.deck_export(deck=deck, version=version, as_="json")
-        response = HttpResponse(
-            json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"
-        )
-        response["Content-Disposition"] = f'inline; filename="{filename}.json"'
-        return response
     if kind == "print":
         report = deck.verdict if version.pk == deck.current_version_id else version.verdict
         return render(
@@ -506,8 +483,9 @@ def _export(request, deck: Deck, kind: str):
         )
     if kind not in exports.FORMATS:
         raise Http404("unknown export format")
+    fmt = exports.FORMATS[kind]
     try:
-        body, media = exports.export(deck, version, kind, request.GET, request.build_absolute_uri)
+        body = fmt.render(deck, version, request.GET, request.build_absolute_uri)
     except exports.ExportRefused as exc:
         return render(
             request,
@@ -515,7 +493,7 @@ def _export(request, deck: Deck, kind: str):
             {"deck": deck, "message": exc.message, "urls": _deck_urls(deck, None)},
             status=400,
         )
-    return exports.download(deck, version, kind, body, media)
+    return fmt.response(deck, version, body)
 
 
 @page_throttle("export", methods=("GET",))

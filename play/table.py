@@ -1,29 +1,23 @@
 """A deck taken to the table: the page that keeps a deck readable offline on this device.
 
-`/decks/<id>/table/` lists what is kept (the deck's page, its cards' pages and images, its
-printable sheet, its proxies and sheets, its campaigns' trackers) and shows, for every tool
-of the game that computes a table for a deck (`Tool.deck_table`: the odds of each of the
-deck's units against every target, say), that table, computed here by the server
-and drawn as HTML: offline it is read, never computed (no rule is written in JavaScript).
-static/js/table.js stores the page and every address it lists in the browser's cache; the
-service worker (cardsite/offline.py) answers them when there is no signal.
+`/decks/<id>/table/` lists what is kept (what the tabletop app says a deck keeps: the deck's
+page, its cards' pages and images, its printable sheet, its proxies and sheets, and its
+tools' tables drawn as HTML, `tabletop.interface`; and the deck's campaigns' trackers,
+this app's). static/js/table.js stores the page and every address it lists in the
+browser's cache; the service worker (tabletop/offline.py) answers them when there is no
+signal.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
-from django.template.defaultfilters import urlencode as urlencode_filter
 from django.urls import reverse
-from django.utils.http import urlencode
 
-from catalogue.image_views import card_image_url
 from catalogue.models import Card
 from catalogue.services import cards_by_kind
 from decks.models import Deck
-from validation.capabilities import ToolInputError
+from tabletop.interface import deck_tables, table_cards, table_documents
 from validation.registry import registry
 
 from .models import Campaign
@@ -48,24 +42,6 @@ def table_link(deck) -> list[dict[str, str]]:
     ]
 
 
-def deck_tables(game, deck_cards, pool_for) -> list[dict[str, Any]]:
-    """Each tool's table for the deck: {"label", "result"} or {"label", "error"}."""
-    out = []
-    for tool in game.tools:
-        if tool.deck_table is None:
-            continue
-        mine = [c for c in deck_cards if c.kind in tool.reads]
-        if not mine:
-            continue
-        try:
-            result = tool.deck_table(mine, pool_for(tool.card_kinds))
-        except ToolInputError as exc:
-            out.append({"label": tool.label, "error": exc.message})
-            continue
-        out.append({"label": tool.label, "slug": tool.slug, "result": result})
-    return out
-
-
 def table(request, pk: int):
     """The deck at the table (a deck the user may read by its id: their own or public)."""
     deck = get_object_or_404(
@@ -88,29 +64,7 @@ def table(request, pk: int):
         [c.facts() for c in cards],
         lambda kinds: cards_by_kind(game_slug=game.slug, kinds=kinds),
     )
-    v = {"v": version.number}
-    documents = [
-        {"label": "The deck's page", "url": deck.get_absolute_url()},
-        {
-            "label": "Tournament sheet (page)",
-            "url": reverse("decks:export", args=[deck.pk, "print"]) + "?" + urlencode(v),
-        },
-        {
-            "label": "Tournament sheet (PDF)",
-            "url": reverse("decks:export", args=[deck.pk, "sheet"]) + "?" + urlencode(v),
-        },
-        {
-            "label": "Proxies (PDF)",
-            "url": reverse("decks:export", args=[deck.pk, "proxies"]) + "?" + urlencode(v),
-        },
-    ]
-    if game.unit_sheet:
-        documents.append(
-            {
-                "label": "Unit sheet (PDF)",
-                "url": reverse("decks:export", args=[deck.pk, "units"]) + "?" + urlencode(v),
-            }
-        )
+    documents = table_documents(deck, version, game)
     campaigns = [
         {"label": f"Campaign: {c.name}", "url": c.get_absolute_url()}
         for c in Campaign.objects.owned_by(request.user)
@@ -120,18 +74,7 @@ def table(request, pk: int):
     ]
     for c in list(campaigns):
         campaigns.append({"label": c["label"] + " (standings)", "url": c["url"] + "standings/"})
-    by_name_url = reverse("catalogue:card-by-name", args=[game.slug])
-    card_rows = [
-        {
-            "card": c,
-            "url": c.get_absolute_url(),
-            "image": card_image_url(game.slug, c),
-            # Written as the deck page writes it (Django's urlencode filter: %20, not +),
-            # so that the address kept is the address a tap asks for.
-            "by_name": f"{by_name_url}?name={urlencode_filter(c.name)}",
-        }
-        for c in cards
-    ]
+    card_rows = table_cards(game, cards)
     keep = [request.get_full_path()]
     keep += [d["url"] for d in documents] + [c["url"] for c in campaigns]
     for row in card_rows:

@@ -1,4 +1,4 @@
-// The site without a signal (cardsite/offline.py): registers the service worker, says when
+// The site without a signal (tabletop/offline.py): registers the service worker, says when
 // the device is offline, refuses a change made offline before it is sent (keeping the form
 // as typed), lists on the offline page the decks taken to the table, and forgets what this
 // device kept when its user signs out.

@@ -1,4 +1,4 @@
-/* Cardsite's service worker (cardsite/offline.py says what it does and why). */
+/* Cardsite's service worker (tabletop/offline.py says what it does and why). */
 "use strict";
 const VERSION = "__VERSION__";
 const PRECACHE = "cardsite-static-" + VERSION;

@@ -15,7 +15,8 @@ import jsonschema
 import pytest
 from pypdf import PdfReader
 
-from decks import exports
+from decks.exports import FORMATS
+from tabletop import exports
 from validation import packages
 from validation.registry import registry
 
@@ -127,7 +128,7 @@ def test_an_unknown_format_is_a_400_listing_the_formats(client, user, sample_cat
     response = client.get(f"/api/decks/{deck.pk}/export/?format=pdfx")
     assert response.status_code == 400
     body = response.content.decode()
-    for kind in exports.FORMATS:
+    for kind in FORMATS:
         assert kind in body
 
 
