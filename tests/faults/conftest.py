@@ -2,7 +2,8 @@
 test session, on free ports, in temporary folders), which the tests stop and start under load
 (the shared services of the machine are never touched), and the site served by gunicorn
 against them as in production (scripts/run.sh's command; DEBUG off, so persistent database
-connections).
+connections), each site on a database of its own copied from one prepared once a session
+(migrated, with the sample data and the test account: `prepared_database`).
 
 The suite's fourth fault lives beside the code it exercises: a worker killed mid-run
 (tests/simulations/test_worker.py, test_a_worker_killed_during_a_run_does_not_lose_it, marked
@@ -87,7 +88,17 @@ class PrivatePostgres:
 
     @property
     def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/cardsite"
+        return self.database_url("cardsite")
+
+    def database_url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def createdb(self, database: str, *options: str) -> None:
+        subprocess.run(
+            [_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+             *options, database],
+            check=True, capture_output=True, timeout=60,
+        )  # fmt: skip
 
     def start(self) -> None:
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
@@ -145,11 +156,6 @@ class PrivateRedis:
 def private_postgres():
     pg = PrivatePostgres()
     try:
-        subprocess.run(
-            [_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres",
-             "cardsite"],
-            check=True, capture_output=True, timeout=60,
-        )  # fmt: skip
         yield pg
     finally:
         pg.close()
@@ -164,45 +170,70 @@ def private_redis():
         redis.close()
 
 
+def site_environment(pg: PrivatePostgres, redis: PrivateRedis, tmp: Path) -> dict[str, str]:
+    """The environment of the site against the private services (its database: `cardsite`)."""
+    return {
+        **os.environ,
+        "DATABASE_URL": pg.url,
+        "CACHE_URL": f"redis://127.0.0.1:{redis.port}/1",
+        "CELERY_QUEUE": f"faults-{os.getpid()}",
+        "CARDSITE_DATA_DIR": str(tmp / "data"),
+        "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "faults-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "AXES_ENABLED": "0",
+        "THROTTLE_VALIDATE": "10000/min",
+        "THROTTLE_DECK_WRITE": "10000/min",
+        "THROTTLE_SEARCH": "10000/min",
+        # test_cache_outage_lets_a_throttled_client_through's route; no other test uses it
+        "THROTTLE_BULK": "3/hour",
+    }
+
+
+#: The database each site's own is copied from (CREATE DATABASE … TEMPLATE): migrated, with the
+#: sample data and the test account, made once a session by `prepared_database`.
+PREPARED_DATABASE = "cardsite_prepared"
+
+
+@pytest.fixture(scope="session")
+def prepared_database(private_postgres, private_redis, tmp_path_factory) -> str:
+    """Migrate, load the sample data and make the test account in one process, once; returns
+    the key of a session signed in as it (no password to hash at each sign-in), which every
+    copy of the database holds."""
+    private_postgres.createdb(PREPARED_DATABASE)
+    env = site_environment(private_postgres, private_redis, tmp_path_factory.mktemp("prepare"))
+    env["DATABASE_URL"] = private_postgres.database_url(PREPARED_DATABASE)
+    done = subprocess.run(
+        [sys.executable, "-c", PREPARE], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"preparing the database failed:\n{done.stderr[-3000:]}")
+    return done.stdout.strip().splitlines()[-1]
+
+
 class Site:
     """The site under gunicorn against the private services, and a signed-in client."""
 
-    def __init__(self, pg: PrivatePostgres, redis: PrivateRedis, tmp: Path) -> None:
+    def __init__(
+        self, pg: PrivatePostgres, redis: PrivateRedis, tmp: Path, prepared_session: str
+    ) -> None:
         self.pg = pg
         self.redis = redis
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "gunicorn.log"
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": pg.url,
-            "CACHE_URL": f"redis://127.0.0.1:{redis.port}/1",
-            "CELERY_QUEUE": f"faults-{os.getpid()}",
-            "CARDSITE_DATA_DIR": str(tmp / "data"),
-            "DJANGO_SETTINGS_MODULE": "cardsite.settings",
-            "DEBUG": "0",
-            "SECRET_KEY": "faults-" + "x" * 50,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "AXES_ENABLED": "0",
-            "THROTTLE_VALIDATE": "10000/min",
-            "THROTTLE_DECK_WRITE": "10000/min",
-            "THROTTLE_SEARCH": "10000/min",
-            # test_cache_outage_lets_a_throttled_client_through's route; no other test uses it
-            "THROTTLE_BULK": "3/hour",
-        }
+        self.env = site_environment(pg, redis, tmp)
+        self.prepared_session = prepared_session
         self.session_key = self._prepare()
         self.proc: subprocess.Popen | None = None
 
     def _prepare(self) -> str:
-        """Migrate, load the sample data and make the test account in one process; returns
-        the key of a session signed in as it (no password to hash at each sign-in)."""
-        done = subprocess.run(
-            [sys.executable, "-c", PREPARE], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-        if done.returncode != 0:
-            raise RuntimeError(f"preparing the database failed:\n{done.stderr[-3000:]}")
-        return done.stdout.strip().splitlines()[-1]
+        """Its database, a copy of the prepared one; returns the key of the test account's
+        session there."""
+        self.pg.createdb(self.env["DATABASE_URL"].rsplit("/", 1)[1], "-T", PREPARED_DATABASE)
+        return self.prepared_session
 
     def start(self) -> None:
         """gunicorn as scripts/run.sh starts it (three sync workers here; --preload, to start
@@ -241,8 +272,10 @@ class Site:
 
 
 @pytest.fixture(scope="session")
-def faults_site(private_postgres, private_redis, tmp_path_factory):
-    site = Site(private_postgres, private_redis, tmp_path_factory.mktemp("faults-site"))
+def faults_site(private_postgres, private_redis, prepared_database, tmp_path_factory):
+    site = Site(
+        private_postgres, private_redis, tmp_path_factory.mktemp("faults-site"), prepared_database
+    )
     site.start()
     try:
         yield site
@@ -257,16 +290,8 @@ class ConfiguredSite(Site):
 
     DATABASE = "cardsite_edge"
 
-    def __init__(self, pg: PrivatePostgres, redis: PrivateRedis, tmp: Path) -> None:
-        subprocess.run(
-            [_pg_bin("createdb"), "-h", "127.0.0.1", "-p", str(pg.port), "-U", "postgres",
-             self.DATABASE],
-            check=True, capture_output=True, timeout=60,
-        )  # fmt: skip
-        super().__init__(pg, redis, tmp)
-
     def _prepare(self) -> str:
-        self.env["DATABASE_URL"] = self.pg.url.rsplit("/", 1)[0] + "/" + self.DATABASE
+        self.env["DATABASE_URL"] = self.pg.database_url(self.DATABASE)
         self.env["CACHE_URL"] = f"redis://127.0.0.1:{self.redis.port}/2"
         self.env["WEB_CONCURRENCY"] = "1"
         self.env["WEB_THREADS"] = "2"
@@ -294,8 +319,10 @@ class ConfiguredSite(Site):
 
 
 @pytest.fixture(scope="session")
-def configured_site(private_postgres, private_redis, tmp_path_factory):
-    site = ConfiguredSite(private_postgres, private_redis, tmp_path_factory.mktemp("edge-site"))
+def configured_site(private_postgres, private_redis, prepared_database, tmp_path_factory):
+    site = ConfiguredSite(
+        private_postgres, private_redis, tmp_path_factory.mktemp("edge-site"), prepared_database
+    )
     site.start()
     try:
         yield site
