@@ -12,7 +12,7 @@ from django.utils.cache import patch_cache_control
 
 from cardsite import hooks
 from cardsite.throttling import page_throttle
-from validation.registry import registry
+from validation.registry import GameDef, registry
 from validation.trace import codes_without_source
 
 from . import card_images, rulesets
@@ -115,12 +115,7 @@ def game_cards(request, game: str):
     sort = request.GET.get("sort", "name")
     ordering = SORTS.get(sort, SORTS["name"])
     qs = result.queryset.order_by(*ordering).only(*FACE)
-    try:
-        per_page = int(request.GET.get("per", PAGE_SIZES[0]))
-    except ValueError:
-        per_page = PAGE_SIZES[0]
-    if per_page not in PAGE_SIZES:
-        per_page = PAGE_SIZES[0]
+    per_page = _per_page(request)
     walk = search_walk(base=base, result=result, ordering=ordering)
     # In name order, the Next link names the last card shown (`after`): that page is read
     # from it, at any depth. An `after` that is not one (typed by hand) is left out.
@@ -137,25 +132,15 @@ def game_cards(request, game: str):
     page = paginator.get_page(request.GET.get("page"))
     cards = list(page.object_list)
     next_after = after_token(cards[-1]) if cards and in_name_order else ""
-    for card in cards:
-        card.stats = stat_line(card, game)
-        card.kind_label = (
-            game_def.kinds[card.kind].label if card.kind in game_def.kinds else card.kind
-        )
-        card.faction_label = game_def.factions.get(card.faction, card.faction)
-        card.has_cost = game_def.has_cost(card.kind)
+    _label(cards, game_def)
     reading = search_reading(query, result, cards)
     view = "list" if request.GET.get("view") == "list" else "grid"
     params = request.GET.copy()
     params.pop("page", None)
     params.pop("after", None)
     suggestions: list[tuple[str, str]] = []
-    words = bare_words(query) if not cards and not result.error and page.number == 1 else []
-    if words and not reading["suggestions"]:
-        # Nothing found by a word: the names nearest to it are offered (two queries).
-        near = close_name_ids(" ".join(words), game)[:SUGGESTIONS]
-        named = dict(Card.objects.filter(pk__in=near).values_list("pk", "name"))
-        reading["suggestions"] = [named[pk] for pk in near if pk in named]
+    if not cards and not result.error and page.number == 1:
+        _offer_near_names(query, game, reading)
     if reading["suggestions"]:
         # Matched only by a loose likeness: no card is shown, the names are offered.
         cards = []
@@ -192,6 +177,36 @@ def game_cards(request, game: str):
     # cards: a 400, except for htmx, which swaps only 2xx answers into the page.
     status = 400 if result.error and not request.htmx else 200
     return render(request, template, context, status=status)
+
+
+def _per_page(request) -> int:
+    """The page size asked for, when it is one of PAGE_SIZES (else the first)."""
+    try:
+        per_page = int(request.GET.get("per", PAGE_SIZES[0]))
+    except ValueError:
+        return PAGE_SIZES[0]
+    return per_page if per_page in PAGE_SIZES else PAGE_SIZES[0]
+
+
+def _label(cards: list[Any], game_def: GameDef) -> None:
+    """Give each card (of Card) of a page its stat line and the labels of its kind and faction."""
+    for card in cards:
+        card.stats = stat_line(card, game_def.slug)
+        card.kind_label = (
+            game_def.kinds[card.kind].label if card.kind in game_def.kinds else card.kind
+        )
+        card.faction_label = game_def.factions.get(card.faction, card.faction)
+        card.has_cost = game_def.has_cost(card.kind)
+
+
+def _offer_near_names(query: str, game: str, reading: dict) -> None:
+    """When a bare word found nothing and the reading offers no name, offer the names
+    nearest to the words (two queries)."""
+    words = bare_words(query)
+    if words and not reading["suggestions"]:
+        near = close_name_ids(" ".join(words), game)[:SUGGESTIONS]
+        named = dict(Card.objects.filter(pk__in=near).values_list("pk", "name"))
+        reading["suggestions"] = [named[pk] for pk in near if pk in named]
 
 
 def card_detail(request, game: str, pk: int):

@@ -185,62 +185,15 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
                     corrected_query=corrected_query(query, dropped),
                 )
             return SearchResult(queryset, "", problems, dropped=dropped)
-        q, read_as = compiled
-        if pg and len(compiler.top_words) == 1:
-            # The one word of the top-level AND: found through both its indexes at once.
-            match = _only_expression(compiler.top_words[0])
-            if isinstance(match, _WordMatch):
-                match.direct = True
-        ranked = bool(pg and compiler.rank_words)
-        estimate = None
-        if pg and game_slug and (ranked or reads_text(q)):
-            # Counting and ranking read every match: a search of words or text matching
-            # more than COUNT_CAP cards of a large game (by a sample) is not counted, and
-            # not ranked but shown in name order.
-            words = compiler.top_words if len(compiler.top_words) > 1 else []
-            estimate = estimate_matches(queryset, q, words)
-            if estimate is not None and words:
-                _common_words_on_rows(words, estimate)
-        qs = queryset.filter(q)
-        if compiler.implied:
-            # Said outright, the kind an attribute implies takes the count and the page to
-            # the index on game and kind: the planner cannot know that an attribute only one
-            # kind has exists on that kind's cards, and otherwise may test it on every card
-            # of the game.
-            qs = qs.filter(**compiler.implied)
-        if estimate is not None and estimate.past_cap:
-            if ranked:
-                ranked = False
-                problems.append(
-                    f"about {estimate.about:,} cards match: too many to rank by how well "
-                    "their names match (add a word or a filter to rank them)"
-                )
-                if not qs.query.order_by:
-                    qs = qs.order_by("name", "id")
-            # So many match that every statement of the results (a page, a deep page's
-            # ids) reads the cards in its order and tests each on its own row, rather than
-            # finding every match's id first.
-            setattr(qs.query, ROW_TESTS, True)
-        rest: Q | None = None
-        if ranked:
-            qs = _order_by_rank(qs, compiler.rank_words)
-            if compiler.rest is not None and len(compiler.rank_words) <= RANKED_WORDS:
-                # Every word taken out of `rest` is ranked: at their best rank they match.
-                rest = Q()
-                for other in compiler.rest:
-                    rest &= other
-        return SearchResult(
-            qs,
-            read_as,
-            problems,
-            condition=q,
-            ranked=ranked,
-            narrow=compiler.narrow,
+        return _compiled_search(
+            queryset,
+            query,
+            compiled,
+            compiler,
+            game_slug=game_slug,
+            pg=pg,
+            problems=problems,
             dropped=dropped,
-            corrected_query=corrected_query(query, dropped),
-            rank_words=compiler.rank_words[:RANKED_WORDS] if ranked else [],
-            rest=rest,
-            estimate=estimate,
         )
     except DatabaseError:
         # The database failed under the sample (lost, or the statement cancelled): a fault
@@ -250,6 +203,79 @@ def search_cards(*, query: str, queryset: QuerySet, game_slug: str | None = None
         why = f"the query could not be read ({exc.__class__.__name__}); showing all"
         problems.append(why)
         return SearchResult(queryset, "", problems, dropped=[Dropped(1, query or "", why)])
+
+
+def _compiled_search(
+    queryset: QuerySet,
+    query: str,
+    compiled: tuple[Q, str],
+    compiler: _Compiler,
+    *,
+    game_slug: str | None,
+    pg: bool,
+    problems: list[str],
+    dropped: list[Dropped],
+) -> SearchResult:
+    """The search's result once its query is compiled: the cards filtered by it, counted
+    (an estimate first on a large game) and ranked by how well their names match its words,
+    unless so many match that they are shown in name order."""
+    q, read_as = compiled
+    if pg and len(compiler.top_words) == 1:
+        # The one word of the top-level AND: found through both its indexes at once.
+        match = _only_expression(compiler.top_words[0])
+        if isinstance(match, _WordMatch):
+            match.direct = True
+    ranked = bool(pg and compiler.rank_words)
+    estimate = None
+    if pg and game_slug and (ranked or reads_text(q)):
+        # Counting and ranking read every match: a search of words or text matching
+        # more than COUNT_CAP cards of a large game (by a sample) is not counted, and
+        # not ranked but shown in name order.
+        words = compiler.top_words if len(compiler.top_words) > 1 else []
+        estimate = estimate_matches(queryset, q, words)
+        if estimate is not None and words:
+            _common_words_on_rows(words, estimate)
+    qs = queryset.filter(q)
+    if compiler.implied:
+        # Said outright, the kind an attribute implies takes the count and the page to
+        # the index on game and kind: the planner cannot know that an attribute only one
+        # kind has exists on that kind's cards, and otherwise may test it on every card
+        # of the game.
+        qs = qs.filter(**compiler.implied)
+    if estimate is not None and estimate.past_cap:
+        if ranked:
+            ranked = False
+            problems.append(
+                f"about {estimate.about:,} cards match: too many to rank by how well "
+                "their names match (add a word or a filter to rank them)"
+            )
+            if not qs.query.order_by:
+                qs = qs.order_by("name", "id")
+        # So many match that every statement of the results (a page, a deep page's
+        # ids) reads the cards in its order and tests each on its own row, rather than
+        # finding every match's id first.
+        setattr(qs.query, ROW_TESTS, True)
+    rest: Q | None = None
+    if ranked:
+        qs = _order_by_rank(qs, compiler.rank_words)
+        if compiler.rest is not None and len(compiler.rank_words) <= RANKED_WORDS:
+            # Every word taken out of `rest` is ranked: at their best rank they match.
+            rest = Q()
+            for other in compiler.rest:
+                rest &= other
+    return SearchResult(
+        qs,
+        read_as,
+        problems,
+        condition=q,
+        ranked=ranked,
+        narrow=compiler.narrow,
+        dropped=dropped,
+        corrected_query=corrected_query(query, dropped),
+        rank_words=compiler.rank_words[:RANKED_WORDS] if ranked else [],
+        rest=rest,
+        estimate=estimate,
+    )
 
 
 #: A word of an AND is found through the indexes, and the AND's other words tested on the

@@ -3,46 +3,30 @@ into a `Q` (terms that cannot be used are dropped with a problem)."""
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db.models import (
-    Exists,
     F,
-    OuterRef,
     Q,
 )
-from django.db.models.fields.json import HasKey, KeyTextTransform
-from django.db.models.functions import Lower
-from django.db.models.lookups import Exact, IContains, IExact
+from django.db.models.lookups import IContains
 
 from validation.registry import registry
 from validation.schema import label_key
 
-from .. import rulesets
-from ..models import Card, Printing, RuleSet, RuleSetCard
 from .expressions import (
     STOP_WORDS,
     _AnyOf,
-    _Contains,
     _contains_ci,
     _has_id_subquery,
-    _nothing,
-    _NumberCompare,
     _PhraseMatch,
-    _SqliteListHas,
-    _SqliteScalar,
     _WordMatch,
 )
+from .key_terms import _KeyTerms
 from .language import (
     COMMON_KEYS,
-    COMPARISONS,
-    FALSE_WORDS,
     FUZZY_MIN,
-    MAX_NUMBER,
-    TRUE_WORDS,
     WORD_MIN,
     And,
     Dropped,
@@ -52,129 +36,20 @@ from .language import (
     Term,
     Word,
 )
+from .values import (
+    _any_fitting,
+    _closest,
+    _Drop,
+    _norm_choice,
+    close_name_ids,
+    suggestion_words,
+)
 
 # --------------------------------------------------------------------------------------------
 # Compiling the AST
 
 
-class _Drop(Exception):
-    """A term that cannot be used; the message says what and why. `suggestion` is the word
-    offered instead ("did you mean …?"), `correction` the term rewritten with it."""
-
-    def __init__(self, message: str, suggestion: str = "", correction: str = "") -> None:
-        super().__init__(message)
-        self.suggestion = suggestion
-        self.correction = correction
-
-
-def _fmt_value(value: str) -> str:
-    if value == "" or any(c.isspace() or c in '()"' for c in value):
-        return '"' + value.replace('"', "") + '"'
-    return value
-
-
-#: The typo-forgiving name match of the SQLite fallback: how alike a word and a name (or
-#: one of its words) must be, how many names it reads at most, and how many it returns.
-CLOSE_CUTOFF = 0.75
-CLOSE_SCAN_MAX = 50_000
-CLOSE_MAX = 50
-
-
-def close_name_ids(word: str, game_slug: str | None) -> list[int]:
-    """Ids of the cards whose name, or a word of it, is close to `word` (difflib's ratio
-    at least CLOSE_CUTOFF): a name typed with one letter left out is found. The fallback for databases without
-    trigram indexes (SQLite, the embedded default); one query over the game's names."""
-    target = word.lower().strip()
-    if len(target) < FUZZY_MIN:
-        return []
-    qs = Card.objects.all()
-    if game_slug:
-        qs = qs.filter(game__slug=game_slug)
-    matcher = difflib.SequenceMatcher(b=target, autojunk=False)
-    scored: list[tuple[float, int]] = []
-    for pk, name in qs.values_list("pk", "name")[:CLOSE_SCAN_MAX]:
-        best = 0.0
-        for candidate in (name.lower(), *name.lower().split()):
-            matcher.set_seq1(candidate)
-            if matcher.real_quick_ratio() < CLOSE_CUTOFF or matcher.quick_ratio() < CLOSE_CUTOFF:
-                continue
-            best = max(best, matcher.ratio())
-        if best >= CLOSE_CUTOFF:
-            scored.append((best, pk))
-    scored.sort(reverse=True)
-    return [pk for _, pk in scored[:CLOSE_MAX]]
-
-
-def _closest(word: str, candidates: Iterable[str]) -> str:
-    """The candidate nearest to `word` ("" when none is near enough)."""
-    close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.6)
-    return close[0] if close else ""
-
-
-def suggestion_words(suggestion: str) -> str:
-    """How a problem offers `suggestion` (searched for in the problem's text to link it)."""
-    return f" — did you mean {suggestion}?"
-
-
-def _value_drop(
-    t: Term, message: str, value: str, candidates: Iterable[str], tail: str = ""
-) -> _Drop:
-    """A term whose value is not one of `candidates`: `message`, the nearest of them offered,
-    then `tail`; the term rewritten to the one offered (its key and operator as typed)."""
-    close = _closest(value, candidates)
-    if not close:
-        return _Drop(message + tail)
-    return _Drop(
-        message + suggestion_words(close) + tail,
-        close,
-        f"{t.raw[: len(t.key) + len(t.op)]}{close}",
-    )
-
-
-def _parse_int(term: Term, label: str) -> int:
-    text = term.value.strip()
-    if not re.fullmatch(r"[+-]?\d+", text):
-        raise _Drop(f"{term.raw}: expected a number for {label}")
-    number = int(text)
-    if abs(number) > MAX_NUMBER:
-        raise _Drop(f"{term.raw}: {text} is out of range")
-    return number
-
-
-def _parse_bool(term: Term) -> bool:
-    low = term.value.strip().lower()
-    if low in TRUE_WORDS:
-        return True
-    if low in FALSE_WORDS:
-        return False
-    raise _Drop(f"{term.raw}: expected true/false (or yes/no)")
-
-
-def _norm_choice(value: str) -> str:
-    return re.sub(r"[\s\-]+", "_", value.strip().lower())
-
-
-def _any_fitting(
-    items: Iterable[Any], reading: Callable[[Any], tuple[Q, str]]
-) -> tuple[Q, list[str]]:
-    """`reading` of each item, those that fit OR-ed, with each one's text; when none fits
-    (each raised _Drop), the first one's reason."""
-    results: list[tuple[Q, str]] = []
-    errors: list[str] = []
-    for item in items:
-        try:
-            results.append(reading(item))
-        except _Drop as exc:
-            errors.append(str(exc))
-    if not results:
-        raise _Drop(errors[0])
-    q = results[0][0]
-    for other, _ in results[1:]:
-        q |= other
-    return q, [text for _, text in results]
-
-
-class _Compiler:
+class _Compiler(_KeyTerms):
     def __init__(
         self,
         game_slug: str | None,
@@ -409,227 +284,6 @@ class _Compiler:
         fits (a label several kinds use for different attributes, any of them)."""
         q, shown = _any_fitting(keys, lambda key: self.attribute(key, self.attrs[key], t))
         return q, shown[0] if len(shown) == 1 else "(" + " OR ".join(shown) + ")"
-
-    def _value(self, t: Term) -> str:
-        value = " ".join(t.value.split())
-        if not value:
-            raise _Drop(f"{t.raw}: missing a value after {t.op}")
-        return value
-
-    def _equality_only(self, t: Term, key: str) -> None:
-        if t.op in COMPARISONS:
-            raise _Drop(f"{t.raw}: {key} takes : = or != (not {t.op})")
-
-    def common(self, key: str, t: Term) -> tuple[Q, str]:
-        value = self._value(t)
-        op = t.op
-        if key == "cost":
-            number = _parse_int(t, "cost")
-            lookup = {
-                ":": "exact",
-                "=": "exact",
-                "!=": "exact",
-                "<": "lt",
-                "<=": "lte",
-                ">": "gt",
-                ">=": "gte",
-            }[op]
-            q = Q(**{f"cost__{lookup}": number})
-            return (~q if op == "!=" else q), f"cost{op}{number}"
-        self._equality_only(t, key)
-        if key in ("name", "text"):
-            if op == ":":
-                q = _contains_ci(key, value, self.pg)
-            elif key == "name":
-                q = Q(Exact(Lower("name"), value.lower()))  # the card_lower_name index
-            else:
-                q = Q(IExact(F("text"), value))
-            shown_op = op
-        elif key == "kind":
-            value = _norm_choice(value)
-            value = self.kind_labels.get(value, value)
-            if value not in self.kinds:
-                where = f" of {self.game.name}" if self.game else ""
-                raise _value_drop(
-                    t,
-                    f"{t.raw}: not a kind{where}",
-                    value,
-                    self.kinds,
-                    f" (kinds: {', '.join(sorted(self.kinds))})",
-                )
-            q, shown_op = Q(kind=value), ":" if op != "!=" else op
-        elif key == "faction":
-            value = _norm_choice(value)
-            if not self.factions:
-                raise _Drop(
-                    f"{t.raw}: {self.game.name if self.game else 'no game'} has no factions"
-                )
-            if value not in self.factions:
-                raise _value_drop(
-                    t,
-                    f"{t.raw}: not a faction",
-                    value,
-                    self.factions,
-                    f" (factions: {', '.join(sorted(self.factions))})",
-                )
-            q, shown_op = Q(faction=value), ":" if op != "!=" else op
-        elif key in ("legal", "banned", "restricted"):
-            q, value = self.rule_set_term(key, t)
-            shown_op = ":" if op != "!=" else op
-        elif key == "set":
-            q = Q(
-                Exists(Printing.objects.filter(card=OuterRef("pk"), expansion__code__iexact=value))
-            )
-            shown_op = ":" if op != "!=" else op
-        else:  # game
-            value = value.lower()
-            if value not in registry:
-                raise _value_drop(t, f"{t.raw}: no such game", value, registry.slugs())
-            q, shown_op = Q(game__slug=value), ":" if op != "!=" else op
-        return (~q if op == "!=" else q), f"{key}{shown_op}{_fmt_value(value)}"
-
-    def rule_set_term(self, key: str, t: Term) -> tuple[Q, str]:
-        """`legal:<format>`, `banned:<format>`, `restricted:<format>` under the format's rule
-        set in effect today, in the game searched (every game with that format when none): a
-        card is legal when it is not banned and (when the rule set lists expansions) printed
-        in one of them; restricted when the rule set gives it a copy limit. A game without a
-        rule set in effect in that format: every card is legal, none banned or restricted."""
-        value = _norm_choice(self._value(t)).replace("_", "-")
-        games = [self.game] if self.game else registry.all()
-        having = [g for g in games if value in g.formats]
-        if not having:
-            formats = sorted({f for g in games for f in g.formats})
-            raise _value_drop(
-                t, f"{t.raw}: not a format", value, formats, f" (formats: {', '.join(formats)})"
-            )
-        q = Q(pk__in=[])
-        for g in having:
-            rs = rulesets.in_force(g.slug, value)
-            if rs is None:
-                cond = Q(game__slug=g.slug) if key == "legal" else Q(pk__in=[])
-            else:
-                entries = RuleSetCard.objects.filter(card=OuterRef("pk"), rule_set_id=rs.pk)
-                banned = Exists(entries.filter(banned=True))
-                if key == "banned":
-                    cond = Q(banned)
-                elif key == "restricted":
-                    cond = Q(Exists(entries.filter(limit__isnull=False)))
-                else:
-                    listed = RuleSet.expansions.through.objects.filter(ruleset_id=rs.pk)
-                    printed = Printing.objects.filter(
-                        card=OuterRef("pk"), expansion__rule_sets__pk=rs.pk
-                    )
-                    cond = ~Q(banned) & (~Q(Exists(listed)) | Q(Exists(printed)))
-                cond &= Q(game__slug=g.slug)
-            q |= cond
-        return q, value
-
-    def attribute(self, key: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
-        """An attribute of the game's kinds; with several games, one Q per attribute type."""
-        self._value(t)
-        by_type: dict[str, list[Any]] = {}
-        for a in attrs:
-            by_type.setdefault(a.type if a.type != "list" else f"list_{a.item_type}", []).append(a)
-        q, shown = _any_fitting(
-            by_type.items(), lambda group: self.typed(key, group[0], group[1], t)
-        )
-        return q, shown[0]
-
-    def typed(self, key: str, typ: str, attrs: list[Any], t: Term) -> tuple[Q, str]:
-        op = t.op
-        value = self._value(t)
-        has_key = Q(HasKey(F("attributes"), key))
-        if typ == "int":
-            number = _parse_int(t, key)
-            shown = f"{key}{'=' if op == ':' else op}{number}"
-            if op in (":", "="):
-                return self._equals(key, number), shown
-            if self.pg:
-                return Q(_NumberCompare(key, op, number)), shown
-            if op == "!=":
-                return has_key & ~self._equals(key, number), shown
-            return Q(_SqliteScalar(key, op, number)), shown
-        if typ == "bool":
-            self._equality_only(t, key)
-            flag = _parse_bool(t)
-            if op == "!=":
-                flag = not flag
-            return self._equals(key, flag), f"{key}:{'true' if flag else 'false'}"
-        if typ == "choice":
-            choice = _norm_choice(value)
-            valid = [c for a in attrs for c in a.choices]
-            if choice not in valid:
-                raise _value_drop(
-                    t, f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}", choice, valid
-                )
-            if op in (":", "=", "!="):
-                q = self._equals(key, choice)
-                if op == "!=":
-                    q = has_key & ~q
-                return q, f"{key}{':' if op == '=' else op}{choice}"
-            # Choices are ordered (ratings, distances, classes): compare by position.
-            picked: list[str] = []
-            for a in attrs:
-                if choice not in a.choices:
-                    continue
-                pos = a.choices.index(choice)
-                for i, c in enumerate(a.choices):
-                    if {"<": i < pos, "<=": i <= pos, ">": i > pos, ">=": i >= pos}[op]:
-                        picked.append(c)
-            q = _nothing()
-            for c in dict.fromkeys(picked):
-                q |= self._equals(key, c)
-            return q, f"{key}{op}{choice}"
-        if typ in ("choice_list", "list_str", "list_int"):
-            self._equality_only(t, key)
-            if typ == "choice_list":
-                item: Any = _norm_choice(value)
-                valid = [c for a in attrs for c in a.choices]
-                if item not in valid:
-                    raise _value_drop(
-                        t, f"{t.raw}: not one of {', '.join(dict.fromkeys(valid))}", item, valid
-                    )
-            elif typ == "list_int":
-                item = _parse_int(t, key)
-            else:
-                item = value
-            q = self._list_has(key, item, case_insensitive=typ == "list_str")
-            if op == "!=":
-                q = has_key & ~q
-            return q, f"{key}{':' if op == '=' else op}{_fmt_value(str(item))}"
-        # str, dict, dict_list: text containment (exact with =)
-        self._equality_only(t, key)
-        text = KeyTextTransform(key, "attributes")
-        if op == ":" or typ != "str":
-            q = Q(IContains(text, value))
-        else:
-            q = Q(IExact(text, value))
-        if op == "!=":
-            q = has_key & ~q
-        return q, f"{key}{op}{_fmt_value(value)}"
-
-    def _equals(self, key: str, value: Any) -> Q:
-        """attributes.<key> equals a JSON scalar: containment on PostgreSQL (GIN-indexed)."""
-        if self.pg:
-            return Q(_Contains(F("attributes"), {key: value}))
-        return Q(_SqliteScalar(key, "=", value))
-
-    def _list_has(self, key: str, item: Any, case_insensitive: bool) -> Q:
-        if self.pg:
-            if not case_insensitive:
-                return Q(_Contains(F("attributes"), {key: [item]}))
-            # Any case, as stored in practice: as typed, lower, UPPER, Capitalised, Title Case.
-            # Each variant is a containment test served by the GIN index (a BitmapOr).
-            text = str(item)
-            # The likeliest first: a row that matches stops at the first test that holds.
-            variants = dict.fromkeys(
-                (text.capitalize(), text.title(), text, text.lower(), text.upper())
-            )
-            q = _nothing()
-            for v in variants:
-                q |= Q(_Contains(F("attributes"), {key: [v]}))
-            return q
-        return Q(_SqliteListHas(key, item))
 
 
 def _wrapped(text: str) -> bool:
