@@ -7,14 +7,14 @@ One runner serves the builder page, the API and the re-check of saved decks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from validation import rulesets
 from validation.registry import FormatDef, GameDef, SectionTally, UnknownFormat, registry
 from validation.rules import RuleContext
-from validation.types import CardFacts, Deck, RuleSetFacts, Violation
+from validation.types import CardFacts, Deck, Entry, RuleSetFacts, Violation
 
 __all__ = ["Report", "UnknownFormat", "validate", "context_for", "SECTION_CODE", "OPTION_CODE"]
 
@@ -102,6 +102,39 @@ def _section_count(tally: SectionTally, deck: Deck, ctx: RuleContext) -> int:
     return ctx.counted(deck, tally.name, tally.kinds, tally.exclude)[0]
 
 
+def _unused_sections(
+    game: GameDef, fmt: FormatDef, sections: Mapping[str, Sequence[Entry]], errors: list[Violation]
+) -> None:
+    """An error for each section holding cards that the format does not use."""
+    allowed = fmt.plan.sections
+    for section, entries in sections.items():
+        if entries and section not in allowed:
+            if section in game.section_names:
+                why = f"the {fmt.name} format does not use a {section} section"
+            else:
+                why = f"{game.name} has no {section!r} section"
+            errors.append(
+                Violation(
+                    SECTION_CODE,
+                    f"{why}; sections: {', '.join(fmt.section_names)}",
+                    "error",
+                    section,
+                    tuple(dict.fromkeys(e.card.name for e in entries)),
+                )
+            )
+
+
+def _option_problems(
+    fmt: FormatDef, deck_options: Mapping[str, Any], errors: list[Violation]
+) -> None:
+    """An error for each of the deck's adjustable options set to a value the format refuses."""
+    for key in fmt.plan.choice_keys:
+        if key in deck_options:
+            problem = fmt.option_problem(key, deck_options[key])
+            if problem:
+                errors.append(Violation(OPTION_CODE, problem, "error"))
+
+
 def validate(
     game: GameDef | str,
     format: str,
@@ -141,29 +174,9 @@ def validate(
     warnings: list[Violation] = []
 
     sections = deck.sections
-    allowed = plan.sections
-    for section, entries in sections.items():
-        if entries and section not in allowed:
-            if section in game.section_names:
-                why = f"the {fmt.name} format does not use a {section} section"
-            else:
-                why = f"{game.name} has no {section!r} section"
-            errors.append(
-                Violation(
-                    SECTION_CODE,
-                    f"{why}; sections: {', '.join(fmt.section_names)}",
-                    "error",
-                    section,
-                    tuple(dict.fromkeys(e.card.name for e in entries)),
-                )
-            )
-
+    _unused_sections(game, fmt, sections, errors)
     if deck_options:
-        for key in plan.choice_keys:
-            if key in deck_options:
-                problem = fmt.option_problem(key, deck_options[key])
-                if problem:
-                    errors.append(Violation(OPTION_CODE, problem, "error"))
+        _option_problems(fmt, deck_options, errors)
 
     if rule_set is not None:
         for v in rulesets.check(deck, fmt, rule_set):
