@@ -22,6 +22,8 @@ from validation.runner import Report
 
 from .context import render_state, request_revision, with_rule_sets
 from .listing import (
+    Panel,
+    Row,
     deck_section_order,
     entry_row,
     placed_units,
@@ -53,7 +55,7 @@ def _neighbour(section: Mapping[str, Any], dom_id: str) -> str | None:
     return None
 
 
-def _unmarked(row: Mapping[str, Any]) -> dict[str, Any]:
+def _unmarked(row: Row) -> Row:
     """A deck row without the rule marks (what a change's answer sends as `row-marks`)."""
     return {k: v for k, v in row.items() if k not in ("errors", "warned")}
 
@@ -61,10 +63,10 @@ def _unmarked(row: Mapping[str, Any]) -> dict[str, Any]:
 def _old_rows(
     deck: Deck,
     game: GameDef,
-    sections: list[dict[str, Any]],
+    sections: list[Panel],
     old_entries: list[ListEntry],
     old_report: Report,
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[Row]]:
     """The rows the page showed, by section, marked by the verdict it showed (one query for
     the facts of the cards that left the list, when some did)."""
     facts = {r["card"].lower(): r["facts"] for s in sections for r in s["rows"]}
@@ -72,7 +74,7 @@ def _old_rows(
     if gone:
         facts.update(card_facts_by_names(game_slug=deck.game.slug, names=gone))
     marks = rule_marks(old_report)
-    old_rows_of: dict[str, list[dict[str, Any]]] = {}
+    old_rows_of: dict[str, list[Row]] = {}
     for e in old_entries:
         old_rows_of.setdefault(e.section, []).append(entry_row(game, e, facts, marks))
     return old_rows_of
@@ -82,15 +84,15 @@ def _old_rows(
 class _Changes:
     """What a count change's answer carries, section by section (`_render_changes`)."""
 
-    whole: list[dict[str, Any]] = field(default_factory=list)
-    heads: list[dict[str, Any]] = field(default_factory=list)
-    group_heads: list[tuple[dict, dict]] = field(default_factory=list)
-    changed: list[tuple[dict, dict]] = field(default_factory=list)
-    inserted: list[tuple[dict, dict, str | None]] = field(default_factory=list)
+    whole: list[Panel] = field(default_factory=list)
+    heads: list[Panel] = field(default_factory=list)
+    group_heads: list[tuple[Panel, dict]] = field(default_factory=list)
+    changed: list[tuple[Panel, Row]] = field(default_factory=list)
+    inserted: list[tuple[Panel, Row, str | None]] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     row_marks: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def add_section(self, s: dict[str, Any], old: dict[str, Any], touched: set[str]) -> None:
+    def add_section(self, s: Panel, old: Panel, touched: set[str]) -> None:
         """Compare a section's panel now (`s`) with the one the page showed (`old`)."""
         old_rows = {r["dom_id"]: r for r in old["rows"]}
         new_rows = {r["dom_id"]: r for r in s["rows"]}

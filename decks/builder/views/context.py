@@ -23,6 +23,7 @@ from validation.runner import Report
 from ..figures import _stats, curve_sections, layout_view, placement_map, points_meters
 from ..state import BuilderState
 from .listing import (
+    Row,
     restricted,
     rows_by_section,
     section_panel,
@@ -175,7 +176,7 @@ def builder_state(
 
 
 def _placement_maps(
-    game: GameDef, fmt: FormatDef, by_section: Mapping[str, list[dict]]
+    game: GameDef, fmt: FormatDef, by_section: Mapping[str, list[Row]]
 ) -> list[dict[str, Any]]:
     """The placement area of each of the format's sections that has one, with its units."""
     return [

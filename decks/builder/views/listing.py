@@ -21,8 +21,14 @@ from validation.types import Deck as RulesDeck
 
 from ..figures import _stats, curve_sections, points_meters
 
+#: A row of the deck panel (an entry, its card's facts, its rule marks, its buttons'
+#: values) and a section of the panel (its rows by kind, its count and target), as the
+#: templates read them and a change's answer compares them.
+Row = dict[str, Any]
+Panel = dict[str, Any]
 
-def group_rows(game: GameDef, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+
+def group_rows(game: GameDef, rows: list[Row]) -> list[dict[str, Any]]:
     """A section's rows grouped by card kind as every export lists them
     (`decks.presentation.kind_groups`), each group with its copies counted."""
     return [
@@ -72,7 +78,7 @@ def version_entries(version: DeckVersion | None) -> list[ListEntry]:
     return lists.entries_from_json(version.entries) if version is not None else []
 
 
-def entry_row(game: GameDef, e: ListEntry, facts, marks) -> dict[str, Any]:
+def entry_row(game: GameDef, e: ListEntry, facts, marks) -> Row:
     """One line of the deck panel: the entry, its card's facts and the buttons' values."""
     errors_by_card, warned = marks
     f = facts.get(e.card.lower())
@@ -99,7 +105,7 @@ def entry_row(game: GameDef, e: ListEntry, facts, marks) -> dict[str, Any]:
     return row
 
 
-def section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[dict]) -> dict:
+def section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[Row]) -> Panel:
     """A section of the deck panel: its rows grouped by kind, its count against the size
     its spec aims at (counting only the cards that belong in it), and the kinds it takes
     (a section the format lacks has no spec)."""
@@ -129,7 +135,7 @@ def rows_by_section(
     entries: list[ListEntry],
     report: Report | None,
     facts: Mapping[str, CardFacts] | None = None,
-) -> tuple[list[str], list[dict], dict[str, list[dict]]]:
+) -> tuple[list[str], list[Row], dict[str, list[Row]]]:
     """A list's rows (one query: the card facts, unless `facts` gives them), with the rows a
     rule problem names marked: the section names in order (`deck_section_order`), every row, and
     the rows of each section."""
@@ -138,7 +144,7 @@ def rows_by_section(
     marks = rule_marks(report)
     order = deck_section_order(fmt, entries)
     rows = [entry_row(game, e, facts, marks) for e in entries]
-    by_section: dict[str, list[dict]] = {s: [] for s in order}
+    by_section: dict[str, list[Row]] = {s: [] for s in order}
     for row in rows:
         by_section[row["section"]].append(row)
     return order, rows, by_section
