@@ -31,7 +31,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, Exists, IntegerField, OuterRef, When
+from django.db.models import Case, IntegerField, When
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -41,14 +41,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cardsite.account_needed import account_needed
 from catalogue import rulesets
-from catalogue.models import Card, Printing
+from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
 from catalogue.services import card_facts_by_names
-from decks import collection, lists, selectors, services, verdicts
-from decks.lists import ListEntry
+from decks import lists, selectors, services, verdicts
+from decks.lists import ListEntry, holdings
 from decks.lists.edits import apply_change, section_kinds, sections_for
-from decks.models import CollectionEntry, Deck, DeckVersion, Visibility
+from decks.models import Deck, DeckVersion, Visibility
 from decks.presentation import explained, kind_groups, section_order, totals_rows
 from validation import decklist
 from validation.registry import FormatDef, GameDef, registry
@@ -643,21 +643,12 @@ def _search_queryset(request, deck: Deck, game: GameDef, owned: bool, only_free:
     )
     if owned:
         # Owned: loose copies, or a printing in a product the user owns.
-        qs = qs.filter(
-            Exists(CollectionEntry.objects.filter(owner=request.user, card=OuterRef("pk")))
-            | Exists(
-                Printing.objects.filter(
-                    card=OuterRef("pk"), expansion__owned_by__owner=request.user
-                )
-            )
-        )
+        qs = qs.filter(holdings.owned_cards(owner=request.user))
     used = None
     if only_free:
         # Only what is free: a copy left after the user's other built decks, tested in the
         # cards' query (each card's owned copies in its row).
-        qs, used = collection.only_free(
-            qs, owner=request.user, game_id=deck.game_id, exclude=deck.pk
-        )
+        qs, used = holdings.only_free(qs, owner=request.user, game_id=deck.game_id, exclude=deck.pk)
     result = search_cards(query=request.GET.get("q", ""), queryset=qs, game_slug=deck.game.slug)
     return result, used
 
@@ -709,11 +700,11 @@ def _search_context(request, deck: Deck, *, owned: bool | None = None) -> dict[s
     )
     if used is not None:
         figures = {
-            c.name: collection.CardFigures(c.owned_copies, used.get(c.name, []))
+            c.name: holdings.CardFigures(c.owned_copies, used.get(c.name, []))
             for c in cards[:SEARCH_LIMIT]
         }
     else:
-        figures = collection.card_figures(
+        figures = holdings.card_figures(
             owner=request.user,
             game_id=deck.game_id,
             names=[c.name for c in cards[:SEARCH_LIMIT]],
@@ -834,7 +825,7 @@ def builder_availability(request, pk: int):
     and what is short), drawn in the builder's panel; its own request, so the builder's
     answers do not read it."""
     deck = _owned_deck(request, pk)
-    availability = collection.availability(owner=request.user, deck=deck)
+    availability = holdings.availability(owner=request.user, deck=deck)
     return render(
         request,
         "decks/_availability.html",
