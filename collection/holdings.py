@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from catalogue.models import Printing
-from decks.lists.holdings import CardFigures, DeckUse
+from decks.lists.holdings import CardFigures, DeckUse, provide
 
 from . import selectors
 from .models import CollectionEntry
@@ -57,3 +57,9 @@ class CollectionHoldings:
 
     def availability(self, *, owner: Any, deck: Any) -> list[dict[str, Any]]:
         return selectors.availability(owner=owner, deck=deck)
+
+
+def provide_to_decks() -> None:
+    """Answer the decks app's questions from the collection (called once, when the app
+    starts)."""
+    provide(CollectionHoldings())
