@@ -77,8 +77,9 @@ def build(rng: random.Random) -> dict:
     from django.db import connection
 
     from catalogue.models import Card, Expansion, Game, Printing
+    from collection.models import CollectionEntry, OwnedProduct
     from decks import services
-    from decks.models import CollectionEntry, Deck, OwnedProduct
+    from decks.models import Deck
     from validation import packages
 
     started = time.perf_counter()

@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "cardsite",
     "catalogue",
     "decks",
+    "collection",
     "tabletop",
     "play",
     "simulations",

@@ -1,5 +1,5 @@
-"""Deck admin: decks with their versions (read only: versions are immutable), collections,
-and the re-checks of a format's saved decks with their progress."""
+"""Deck admin: decks with their versions (read only: versions are immutable), and the
+re-checks of a format's saved decks with their progress."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from cardsite import jobs
 from catalogue.models import Game
 
 from . import verdicts
-from .models import CollectionEntry, Deck, DeckVersion, RecheckJob
+from .models import Deck, DeckVersion, RecheckJob
 from .verdicts.recheck_jobs import recheck_start
 
 
@@ -101,15 +101,6 @@ class DeckVersionAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
-
-
-@admin.register(CollectionEntry)
-class CollectionEntryAdmin(admin.ModelAdmin):
-    list_display = ("owner", "card", "count", "updated_at")
-    list_select_related = ("owner", "card")
-    search_fields = ("owner__username", "card__name")
-    raw_id_fields = ("owner",)
-    autocomplete_fields = ("card",)
 
 
 class RecheckStartForm(forms.Form):

@@ -15,8 +15,6 @@ class DecksConfig(AppConfig):
 
         hooks.register("catalogue_changed", listeners.revalidate_after_catalogue_change)
         hooks.register("profile_context", listeners.profile_decks)
-        # A card's page: your decks using it, your copies, and the public decks' count.
-        hooks.register("card_panels", listeners.card_panels)
         hooks.register("rule_set_changed", listeners.recheck_after_rule_set_change)
         # A rule set file's preview: what it would do to the saved decks' verdicts.
         hooks.register("rule_set_preview", listeners.rule_set_preview)

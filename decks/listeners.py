@@ -7,7 +7,6 @@ from django.db import transaction
 
 from catalogue.models import RuleSet
 
-from .collection import card_decks, card_use_figures
 from .selectors import deck_list_for_owner
 from .verdicts import decks_refresh
 from .verdicts.recheck_jobs import (
@@ -53,16 +52,3 @@ def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> 
         recheck_start(game_slug=game_slug, format=format, reason=reason, rule_set_code=code)
 
     transaction.on_commit(start)
-
-
-def card_panels(card, user=None) -> list[dict]:
-    """A card's page: the signed-in user's decks using it (copies, built) and their copies
-    (owned · in built decks · free), and for everyone how many public decks use it."""
-    panel = {
-        "template": "decks/_card_decks.html",
-        "card": card,
-        **card_decks(owner=user, card=card),
-    }
-    if user is not None and user.is_authenticated:
-        panel["figures"] = card_use_figures(owner=user, card=card, decks=panel["decks"])
-    return [panel]

@@ -1,4 +1,4 @@
-"""Decks, their versions, and collections.
+"""Decks and their versions.
 
 A deck belongs to one user, one game and one format. Its content lives in immutable
 versions: every save adds a `DeckVersion` (numbered 1, 2, 3… within the deck) that records
@@ -7,7 +7,7 @@ overwriting someone else's work. The deck caches the verdict of its latest valid
 (`legal`, `violations_count`, `report`), refreshed on save and whenever the game's catalogue
 changes.
 
-A collection is the cards a user owns: one row per card with a count.
+What a user owns (their collection) is the collection app's (collection.models).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class Deck(models.Model):
         "its format (checked under the rule set in effect today).",
     )
     #: The deck is built: its cards sit in a deck box, so they are not free for another deck
-    #: (decks.collection: owned · in your built decks · free).
+    #: (collection.selectors: owned · in your built decks · free).
     built = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -275,55 +275,6 @@ class DeckVersion(models.Model):
         for e in self.entries:
             out.setdefault(e["section"], []).append(e)
         return out
-
-
-class CollectionEntry(models.Model):
-    """`count` copies of a card owned by a user."""
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection"
-    )
-    card = models.ForeignKey("catalogue.Card", on_delete=models.CASCADE, related_name="+")
-    count = models.PositiveIntegerField(default=1)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["card__game__position", "card__name"]
-        constraints = [
-            models.UniqueConstraint(fields=["owner", "card"], name="collection_owner_card_unique"),
-            models.CheckConstraint(condition=Q(count__gte=1), name="collection_count_positive"),
-        ]
-        verbose_name_plural = "collection entries"
-
-    def __str__(self) -> str:
-        return f"{self.count} {self.card}"
-
-
-class OwnedProduct(models.Model):
-    """`count` copies of a whole product (an expansion or core set) owned by a user: one copy
-    of each of its printings per product. A card's owned copies are its printings in the
-    owned products plus the loose copies (CollectionEntry), see decks.collection."""
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_products"
-    )
-    expansion = models.ForeignKey(
-        "catalogue.Expansion", on_delete=models.CASCADE, related_name="owned_by"
-    )
-    count = models.PositiveIntegerField(default=1)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["expansion__game__position", "expansion__code"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["owner", "expansion"], name="owned_product_owner_expansion_unique"
-            ),
-            models.CheckConstraint(condition=Q(count__gte=1), name="owned_product_count_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.count} × {self.expansion}"
 
 
 class RecheckJob(ChunkedJob):

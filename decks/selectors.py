@@ -23,7 +23,7 @@ from validation.types import CardFacts, Entry, RuleSetFacts, plain
 from .list_header import export_header
 from .lists import IN_FORCE, deck_rule_set
 from .lists.edits import sections_for
-from .lists.owned import owned_counts
+from .lists.holdings import owned_counts
 from .models import Deck as DeckModel
 from .presentation import kind_groups, section_order
 from .services import entries_as_sections
@@ -261,7 +261,7 @@ def deck_export(
 def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     """The cards of a deck's version (the current one by default) the user lacks:
     [{card, needed, owned, missing}] sorted by name, counting copies across sections (owned:
-    products and loose cards, decks.lists.owned)."""
+    products and loose cards, the collection app through decks.lists.holdings)."""
     version = version or deck.current_version
     if version is None:
         return []

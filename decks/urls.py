@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -32,8 +32,9 @@ urlpatterns = [
         name="shared-export",
     ),
     path("decks/shared/<str:token>/clone/", views.deck_shared_clone, name="shared-clone"),
-    path("decks/<int:pk>/built/", views.deck_built, name="built"),
-    path("collection/", views.collection, name="collection"),
-    path("collection/products/", views.collection_product, name="collection-product"),
+    # The collection app's pages (marking a deck built, the collection), named in this
+    # namespace as they always were; named by string, as the project's URLconf names apps:
+    # the collection app is a layer above this one.
+    path("", include("collection.urls")),
     path("cards/<slug:game>/card/<int:pk>/add/", views.card_to_deck, name="card-to-deck"),
 ]

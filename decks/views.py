@@ -1,4 +1,4 @@
-"""Deck pages: checking a list, decks and their versions, public lists, the collection.
+"""Deck pages: checking a list, decks and their versions, public lists.
 
 Every read of a deck is scoped in the query: `Deck.objects.visible_to(user)` for pages by
 id (an unlisted deck of someone else is not found there), `.shared(token)` for share links,
@@ -23,26 +23,25 @@ from cardsite.account_needed import account_needed, ways_in
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
 from catalogue import rulesets
-from catalogue.models import Card, Expansion, Game
+from catalogue.models import Card, Game
 from catalogue.services import card_facts_by_names
 from validation.registry import registry
 from validation.types import CardFacts
 
-from . import collection as collection_reads
 from . import exports, selectors, services, verdicts
 from .builder.views import list_view
 from .forms import (
     CheckListForm,
-    CollectionImportForm,
     DeckEditForm,
     DeckNewForm,
     DeckSettingsForm,
-    ProductForm,
     default_game_format,
     list_too_large,
 )
-from .lists import ListInvalid, list_check
-from .models import CollectionEntry, Deck, DeckVersion, OwnedProduct, RetiredShareToken
+from .list_pages import list_form_page as _list_form_page
+from .list_pages import list_invalid as _list_invalid
+from .lists import ListInvalid, holdings, list_check
+from .models import Deck, DeckVersion, RetiredShareToken
 from .presentation import explained, totals_rows
 
 #: Versions listed per page of a deck's history.
@@ -263,27 +262,6 @@ def public_decks(request, game: str | None = None):
 # --- Creating ------------------------------------------------------------------------------
 
 
-def _list_invalid(context: dict, exc: ListInvalid) -> int:
-    """Show a refused list's errors by line; the answer's status. An unknown name with
-    exactly one close card name carries that name as its one-click fix (`fix`)."""
-    fixes = {
-        e.line: {"name": e.name, "card": e.suggestions[0]}
-        for e in exc.unread
-        if e.name and len(e.suggestions) == 1
-    }
-    context["line_errors"] = [
-        {**error, "fix": fixes.get(error["line"]) if error.get("suggestions") else None}
-        for error in exc.line_errors
-    ]
-    context["line_report"] = exc.checked.located() if exc.checked else None
-    return 400
-
-
-def _list_form_page(request, template: str, form, context: dict, status: int):
-    """A list form's page; a list over the size limit answers 400 whatever else happened."""
-    return render(request, template, context, status=400 if list_too_large(form) else status)
-
-
 def _new(request, *, list_required: bool):
     # Importing, the menu opens on "as the list says" (the list's lines, else its sections
     # and cards); a new deck opens on the first format.
@@ -371,9 +349,9 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     is_owner = user.is_authenticated and deck.owner_id == user.pk
     if is_owner and is_current:
         # Per card: owned · in your other built decks (which) · free, and what is short.
-        availability = collection_reads.availability(owner=user, deck=deck)
+        availability = holdings.availability(owner=user, deck=deck)
     elif user.is_authenticated and version is not None:
-        if CollectionEntry.objects.filter(owner=user, card__game_id=deck.game_id).exists():
+        if holdings.owns_any(owner=user, game_id=deck.game_id):
             missing = selectors.collection_missing(owner=user, deck=deck, version=version)
     return render(
         request,
@@ -609,112 +587,12 @@ def deck_settings(request, pk: int):
 
 @login_required
 @require_POST
-def deck_built(request, pk: int):
-    """Mark one of your decks built (its cards sit in a deck box) or not; back to the page
-    the form was on (the deck page or the builder). Another user's deck is a 404."""
-    deck = get_object_or_404(Deck.objects.owned_by(request.user), pk=pk)
-    built = request.POST.get("built") == "1"
-    services.deck_set_built(deck=deck, built=built)
-    messages.success(
-        request,
-        f"“{deck.name}” is {'built' if built else 'no longer built'}: every figure counts it now.",
-    )
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}):
-        return redirect(back)
-    return redirect(deck)
-
-
-@login_required
-@require_POST
 def deck_delete(request, pk: int):
     deck = _owned(request, pk)
     name = deck.name
     services.deck_delete(deck=deck)
     messages.success(request, f"Deck “{name}” deleted.")
     return redirect("decks:mine")
-
-
-# --- Collection ---------------------------------------------------------------------------
-
-
-def _imported_said(summary) -> str:
-    """What an import holds, as a person reads it: "3 cards (2 different) and 2 products",
-    a part left out when there is none of it."""
-    parts = []
-    if summary.cards:
-        s = "s" if summary.cards != 1 else ""
-        parts.append(f"{summary.cards} card{s} ({summary.distinct} different)")
-    if summary.products:
-        parts.append(f"{summary.products} product{'s' if summary.products != 1 else ''}")
-    return " and ".join(parts) or "no card and no product"
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def collection(request, product_form: ProductForm | None = None):
-    """What the user owns: per expansion, what they own of it and what they miss (the
-    products and loose cards together); the products and loose cards; a form to own a whole
-    product and one to import a list or a CSV file (or only check one); the export and the
-    wants as files. (`product_form`: the product form refused, shown with its errors.)"""
-    importing = request.method == "POST" and product_form is None
-    form = CollectionImportForm(
-        request.POST if importing else None, request.FILES if importing else None
-    )
-    context: dict = {"form": form, "product_form": product_form or ProductForm()}
-    status = 400 if product_form is not None or (importing and not form.is_valid()) else 200
-    if importing and form.is_valid():
-        data = form.cleaned_data
-        try:
-            summary = services.collection_import(
-                owner=request.user,
-                game_slug=data["game"],
-                text=data["list"] or "",
-                csv_text=data["csv"],
-                replace=data["replace"],
-                dry_run=data["dry_run"],
-            )
-        except ListInvalid as exc:
-            status = _list_invalid(context, exc)
-        else:
-            said = _imported_said(summary)
-            if summary.dry_run:
-                context["dry_run"] = f"The file holds {said}; nothing was imported."
-            else:
-                messages.success(request, f"{said[0].upper()}{said[1:]} imported.")
-                return redirect("decks:collection")
-    context["completion"] = collection_reads.completion(owner=request.user)
-    context["products"] = list(
-        OwnedProduct.objects.filter(owner=request.user)
-        .select_related("expansion__game")
-        .order_by("expansion__game__position", "expansion__code")
-    )
-    context["entries"] = list(
-        CollectionEntry.objects.filter(owner=request.user)
-        .select_related("card__game")
-        .order_by("card__game__position", "card__name")
-    )
-    return _list_form_page(request, "decks/collection.html", form, context, status)
-
-
-@login_required
-@require_POST
-def collection_product(request):
-    """Own so many copies of a whole product (0 removes it); back to the collection page."""
-    form = ProductForm(request.POST)
-    if not form.is_valid():
-        return collection(request, product_form=form)
-    expansion = get_object_or_404(
-        Expansion.objects.select_related("game"), pk=form.cleaned_data["expansion"]
-    )
-    count = form.cleaned_data["count"]
-    services.product_set(owner=request.user, expansion=expansion, count=count)
-    what = f"{expansion.game.name} {expansion.code}"
-    if count:
-        messages.success(request, f"You own {count} × {what}.")
-    else:
-        messages.success(request, f"{what} is no longer in your products.")
-    return redirect("decks:collection")
 
 
 # --- Sample hand --------------------------------------------------------------------------

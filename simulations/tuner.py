@@ -26,6 +26,7 @@ from catalogue import rulesets
 from catalogue.models import Card, Printing, RuleSetCard
 from catalogue.search import search_cards
 from catalogue.services import GamePool
+from collection.interface import loose_card_ids
 from decks.lists import (
     COLLECTION_OPTION,
     ListInvalid,
@@ -35,7 +36,7 @@ from decks.lists import (
     deck_rule_set,
     list_check,
 )
-from decks.models import CollectionEntry, DeckVersion
+from decks.models import DeckVersion
 from decks.services import deck_save_version, entries_as_sections
 from validation.registry import registry
 from validation.runner import validate
@@ -120,8 +121,7 @@ def incoming_cards(
             )
         qs = result.queryset
     if collection:
-        owned = CollectionEntry.objects.filter(owner=user, count__gt=0).values("card_id")
-        qs = qs.filter(pk__in=owned)
+        qs = qs.filter(pk__in=loose_card_ids(user))
     ranked = qs.annotate(**_promise(base)).order_by(  # type: ignore[misc]  # annotated above
         "promise_new", "promise_kind", "promise_cost", "name"
     )

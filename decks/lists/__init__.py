@@ -10,7 +10,12 @@
   version's stored lines, `as_sections` writes them in the form a save takes);
 - `edits`: one change of the builder's working list (`apply_change`) and the sections a card
   can go in (`sections_for`);
-- `errors`: what the deck services raise.
+- `errors`: what the deck services raise;
+- `holdings`: what the decks app asks of a user's collection (`Holdings`, provided by the
+  collection app, a layer above: owned counts, the builder's figures, a deck's availability).
+
+The collection app reads its files' card lines as a list's are read (`lines_read`,
+`line_errors`).
 
 The names below are the package's public interface.
 """
@@ -24,6 +29,12 @@ from .check import (
     list_check,
     list_recognise,
     version_check,
+)
+from .check import (
+    _line_errors as line_errors,
+)
+from .check import (
+    _read as lines_read,
 )
 from .checked import CheckedList
 from .entries import ListEntry, as_sections, entries_from_json
@@ -41,6 +52,8 @@ __all__ = [
     "as_sections",
     "chosen_rule_set",
     "clean_collection_option",
+    "line_errors",
+    "lines_read",
     "collection_counts",
     "deck_card_names",
     "deck_from_list",

@@ -9,7 +9,7 @@ from typing import Any
 from validation.types import Deck
 
 from .errors import DeckInvalid
-from .owned import owned_counts
+from .holdings import owned_counts
 
 #: The deck option "restrict to my collection": `true` checks the deck against its owner's
 #: collection (army.collection); a mapping {card name: copies} gives the counts directly.
@@ -18,7 +18,7 @@ COLLECTION_OPTION = "collection"
 
 def collection_counts(*, owner, game_slug: str, names) -> dict[str, int]:
     """How many copies of each named card of a game `owner` owns, products and loose cards
-    together (cards not owned are left out), in one query (lists.owned)."""
+    together (cards not owned are left out), in one query (the collection app, through lists.holdings)."""
     return owned_counts(owner=owner, game_slug=game_slug, names=names)
 
 

@@ -1,10 +1,11 @@
-"""Deck services: what an owner does to decks and their versions, and to a collection.
+"""Deck services: what an owner does to decks and their versions.
 
 - `versions`: decks and their versions (create, save, autosave, seal, update, pin to a rule
-  set, share links, delete, clone);
-- `cards`: a card added to a deck from the card's page (`deck_add_card`);
-- `collection`: a player's collection (products and loose cards), importing it (text or
-  CSV), replacing it, and marking a deck built.
+  set, mark built, share links, delete, clone);
+- `cards`: a card added to a deck from the card's page (`deck_add_card`).
+
+A player's collection (products and loose cards, importing it) is the
+collection app's (collection.services).
 
 Reading and checking a list is `decks.lists`; stored verdicts and their re-checks are
 `decks.verdicts`. The errors these services raise are `decks.lists`' and are named here too
@@ -19,14 +20,6 @@ it is handed. The names below are the package's public interface.
 from decks.lists import DeckInvalid, ListInvalid, VersionConflict
 
 from .cards import deck_add_card
-from .collection import (
-    Imported,
-    collection_import,
-    collection_replace,
-    collection_set,
-    deck_set_built,
-    product_set,
-)
 from .versions import (
     WORKING_WINDOW_SECONDS,
     _entries,
@@ -38,6 +31,7 @@ from .versions import (
     deck_pin,
     deck_save_version,
     deck_seal_version,
+    deck_set_built,
     deck_update,
     entries_as_sections,
 )
@@ -45,13 +39,9 @@ from .versions import (
 __all__ = [
     "WORKING_WINDOW_SECONDS",
     "DeckInvalid",
-    "Imported",
     "ListInvalid",
     "VersionConflict",
     "_entries",
-    "collection_import",
-    "collection_replace",
-    "collection_set",
     "deck_add_card",
     "deck_autosave",
     "deck_clone",
@@ -59,7 +49,6 @@ __all__ = [
     "deck_delete",
     "deck_new_share_link",
     "deck_pin",
-    "product_set",
     "deck_save_version",
     "deck_seal_version",
     "deck_set_built",

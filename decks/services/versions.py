@@ -441,3 +441,11 @@ def deck_clone(*, deck, owner, name: str | None = None):
             clone.current_version = version
             clone.save(update_fields=["current_version", "updated_at"])
     return clone
+
+
+def deck_set_built(*, deck: DeckModel, built: bool) -> None:
+    """Mark a deck built (its cards sit in a deck box) or not. Every figure is read from the
+    decks as they are, so the next read of any page or answer counts it (nothing cached)."""
+    if deck.built != built:
+        deck.built = built
+        DeckModel.objects.filter(pk=deck.pk).update(built=built)

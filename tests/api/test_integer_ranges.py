@@ -89,7 +89,7 @@ def api(client, user):
 def owned_ids(sample_catalogue, user, redline_deck):
     """A path's placeholders filled with objects of the signed-in user's where there are."""
     from catalogue.models import Card
-    from decks.models import CollectionEntry
+    from collection.models import CollectionEntry
 
     item = CollectionEntry.objects.create(
         owner=user, card=Card.objects.filter(game__slug="redline").first(), count=1

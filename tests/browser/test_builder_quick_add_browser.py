@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from catalogue.models import Card
-from decks.models import CollectionEntry, Deck
+from collection.models import CollectionEntry
+from decks.models import Deck
 from tests.decks.conftest import sample_list
 from validation import decklist
 from validation.registry import registry

@@ -31,7 +31,7 @@ MEASURE = """() => {
 @pytest.fixture
 def collector(live_server, live_catalogue, django_user_model):
     from catalogue.models import Card, Expansion
-    from decks.models import CollectionEntry, OwnedProduct
+    from collection.models import CollectionEntry, OwnedProduct
 
     user = django_user_model.objects.create_user("collector", "c@example.com", PASSWORD)
     OwnedProduct.objects.create(owner=user, expansion=Expansion.objects.get(code="RL1"), count=2)

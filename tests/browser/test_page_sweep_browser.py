@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from catalogue.models import Expansion
-from decks.models import OwnedProduct
+from collection.models import OwnedProduct
 from validation.registry import registry
 
 from .support import BROKEN_WORDS, LONG_WORD, page_ready

@@ -9,9 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from catalogue.models import Card
+from collection.models import CollectionEntry
 from decks import services
 from decks.builder import views as builder
-from decks.models import CollectionEntry, Deck, DeckVersion
+from decks.models import Deck, DeckVersion
 from validation.registry import registry
 
 pytestmark = pytest.mark.django_db

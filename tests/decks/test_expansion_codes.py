@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from decks.models import CollectionEntry, Deck
+from collection.models import CollectionEntry
+from decks.models import Deck
 from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
 from .conftest import sample_expansion

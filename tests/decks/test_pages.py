@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from collection.models import CollectionEntry
 from decks import services
-from decks.models import CollectionEntry, Deck, DeckVersion
+from decks.models import Deck, DeckVersion
 
 from .conftest import MINI_LIST, MINI_LIST_2, sample_list
 

@@ -7,7 +7,7 @@ import pytest
 
 from catalogue.models import Card
 from decks import lists, selectors, services, verdicts
-from decks.models import CollectionEntry, Deck, DeckVersion
+from decks.models import Deck, DeckVersion
 from validation.packages import all_sample_lists
 from validation.registry import registry
 
@@ -226,33 +226,6 @@ def test_the_whole_games_re_check_is_a_job_of_its_decks(mini_catalogue, user, ma
     assert revalidate_start(game_slug="redline").total == 1
     red_code = revalidate_start(game_slug="red-code")
     assert red_code is None or red_code.total == 0
-
-
-def test_collection_import_adds_and_reports_missing_cards(mini_catalogue, user, make_deck):
-    deck = make_deck(user)
-    n = services.collection_import(
-        owner=user, game_slug="redline", text="# mine\nArsenal:\n3 Tigercat\n10 supply drop\n"
-    ).cards
-    assert n == 13
-    services.collection_import(owner=user, game_slug="redline", text="1 Tigercat")
-    owned = dict(CollectionEntry.objects.values_list("card__name", "count"))
-    assert owned == {"Tigercat": 4, "Supply Drop": 10}
-    missing = selectors.collection_missing(owner=user, deck=deck)
-    assert missing == [
-        {"card": "General Jeffrey Moore", "needed": 1, "owned": 0, "missing": 1},
-        {"card": "Supply Drop", "needed": 20, "owned": 10, "missing": 10},
-    ]
-    services.collection_import(owner=user, game_slug="redline", text="2 Rabbit", replace=True)
-    assert dict(CollectionEntry.objects.values_list("card__name", "count")) == {"Rabbit": 2}
-
-
-def test_collection_import_is_all_or_nothing(mini_catalogue, user):
-    with pytest.raises(services.ListInvalid) as exc:
-        services.collection_import(
-            owner=user, game_slug="redline", text="3 Tigercat\n2 Rabit\nx Supply Drop\n"
-        )
-    assert [e["line"] for e in exc.value.errors] == [2, 3]
-    assert not CollectionEntry.objects.exists()
 
 
 def test_deck_list_for_owner_is_the_profile_list(mini_catalogue, user, other_user, make_deck):

@@ -247,7 +247,7 @@ def test_candidates_from_my_collection_alone_or_with_a_query(
     client, user, starved, django_capture_on_commit_callbacks
 ):
     from catalogue.models import Card
-    from decks.services import collection_set
+    from collection.services import collection_set
 
     for name in ("Supply Drop", "Rail Gun Emplacement", "Forward Repair Bay"):
         card = Card.objects.filter(game__slug="redline", name=name).first()

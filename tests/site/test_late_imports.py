@@ -19,7 +19,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: The apps' code: not the tests, the migrations, the benchmarks or the rules core (which
 #: imports no Django and has its own contract).
-APPS = ("cardsite", "catalogue", "notices", "decks", "tabletop", "simulations", "decklists", "play")
+APPS = (
+    "cardsite",
+    "catalogue",
+    "notices",
+    "decks",
+    "collection",
+    "tabletop",
+    "simulations",
+    "decklists",
+    "play",
+)
 #: At most this many imports inside function bodies in the apps' code.
 LIMIT = 20
 

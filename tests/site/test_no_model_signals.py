@@ -13,7 +13,17 @@ from django.db.models import signals
 from catalogue.models import Card, Expansion, Printing, RuleSet
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("cardsite", "catalogue", "notices", "decks", "tabletop", "simulations", "decklists", "play")
+APPS = (
+    "cardsite",
+    "catalogue",
+    "notices",
+    "decks",
+    "collection",
+    "tabletop",
+    "simulations",
+    "decklists",
+    "play",
+)
 MODEL_SIGNALS = {
     "pre_init",
     "post_init",

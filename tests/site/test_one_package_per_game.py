@@ -15,7 +15,17 @@ from pathlib import Path
 from validation.registry import registry
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("catalogue", "decks", "tabletop", "notices", "simulations", "decklists", "play", "cardsite")
+APPS = (
+    "catalogue",
+    "decks",
+    "collection",
+    "tabletop",
+    "notices",
+    "simulations",
+    "decklists",
+    "play",
+    "cardsite",
+)
 
 #: Words of a game's definition that are also plain English or the site's own vocabulary
 #: (a deck, its cards, a side's colour, an order of a list): not a sign of game code.

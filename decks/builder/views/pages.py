@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cardsite.account_needed import account_needed
-from decks import collection, services, verdicts
+from decks import services, verdicts
+from decks.lists import holdings
 from decks.models import Visibility
 from validation.registry import registry
 
@@ -88,7 +89,7 @@ def builder_availability(request, pk: int):
     and what is short), drawn in the builder's panel; its own request, so the builder's
     answers do not read it."""
     deck = owned_deck(request, pk)
-    availability = collection.availability(owner=request.user, deck=deck)
+    availability = holdings.availability(owner=request.user, deck=deck)
     return render(
         request,
         "decks/_availability.html",

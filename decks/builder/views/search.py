@@ -8,15 +8,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, Exists, IntegerField, OuterRef, QuerySet, When
+from django.db.models import Case, IntegerField, QuerySet, When
 from django.shortcuts import render
 
-from catalogue.models import Card, Printing
+from catalogue.models import Card
 from catalogue.presentation import search_reading, stat_line
 from catalogue.search import picked_kind_and_faction, search_cards
-from decks import collection, selectors
+from decks import selectors
+from decks.lists import holdings
 from decks.lists.edits import section_kinds, sections_for
-from decks.models import CollectionEntry, Deck
+from decks.models import Deck
 from validation.registry import FormatDef, GameDef
 
 from .context import builder_urls, owned_deck
@@ -43,21 +44,12 @@ def _search_queryset(request, deck: Deck, game: GameDef, owned: bool, only_free:
     )
     if owned:
         # Owned: loose copies, or a printing in a product the user owns.
-        qs = qs.filter(
-            Exists(CollectionEntry.objects.filter(owner=request.user, card=OuterRef("pk")))
-            | Exists(
-                Printing.objects.filter(
-                    card=OuterRef("pk"), expansion__owned_by__owner=request.user
-                )
-            )
-        )
+        qs = qs.filter(holdings.owned_cards(owner=request.user))
     used = None
     if only_free:
         # Only what is free: a copy left after the user's other built decks, tested in the
         # cards' query (each card's owned copies in its row).
-        qs, used = collection.only_free(
-            qs, owner=request.user, game_id=deck.game_id, exclude=deck.pk
-        )
+        qs, used = holdings.only_free(qs, owner=request.user, game_id=deck.game_id, exclude=deck.pk)
     result = search_cards(query=request.GET.get("q", ""), queryset=qs, game_slug=deck.game.slug)
     return result, used
 
@@ -137,19 +129,19 @@ def _main_section_first(qs: QuerySet[Card], game: GameDef, fmt: FormatDef) -> Qu
 
 def _card_figures(
     request, deck: Deck, cards: list[Card], used: Mapping[str, list] | None
-) -> Mapping[str, collection.CardFigures]:
+) -> Mapping[str, holdings.CardFigures]:
     """Each card's owned · in your built decks · free: from the cards' rows and the built
     decks already read when the search kept only what is free, else read here."""
     if used is not None:
-        # Each card annotated with its owned copies by `collection.only_free`.
+        # Each card annotated with its owned copies by `holdings.only_free`.
         return {
-            c.name: collection.CardFigures(
+            c.name: holdings.CardFigures(
                 c.owned_copies,  # type: ignore[attr-defined]
                 used.get(c.name, []),
             )
             for c in cards
         }
-    return collection.card_figures(
+    return holdings.card_figures(
         owner=request.user,
         game_id=deck.game_id,
         names=[c.name for c in cards],
@@ -162,7 +154,7 @@ def _result_row(
     game: GameDef,
     fmt: FormatDef,
     card: Card,
-    figures: Mapping[str, collection.CardFigures],
+    figures: Mapping[str, holdings.CardFigures],
 ) -> dict[str, Any]:
     """One result: the card, its figures and stat line, and the sections it may be added to
     or removed from."""

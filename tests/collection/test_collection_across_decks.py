@@ -11,8 +11,8 @@ import io
 import pytest
 
 from catalogue.models import Card, Expansion, Printing
+from collection.models import CollectionEntry, OwnedProduct
 from decks import services
-from decks.models import CollectionEntry, OwnedProduct
 from tests.decks.conftest import sample_list
 
 JSON = "application/json"

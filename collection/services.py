@@ -1,5 +1,6 @@
 """A player's collection: whole products and loose cards, importing it (list text or CSV,
-all or nothing, with a dry run), replacing it whole, and marking a deck built."""
+all or nothing, with a dry run), and replacing it whole. (Marking a deck built is a deck's
+change: decks.services.deck_set_built.)"""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from django.db import transaction
 from django.db.models import F
 
 from catalogue.models import Card
-from decks.lists.collection_file import collection_read
-from decks.models import CollectionEntry, Deck, OwnedProduct
+
+from .files import collection_read
+from .models import CollectionEntry, OwnedProduct
 
 
 @dataclass(frozen=True)
@@ -142,11 +144,3 @@ def product_set(*, owner, expansion, count: int) -> OwnedProduct | None:
     """Set how many copies of a whole product (an expansion or core set) the user owns
     (0 removes it)."""
     return _own(OwnedProduct, owner, count, expansion=expansion)
-
-
-def deck_set_built(*, deck: Deck, built: bool) -> None:
-    """Mark a deck built (its cards sit in a deck box) or not. Every figure is read from the
-    decks as they are, so the next read of any page or answer counts it (nothing cached)."""
-    if deck.built != built:
-        deck.built = built
-        Deck.objects.filter(pk=deck.pk).update(built=built)

@@ -12,7 +12,8 @@ from django.db.models.functions import Coalesce, Lower
 from django.db.models.lookups import In
 
 from catalogue.models import Card, Printing
-from decks.models import CollectionEntry
+
+from .models import CollectionEntry
 
 
 def _signed_in(owner) -> bool:

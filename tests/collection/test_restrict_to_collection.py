@@ -8,8 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from collection import services as collection_services
+from collection.models import CollectionEntry
 from decks import services, verdicts
-from decks.models import CollectionEntry, Deck
+from decks.models import Deck
 from tests.problems import field_errors, first_field, line_errors  # noqa: F401
 
 from .conftest import sample_list
@@ -25,7 +27,7 @@ ARMY = sample_list("hex-skirmish", "standard")
 def one_march_short(sample_catalogue, user):
     """The user owns every card of the sample army, but one March of the two it uses."""
     cards = re.sub(r"\s*@\d+,\d+", "", ARMY)  # a collection has no deployment hexes
-    services.collection_import(owner=user, game_slug="hex-skirmish", text=cards)
+    collection_services.collection_import(owner=user, game_slug="hex-skirmish", text=cards)
     CollectionEntry.objects.filter(owner=user, card__name="March").update(count=1)
     return user
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from decks.models import CollectionEntry
+from collection.models import CollectionEntry
 from tests.database import shared_data
 
 from .conftest import import_mini_catalogue, make_accounts

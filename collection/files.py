@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 from cardsite.hostile import nul_line
 from catalogue.models import Expansion
+from decks.lists import ListInvalid
+from decks.lists import line_errors as _line_errors
+from decks.lists import lines_read as _read
 from validation import decklist
 from validation.registry import registry
 from validation.types import Deck
-
-from .check import _line_errors, _read
-from .errors import ListInvalid
 
 #: The largest collection file read (bytes) and its most rows.
 MAX_FILE_BYTES = 2_000_000

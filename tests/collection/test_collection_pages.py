@@ -12,8 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from catalogue.models import Card, Expansion, Printing
+from collection.models import CollectionEntry, OwnedProduct
 from decks import services
-from decks.models import CollectionEntry, Deck, OwnedProduct
+from decks.models import Deck
 from tests.decks.conftest import sample_list
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

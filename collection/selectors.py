@@ -1,8 +1,8 @@
 """What a user owns set against what their decks use, read for the pages and the API
-(nothing here writes; the writes are decks.services.collection).
+(nothing here writes; the writes are collection.services).
 
 A card's figures: *owned* (its printings in the products owned plus its loose copies,
-decks.lists.owned), *in your built decks* (the copies the current versions of your decks
+collection.owned), *in your built decks* (the copies the current versions of your decks
 marked built hold, with those decks) and *free* (owned less what the built decks hold, never
 below 0). A deck's availability counts the other built decks only: its own cards are the
 ones it needs. Every read here costs a fixed number of queries whatever the number of
@@ -13,50 +13,38 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
 from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 
 from catalogue.models import Expansion, Printing
-from decks.models import CollectionEntry, Deck, OwnedProduct
+from decks.lists.holdings import CardFigures, DeckUse
+from decks.models import Deck
 
-from .lists.owned import owned_by_game, owned_copies, owned_counts
+from .models import CollectionEntry, OwnedProduct
+from .owned import owned_by_game, owned_copies, owned_counts
 
-
-@dataclass(frozen=True)
-class DeckUse:
-    """`count` copies of a card held by one of the user's decks."""
-
-    id: int
-    name: str
-    count: int
-    built: bool = True
-
-
-@dataclass
-class CardFigures:
-    """One card's figures for its owner: owned · in built decks (which) · free."""
-
-    owned: int = 0
-    decks: list[DeckUse] = field(default_factory=list)
-
-    @property
-    def in_built(self) -> int:
-        return sum(d.count for d in self.decks)
-
-    @property
-    def free(self) -> int:
-        return max(self.owned - self.in_built, 0)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "owned": self.owned,
-            "in_built_decks": self.in_built,
-            "built_decks": [{"id": d.id, "name": d.name, "count": d.count} for d in self.decks],
-            "free": self.free,
-        }
+__all__ = [
+    "CardFigures",
+    "DeckUse",
+    "ExpansionCompletion",
+    "availability",
+    "built_usage",
+    "card_decks",
+    "card_figures",
+    "card_use_figures",
+    "completion",
+    "entries_needed",
+    "export_csv",
+    "export_rows",
+    "export_text",
+    "only_free",
+    "wants",
+    "wants_csv",
+    "wants_text",
+]
 
 
 def entries_needed(entries: Iterable[Mapping[str, Any]] | None) -> dict[str, int]:
