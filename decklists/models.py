@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from cardsite.models import ChunkedJob, JobStatus
+from decks.lists import SavedList
 from decks.models import format_name
 
 from .listing_cache import listings_changed
@@ -183,6 +184,13 @@ class Decklist(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("decklists:detail", args=[self.pk])
+
+    def saved_list(self) -> SavedList:
+        """The published list as the verdict check reads it, in its own format (another
+        format's check: `.in_format(fmt)`); no owner's collection counts for it."""
+        return SavedList.stored(
+            game=self.game, format=self.format, entries=self.entries, options=self.options
+        )
 
     # What the deck exports (decks.selectors.deck_export, the printable sheet) read of a
     # deck and its version: a decklist is both.
