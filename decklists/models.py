@@ -24,7 +24,8 @@ from django.urls import reverse
 
 from cardsite.models import ChunkedJob, JobStatus
 from decks.lists import SavedList
-from decks.models import format_name
+from decks.models import format_name, stored_verdict
+from validation.runner import Report as Verdict
 
 from .listing_cache import listings_changed
 
@@ -184,6 +185,12 @@ class Decklist(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("decklists:detail", args=[self.pk])
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The verdict it was published with (`published_report` read back by
+        `Report.from_dict`); None when none is stored."""
+        return stored_verdict(self.published_report)
 
     def saved_list(self) -> SavedList:
         """The published list as the verdict check reads it, in its own format (another

@@ -41,7 +41,7 @@ from .forms import (
     default_game_format,
     list_too_large,
 )
-from .lists import ListInvalid, list_check
+from .lists import ListInvalid, SavedList, list_check
 from .models import CollectionEntry, Deck, DeckVersion, OwnedProduct, RetiredShareToken
 from .presentation import explained, totals_rows
 
@@ -353,7 +353,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     game = deck.game.definition
     is_current = version is not None and version.pk == deck.current_version_id
     report = deck.verdict if is_current else (version.verdict if version else None)
-    listing = list_view(deck, version, report) if version else None
+    listing = list_view(SavedList.of_deck(deck, version), report) if version else None
     history = Paginator(
         DeckVersion.objects.filter(deck=deck)
         .select_related("author")

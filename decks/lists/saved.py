@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 
 from .entries import ListEntry, entries_from_json
-from .options import COLLECTION_OPTION
 
 if TYPE_CHECKING:
     from catalogue.models import Game
@@ -73,8 +72,8 @@ class SavedList:
     @classmethod
     def of_deck(cls, deck: Deck, version: DeckVersion | None = None) -> SavedList:
         """A saved deck's list: `version` (by default its current one) in the deck's format,
-        under its pin. The owner is read (a query, unless loaded with the deck) only when the
-        list is restricted to the owner's collection."""
+        under its pin. No query: the owner, when not loaded with the deck, is read only by a
+        check of a list restricted to the owner's collection (`collection_owner`)."""
         version = version if version is not None else deck.current_version
         if version is None:
             raise ValueError(f"deck {deck.pk} has no saved list")
@@ -86,7 +85,7 @@ class SavedList:
             options=MappingProxyType(options),
             pin=deck.rule_set_pin_id,
             owner_id=deck.owner_id,
-            owner=deck.owner if options.get(COLLECTION_OPTION) is True else None,
+            owner=deck.owner if type(deck).owner.is_cached(deck) else None,
             version=version.pk,
             revision=version.revision,
         )
