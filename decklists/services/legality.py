@@ -16,7 +16,7 @@ the catalogue's facts), run on a snapshot instead of a deck.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.db.models import Q
 from django.utils import timezone
@@ -28,12 +28,15 @@ from decklists.from_decks import RuleSetCache, SavedList, version_check
 from decklists.listing_cache import listings_changed
 from decklists.models import Decklist, DecklistLegality
 from validation.runner import Report
+from validation.types import CardFacts
 
 #: Problems kept a format (the page shows them; the rest are counted).
 ERRORS_KEPT = 3
 
 
-def check_formats(*, saved: SavedList, pool, sets) -> dict[str, Report]:
+def check_formats(
+    *, saved: SavedList, pool: Mapping[str, CardFacts], sets: RuleSetCache
+) -> dict[str, Report]:
     """The list's report in every format of its game, each under the rule set in force
     today there (`sets`, a RuleSetCache); the list's own options count in its own format,
     the other formats read their defaults (`SavedList.in_format`)."""
