@@ -100,7 +100,7 @@ def build_decks(n: int):
     from django.utils import timezone
 
     from catalogue.models import Game
-    from decks.lists import version_check
+    from decks.lists import SavedList, version_check
     from decks.services import deck_create
 
     text = (ROOT / "validation/games/redline/sample_data/decks/standard.txt").read_text()
@@ -111,7 +111,7 @@ def build_decks(n: int):
         owner=users[0], game_slug="redline", format="standard", name="Sample deck 0", text=text
     )
     version = proto.current_version
-    report = version_check(deck=proto, version=version)
+    report = version_check(SavedList.of_deck(proto, version))
     assert report["legal"], report
     game = Game.objects.get(slug="redline")
     now = timezone.now()

@@ -3,7 +3,7 @@ services named by verb and the selectors. A change to where the decks app keeps 
 change to these lines only."""
 
 from decks.builder.views import list_view
-from decks.lists import version_check
+from decks.lists import ListEntry, SavedList, entries_from_json, version_check
 from decks.lists.options import COLLECTION_OPTION
 from decks.models import Deck, DeckVersion
 from decks.presentation import totals_rows
@@ -16,10 +16,13 @@ __all__ = [
     "COLLECTION_OPTION",
     "Deck",
     "DeckVersion",
+    "ListEntry",
     "RuleSetCache",
+    "SavedList",
     "deck_create",
     "deck_export",
     "entries_as_sections",
+    "entries_from_json",
     "list_view",
     "publish_sample_decks",
     "sample_deck_name",

@@ -23,7 +23,9 @@ from django.db.models import Q
 from django.urls import reverse
 
 from cardsite.models import ChunkedJob, JobStatus
-from decks.models import format_name
+from decks.lists import SavedList
+from decks.models import format_name, stored_verdict
+from validation.runner import Report as Verdict
 
 from .listing_cache import listings_changed
 
@@ -183,6 +185,19 @@ class Decklist(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("decklists:detail", args=[self.pk])
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The verdict it was published with (`published_report` read back by
+        `Report.from_dict`); None when none is stored."""
+        return stored_verdict(self.published_report)
+
+    def saved_list(self) -> SavedList:
+        """The published list as the verdict check reads it, in its own format (another
+        format's check: `.in_format(fmt)`); no owner's collection counts for it."""
+        return SavedList.stored(
+            game=self.game, format=self.format, entries=self.entries, options=self.options
+        )
 
     # What the deck exports (decks.selectors.deck_export, the printable sheet) read of a
     # deck and its version: a decklist is both.

@@ -139,7 +139,8 @@ class DecklistDetailSerializer(DecklistSerializer):
     def get_published_legal(self, decklist) -> bool:
         """Its verdict in its format when it was published (always true: an illegal list is
         refused)."""
-        return bool((decklist.published_report or {}).get("legal"))
+        verdict = decklist.verdict
+        return verdict is not None and verdict.legal
 
     @extend_schema_field({"type": "integer", "nullable": True})
     def get_duplicate_of(self, decklist):

@@ -24,7 +24,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from cardsite.throttling import page_throttle
 from catalogue.models import Game
 from validation.registry import registry
-from validation.runner import Report
 
 from . import selectors, services
 from .forms import CommentForm, PublishForm, PublishSetForm, ReasonForm
@@ -97,14 +96,8 @@ def _detail_context(request, decklist: Decklist, **extra) -> dict:
     legality = legality_refresh(decklist)
     own = next((row for row in legality if row.format == decklist.format), None)
     game = decklist.game.definition
-    published = decklist.published_report
-    # A decklist carries the deck's game and format and the version's entries and options,
-    # which is all list_view reads of them.
-    listing = list_view(
-        decklist,  # type: ignore[arg-type]
-        decklist,  # type: ignore[arg-type]
-        Report.from_dict(published) if published else None,
-    )
+    verdict = decklist.verdict
+    listing = list_view(decklist.saved_list(), verdict)
     user = request.user
     moderator = services.may_moderate_comment(user, None, decklist)
     comments = selectors.comments_of(decklist, page=request.GET.get("cp") or 1, moderator=moderator)
@@ -123,7 +116,7 @@ def _detail_context(request, decklist: Decklist, **extra) -> dict:
         "is_author": user.is_authenticated and user.pk == decklist.author_id,
         "comment_form": extra.pop("comment_form", None) or CommentForm(),
         "faction_label": game.factions.get(decklist.faction, decklist.faction),
-        "totals": totals_rows((decklist.published_report or {}).get("totals"), game),
+        "totals": totals_rows(verdict.totals if verdict else None, game),
         **extra,
     }
 

@@ -21,8 +21,9 @@ from validation.sample_hand import MAX_EXTRA_DRAWS, DrawnSection, deal
 from validation.types import CardFacts, Entry, RuleSetFacts, plain
 
 from .list_header import export_header
-from .lists import IN_FORCE, deck_rule_set
+from .lists import IN_FORCE, deck_rule_set, entries_from_json
 from .lists.edits import sections_for
+from .lists.entries import Cell
 from .lists.holdings import owned_counts
 from .models import Deck as DeckModel
 from .presentation import kind_groups, section_order
@@ -58,13 +59,13 @@ def sample_hand(*, deck, version, seed: int, extra: dict[str, int]) -> list[Hand
     the seed, with `extra[section]` cards drawn after the opening hand. Two queries."""
     rules = drawn_sections(deck.game.slug)
     wanted = {r.section for r in rules}
-    entries = [e for e in version.entries if e["section"] in wanted]
-    pool = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
+    entries = [e for e in entries_from_json(version.entries) if e.section in wanted]
+    pool = card_facts_by_names(game_slug=deck.game.slug, names=[e.card for e in entries])
     sections: dict[str, list[Entry]] = {}
     for e in entries:
-        facts = pool.get(e["card"].lower())
+        facts = pool.get(e.card.lower())
         if facts is not None:
-            sections.setdefault(e["section"], []).append(Entry(facts, e["count"]))
+            sections.setdefault(e.section, []).append(Entry(facts, e.count))
     pks = dict(
         Card.objects.filter(
             game_id=deck.game_id, name__in=[f.name for f in pool.values()]
@@ -131,22 +132,19 @@ def version_entries(
     is checked under); every section asked for is a key, empty when the list has none. A
     card no longer in the catalogue raises InputsError naming it."""
     wanted = list(dict.fromkeys(sections))
-    entries = [e for e in version.entries if e["section"] in wanted]
+    entries = [e for e in entries_from_json(version.entries) if e.section in wanted]
+    names = [e.card for e in entries]
     if rule_set is IN_FORCE:
-        rule_set = deck_rule_set(deck=version.deck, names=[e["card"] for e in entries])
-    facts = card_facts_by_names(
-        game_slug=version.deck.game.slug, names=[e["card"] for e in entries]
-    )
+        rule_set = deck_rule_set(deck=version.deck, names=names)
+    facts = card_facts_by_names(game_slug=version.deck.game.slug, names=names)
     out: dict[str, list[Entry]] = {s: [] for s in wanted}
     for e in entries:
-        card = facts.get(e["card"].lower())
+        card = facts.get(e.card.lower())
         if card is None:
-            raise InputsError(f"{e['card']} is no longer in the catalogue")
-        cell = e.get(decklist.PLACEMENT)
-        placement = (int(cell[0]), int(cell[1])) if cell else None
+            raise InputsError(f"{e.card} is no longer in the catalogue")
         if rule_set is not None:
             card = rule_set.card(card)
-        out[e["section"]].append(Entry(card, int(e["count"]), placement))
+        out[e.section].append(Entry(card, e.count, e.placement))
     return out
 
 
@@ -155,13 +153,12 @@ def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
     `version_b`, in the game's section order. A placed unit (its placement) is its own line."""
     game = registry.get(version_a.deck.game.slug) if version_a.deck.game.slug in registry else None
 
-    def counts(version) -> dict[str, dict[tuple, int]]:
-        out: dict[str, dict[tuple, int]] = {}
-        for e in version.entries:
-            cell = e.get(decklist.PLACEMENT)
-            key = (e["card"], tuple(cell) if cell else None)
-            sec = out.setdefault(e["section"], {})
-            sec[key] = sec.get(key, 0) + e["count"]
+    def counts(version) -> dict[str, dict[tuple[str, Cell | None], int]]:
+        out: dict[str, dict[tuple[str, Cell | None], int]] = {}
+        for e in entries_from_json(version.entries):
+            key = (e.card, e.placement)
+            sec = out.setdefault(e.section, {})
+            sec[key] = sec.get(key, 0) + e.count
         return out
 
     a, b = counts(version_a), counts(version_b)

@@ -40,7 +40,7 @@ from .forms import (
 )
 from .list_pages import list_form_page as _list_form_page
 from .list_pages import list_invalid as _list_invalid
-from .lists import ListInvalid, holdings, list_check
+from .lists import ListInvalid, SavedList, holdings, list_check
 from .models import Deck, DeckVersion, RetiredShareToken
 from .presentation import explained, totals_rows
 
@@ -331,7 +331,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
     game = deck.game.definition
     is_current = version is not None and version.pk == deck.current_version_id
     report = deck.verdict if is_current else (version.verdict if version else None)
-    listing = list_view(deck, version, report) if version else None
+    listing = list_view(SavedList.of_deck(deck, version), report) if version else None
     history = Paginator(
         DeckVersion.objects.filter(deck=deck)
         .select_related("author")

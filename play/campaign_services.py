@@ -21,10 +21,9 @@ from django.db.models import Count, F, Max, Q
 
 from catalogue.models import Game
 from catalogue.services import card_facts_by_names
-from decks.lists import ListInvalid, VersionConflict, list_check
+from decks.lists import ListInvalid, VersionConflict, as_sections, entries_from_json, list_check
 from decks.models import Deck
 from decks.services import deck_save_version
-from validation import decklist
 from validation.capabilities import CampaignRules
 from validation.registry import registry
 from validation.rules import points
@@ -120,9 +119,9 @@ def section_counts(deck, section: str) -> dict[str, int]:
     if version is None:
         return {}
     counts: dict[str, int] = {}
-    for e in version.entries:
-        if e["section"] == section:
-            counts[e["card"]] = counts.get(e["card"], 0) + int(e["count"])
+    for e in entries_from_json(version.entries):
+        if e.section == section:
+            counts[e.card] = counts.get(e.card, 0) + e.count
     return counts
 
 
@@ -133,13 +132,9 @@ def _sections_with(deck, section: str, cards: Mapping[str, int]) -> dict[str, li
         section: [{"card": n, "count": c} for n, c in sorted(cards.items()) if c > 0]
     }
     version = deck.current_version
-    for e in version.entries if version is not None else ():
-        if e["section"] == section:
-            continue
-        item = {"card": e["card"], "count": e["count"]}
-        if e.get(decklist.PLACEMENT) is not None:
-            item[decklist.PLACEMENT] = e[decklist.PLACEMENT]
-        sections.setdefault(e["section"], []).append(item)
+    others = entries_from_json(version.entries if version is not None else ())
+    for name, items in as_sections(e for e in others if e.section != section).items():
+        sections.setdefault(name, []).extend(items)
     return sections
 
 

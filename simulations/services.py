@@ -41,6 +41,7 @@ from django.http import Http404
 from cardsite import jobs as job_system
 from cardsite import workers
 from catalogue.services import card_facts_by_names, card_names_by_kind
+from decks.lists import entries_from_json
 from decks.models import Deck, Visibility
 from validation import params as validation_params
 from validation.params import ParamSpec
@@ -484,17 +485,17 @@ def odds_rules(game_slug: str):
 def odds_groups(*, deck_version, rules) -> dict[str, Any]:
     """The draw deck of a version for the odds calculator: its size and the groups a player
     may pick (every card kind and every card name in the drawn section, with counts)."""
-    entries = [e for e in deck_version.entries if e["section"] == rules.section]
+    entries = [e for e in entries_from_json(deck_version.entries) if e.section == rules.section]
     facts = card_facts_by_names(
-        game_slug=deck_version.deck.game.slug, names=[e["card"] for e in entries]
+        game_slug=deck_version.deck.game.slug, names=[e.card for e in entries]
     )
     by_kind: dict[str, int] = {}
     by_name: dict[str, int] = {}
     for e in entries:
-        card = facts.get(e["card"].lower())
+        card = facts.get(e.card.lower())
         kind_name = card.kind if card else "unknown"
-        by_kind[kind_name] = by_kind.get(kind_name, 0) + int(e["count"])
-        by_name[e["card"]] = by_name.get(e["card"], 0) + int(e["count"])
+        by_kind[kind_name] = by_kind.get(kind_name, 0) + e.count
+        by_name[e.card] = by_name.get(e.card, 0) + e.count
     groups = [(f"every {name.replace('_', ' ')}", n) for name, n in sorted(by_kind.items())]
     groups += sorted(by_name.items(), key=lambda kv: (-kv[1], kv[0]))
     return {

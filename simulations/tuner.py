@@ -17,6 +17,7 @@ version of the deck. Every problem is a SimulationError naming its field.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from django.db.models import Case, Exists, F, OuterRef, Q, Value, When
@@ -29,11 +30,14 @@ from catalogue.services import GamePool
 from collection.interface import loose_card_ids
 from decks.lists import (
     COLLECTION_OPTION,
+    ListEntry,
     ListInvalid,
     VersionConflict,
+    as_sections,
     collection_counts,
     deck_card_names,
     deck_rule_set,
+    entries_from_json,
     list_check,
 )
 from decks.models import DeckVersion
@@ -426,25 +430,25 @@ def tune_apply(*, run: SimulationRun, user, index: int) -> DeckVersion:
     if version is None or version.deck.owner_id != user.pk:
         raise services.SimulationError("only the deck's owner may change it")
     swap = suggestions[index]
-    rows = []
+    rows: list[ListEntry] = []
     done_cut = done_add = False
-    for e in version.entries:
-        e = dict(e)
-        if not done_cut and e["section"] == swap["section"] and e["card"] == swap["cut"]:
-            e["count"] = int(e["count"]) - 1
+    for e in entries_from_json(version.entries):
+        count = e.count
+        if not done_cut and e.section == swap["section"] and e.card == swap["cut"]:
+            count -= 1
             done_cut = True
-        if not done_add and e["section"] == swap["section"] and e["card"] == swap["add"]:
-            e["count"] = int(e["count"]) + 1
+        if not done_add and e.section == swap["section"] and e.card == swap["add"]:
+            count += 1
             done_add = True
-        if e["count"] > 0:
-            rows.append(e)
+        if count > 0:
+            rows.append(replace(e, count=count))
     if not done_add:
-        rows.append({"section": swap["section"], "card": swap["add"], "count": 1})
+        rows.append(ListEntry(section=swap["section"], card=swap["add"], count=1))
     try:
         return deck_save_version(
             deck=version.deck,
             author=user,
-            sections=entries_as_sections(rows),
+            sections=as_sections(rows),
             options=dict(version.options),
             based_on=version.number,
             note=f"Tuner #{run.pk}: {swap['cut']} out, {swap['add']} in",

@@ -16,9 +16,7 @@ the catalogue's facts), run on a snapshot instead of a deck.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from django.db.models import Q
 from django.utils import timezone
@@ -26,50 +24,26 @@ from django.utils import timezone
 from catalogue import rulesets
 from catalogue.models import Game, RuleSet
 from catalogue.services import GamePool, card_facts_by_names
-from decklists.from_decks import RuleSetCache, version_check
+from decklists.from_decks import RuleSetCache, SavedList, version_check
 from decklists.listing_cache import listings_changed
 from decklists.models import Decklist, DecklistLegality
 from validation.runner import Report
+from validation.types import CardFacts
 
 #: Problems kept a format (the page shows them; the rest are counted).
 ERRORS_KEPT = 3
 
 
-@dataclass
-class _ListDeck:
-    """What the rules check reads of a deck, for a snapshot."""
-
-    game: Any
-    format: str
-    name: str = ""
-    owner: Any = None
-    rule_set_pin_id: int | None = None
-
-
-@dataclass
-class _ListVersion:
-    entries: list[dict[str, Any]]
-    options: dict[str, Any] = field(default_factory=dict)
-    pk: int | None = None
-    revision: int = 0
-
-
 def check_formats(
-    *, game, entries: list[dict[str, Any]], options: dict[str, Any], own_format: str, pool, sets
+    *, saved: SavedList, pool: Mapping[str, CardFacts], sets: RuleSetCache
 ) -> dict[str, Report]:
-    """The list's report in every format of `game` (a catalogue Game), each under the rule
-    set in force today there (`sets`, a RuleSetCache); the list's own options count in its
-    own format, the other formats read their defaults."""
-    out = {}
-    for fmt in game.definition.formats:
-        opts = dict(options) if fmt == own_format else {}
-        out[fmt] = version_check(
-            deck=_ListDeck(game=game, format=fmt),
-            version=_ListVersion(entries=entries, options=opts),
-            pool=pool,
-            rule_set=sets.in_force(fmt),
-        )
-    return out
+    """The list's report in every format of its game, each under the rule set in force
+    today there (`sets`, a RuleSetCache); the list's own options count in its own format,
+    the other formats read their defaults (`SavedList.in_format`)."""
+    return {
+        fmt: version_check(saved.in_format(fmt), pool=pool, rule_set=sets.in_force(fmt))
+        for fmt in saved.game.definition.formats
+    }
 
 
 def legality_rows(decklist_id: int, reports: dict[str, Report], now) -> list:
@@ -126,13 +100,9 @@ def legality_check(
         "pk", "entries", "options", "format"
     ).iterator(chunk_size=2000):
         n += 1
+        saved = SavedList.stored(game=game, format=own, entries=entries, options=options)
         for fmt in wanted:
-            report = version_check(
-                deck=_ListDeck(game=game, format=fmt),
-                version=_ListVersion(entries=entries, options=dict(options) if fmt == own else {}),
-                pool=pool,
-                rule_set=sets.in_force(fmt),
-            )
+            report = version_check(saved.in_format(fmt), pool=pool, rule_set=sets.in_force(fmt))
             rows += legality_rows(pk, {fmt: report}, now)
     return n, rows
 
@@ -186,18 +156,15 @@ def legality_refresh(decklist) -> list:
         elif rs is not None and (row.rule_set_code != rs.code or row.checked_at < rs.updated_at):
             stale.append(fmt)
     if stale:
-        names = [e["card"] for e in decklist.entries]
+        saved = decklist.saved_list()
+        names = saved.card_names
         pool = card_facts_by_names(game_slug=game.slug, names=names)
         now = timezone.now()
         fresh = []
         for fmt in stale:
             rs = current.get(fmt)
             report = version_check(
-                deck=_ListDeck(game=game, format=fmt),
-                version=_ListVersion(
-                    entries=decklist.entries,
-                    options=dict(decklist.options) if fmt == decklist.format else {},
-                ),
+                saved.in_format(fmt),
                 pool=pool,
                 rule_set=rulesets.facts(rs, names) if rs is not None else None,
             )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -18,7 +18,15 @@ from catalogue import rulesets
 from catalogue.models import Card
 from catalogue.services import card_facts_by_names
 from decklists import markdown
-from decklists.from_decks import COLLECTION_OPTION, RuleSetCache, deck_create, entries_as_sections
+from decklists.from_decks import (
+    COLLECTION_OPTION,
+    ListEntry,
+    RuleSetCache,
+    SavedList,
+    deck_create,
+    entries_as_sections,
+    entries_from_json,
+)
 from decklists.models import (
     DESCRIPTION_MAX,
     Author,
@@ -27,6 +35,7 @@ from decklists.models import (
     DecklistSet,
     DeckOrigin,
 )
+from validation.types import CardFacts
 
 from . import popularity
 from .errors import DecklistInvalid, PublishRefused
@@ -38,12 +47,12 @@ NAME_MAX = 200
 SET_MAX = 8
 
 
-def signature(*, game_slug: str, format: str, entries: list[dict[str, Any]], options) -> str:
+def signature(*, game_slug: str, format: str, entries: Sequence[Mapping[str, Any]], options) -> str:
     """A hash of the sorted list: equal for two lists of the same cards, counts, sections,
     placements and options, whatever their order."""
     rows = sorted(
-        (e["section"], e["card"].lower(), int(e["count"]), list(e.get("placement") or []))
-        for e in entries
+        (e.section, e.card.lower(), e.count, list(e.placement or []))
+        for e in entries_from_json(entries)
     )
     doc = json.dumps([game_slug, format, rows, options or {}], sort_keys=True)
     return hashlib.sha256(doc.encode()).hexdigest()
@@ -69,21 +78,23 @@ def render_text(text: str) -> str:
     return markdown.render(text, known_users=known)
 
 
-def faction_and_leader(game_def, format: str, entries, facts) -> tuple[str, str]:
+def faction_and_leader(
+    game_def, format: str, entries: Sequence[ListEntry], facts: Mapping[str, CardFacts]
+) -> tuple[str, str]:
     """The list's leader (the one card of a section that holds exactly one card of one kind)
     and its faction: the leader's, else the faction most of its copies have ("" for none)."""
     fmt = game_def.format(format)
     leaders = {s.name for s in fmt.sections if s.size == (1, 1) and len(s.kinds) == 1}
-    leader = next((e["card"] for e in entries if e["section"] in leaders), "")
+    leader = next((e.card for e in entries if e.section in leaders), "")
     if leader:
         card = facts.get(leader.lower())
         if card is not None and card.faction:
             return card.faction, leader
     counts: dict[str, int] = {}
     for e in entries:
-        card = facts.get(e["card"].lower())
+        card = facts.get(e.card.lower())
         if card is not None and card.faction:
-            counts[card.faction] = counts.get(card.faction, 0) + int(e["count"])
+            counts[card.faction] = counts.get(card.faction, 0) + e.count
     faction = max(sorted(counts), key=lambda f: counts[f]) if counts else ""
     return faction, leader
 
@@ -106,8 +117,9 @@ def _clean_meta(name: str, description: str) -> tuple[str, str]:
 class _Prepared:
     """A deck's current version checked for publication."""
 
-    def __init__(self, deck, version, entries, options, reports, facts):
-        self.deck, self.version, self.entries, self.options = deck, version, entries, options
+    def __init__(self, deck, version, entries, saved: SavedList, reports, facts):
+        self.deck, self.version, self.entries, self.saved = deck, version, entries, saved
+        self.options = dict(saved.options)
         self.reports, self.facts = reports, facts
 
 
@@ -119,16 +131,9 @@ def _prepare(deck, *, field: str = "deck") -> _Prepared:
         raise PublishRefused([f"“{deck.name}” has no saved list yet"], field=field)
     entries = [dict(e) for e in version.entries]
     options = {k: v for k, v in (version.options or {}).items() if k != COLLECTION_OPTION}
-    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e["card"] for e in entries])
-    sets = RuleSetCache(deck.game.slug)
-    reports = check_formats(
-        game=deck.game,
-        entries=entries,
-        options=options,
-        own_format=deck.format,
-        pool=facts,
-        sets=sets,
-    )
+    saved = SavedList.stored(game=deck.game, format=deck.format, entries=entries, options=options)
+    facts = card_facts_by_names(game_slug=deck.game.slug, names=saved.card_names)
+    reports = check_formats(saved=saved, pool=facts, sets=RuleSetCache(deck.game.slug))
     own = reports[deck.format]
     if not own.legal:
         problems = [e.message for e in own.errors] or ["not legal"]
@@ -139,7 +144,7 @@ def _prepare(deck, *, field: str = "deck") -> _Prepared:
             [f"“{deck.name}” is not legal in {fmt_name}{where} today: {p}" for p in problems],
             field=field,
         )
-    return _Prepared(deck, version, entries, options, reports, facts)
+    return _Prepared(deck, version, entries, saved, reports, facts)
 
 
 def _create(prepared: _Prepared, *, author, name: str, description: str, set_=None) -> Decklist:
@@ -162,7 +167,9 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
             precedent, derivation = origin.decklist_id, Decklist.Derivation.COPY
     now = timezone.now()
     fresh = popularity.freshness(now)
-    faction, leader = faction_and_leader(game_def, deck.format, prepared.entries, prepared.facts)
+    faction, leader = faction_and_leader(
+        game_def, deck.format, prepared.saved.entries, prepared.facts
+    )
     own = prepared.reports[deck.format]
     decklist = Decklist.objects.create(
         author=author,
@@ -196,12 +203,12 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
         published_at=now,
     )
     counts: dict[str, int] = {}
-    for e in prepared.entries:
-        counts[e["card"].lower()] = counts.get(e["card"].lower(), 0) + int(e["count"])
+    for e in prepared.saved.entries:
+        counts[e.card.lower()] = counts.get(e.card.lower(), 0) + e.count
     ids = {
         name.lower(): pk
         for name, pk in Card.objects.filter(
-            game=deck.game, name__in=[e["card"] for e in prepared.entries]
+            game=deck.game, name__in=prepared.saved.card_names
         ).values_list("name", "pk")
     }
     DecklistCard.objects.bulk_create(

@@ -2,8 +2,10 @@
 
 - `check`: reading a list (text or JSON sections) against the catalogue and checking it with
   the rules core (`list_check`, `deck_from_list`), the rule set a check is under
-  (`deck_rule_set`, `chosen_rule_set`), and a saved version checked the same way
+  (`deck_rule_set`, `chosen_rule_set`), and a stored list checked the same way
   (`version_check`);
+- `saved`: `SavedList`, a stored list (a deck's version, a decklist, a re-check's row) as
+  `version_check` takes it;
 - `checked`: `CheckedList`, what a check answers;
 - `options`: the deck options the rules core sees (the collection restriction);
 - `entries`: `ListEntry`, a line of a version's list as a type (`entries_from_json` reads a
@@ -28,6 +30,7 @@ from .check import (
     deck_rule_set,
     list_check,
     list_recognise,
+    pinned_rule_set,
     version_check,
 )
 from .check import (
@@ -40,6 +43,7 @@ from .checked import CheckedList
 from .entries import ListEntry, as_sections, entries_from_json
 from .errors import DeckInvalid, ListInvalid, VersionConflict
 from .options import COLLECTION_OPTION, clean_collection_option, collection_counts, rules_options
+from .saved import SavedList
 
 __all__ = [
     "COLLECTION_OPTION",
@@ -48,6 +52,7 @@ __all__ = [
     "ListEntry",
     "DeckInvalid",
     "ListInvalid",
+    "SavedList",
     "VersionConflict",
     "as_sections",
     "chosen_rule_set",
@@ -61,6 +66,7 @@ __all__ = [
     "entries_from_json",
     "list_check",
     "list_recognise",
+    "pinned_rule_set",
     "rules_options",
     "version_check",
 ]

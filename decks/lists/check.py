@@ -1,6 +1,6 @@
 """Checking a list against the rules core: reading lines and JSON sections, resolving names
 against the catalogue (with suggestions), and validating with the owner's options; and
-checking a saved version's stored entries the same way (`version_check`). Nothing here
+checking a stored list (`saved.SavedList`) the same way (`version_check`). Nothing here
 writes."""
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from catalogue.services import (
 from validation import decklist
 from validation.registry import registry
 from validation.runner import Report, validate
-from validation.types import Deck, Entry, RuleSetFacts, Violation
+from validation.types import CardFacts, Deck, Entry, RuleSetFacts, Violation
 
 from .checked import CheckedList
 from .errors import DeckInvalid, ListInvalid
 from .options import COLLECTION_OPTION, clean_collection_option, rules_options
+from .saved import SavedList
 
 
 def _line_errors(errors) -> list[dict[str, Any]]:
@@ -142,11 +143,21 @@ def deck_rule_set(*, deck, names: Iterable[str] | None = None) -> RuleSetFacts |
     """The rule set a saved deck is checked under: its pin, or (a deck that follows its
     format, or whose pinned rule set was deleted) the one in effect today; None for the bare
     format. `names` (the deck's cards) bounds what is read of it (catalogue.rulesets.facts)."""
-    if deck.rule_set_pin_id is not None:
-        pinned = RuleSet.objects.filter(pk=deck.rule_set_pin_id).first()
+    return pinned_rule_set(
+        game_slug=deck.game.slug, format=deck.format, pin=deck.rule_set_pin_id, names=names
+    )
+
+
+def pinned_rule_set(
+    *, game_slug: str, format: str, pin: int | None, names: Iterable[str] | None = None
+) -> RuleSetFacts | None:
+    """The rule set of the id `pin`, or (None, or a rule set since deleted) the format's
+    one in effect today; None for the bare format (`deck_rule_set`)."""
+    if pin is not None:
+        pinned = RuleSet.objects.filter(pk=pin).first()
         if pinned is not None:
             return rulesets.facts(pinned, names)
-    return rulesets.facts_in_force(deck.game.slug, deck.format, names=names)
+    return rulesets.facts_in_force(game_slug, format, names=names)
 
 
 def chosen_rule_set(
@@ -230,49 +241,47 @@ def _unreadable_report(errors: list[Violation], rule_set: RuleSetFacts | None) -
 
 
 def version_check(
+    saved: SavedList,
     *,
-    deck,
-    version,
-    pool: Mapping[str, Any] | None = None,
+    pool: Mapping[str, CardFacts] | None = None,
     rule_set: RuleSetFacts | None = IN_FORCE,
 ) -> Report:
-    """Validate a stored version against today's catalogue; its report. A card
-    that has left the catalogue makes the deck illegal (code `deck.card`). `rule_set` is the
-    rule set to check it under; by default the deck's own (its pin, or the one in effect
-    today)."""
-    slug = deck.game.slug
+    """Validate a stored list (a saved deck's version, a decklist, a re-check's row: a
+    `SavedList`) against today's catalogue; its report. A card that has left the catalogue
+    makes the list illegal (code `deck.card`). `rule_set` is the rule set to check it under;
+    by default the list's own (its pin, or the one in effect today)."""
+    slug = saved.game.slug
     if rule_set is IN_FORCE:
-        rule_set = deck_rule_set(deck=deck, names=[e["card"] for e in version.entries])
+        rule_set = pinned_rule_set(
+            game_slug=slug, format=saved.format, pin=saved.pin, names=saved.card_names
+        )
     if pool is None:
-        pool = card_facts_by_names(game_slug=slug, names=[e["card"] for e in version.entries])
+        pool = card_facts_by_names(game_slug=slug, names=saved.card_names)
     sections: dict[str, list[Entry]] = {}
     missing: list[Violation] = []
-    for e in version.entries:
-        facts = pool.get(e["card"].lower())
+    for e in saved.entries:
+        facts = pool.get(e.card.lower())
         if facts is None:
             missing.append(
                 Violation(
                     "deck.card",
-                    f"{e['card']} is no longer in the {deck.game.name} catalogue",
-                    section=e["section"],
-                    cards=(e["card"],),
+                    f"{e.card} is no longer in the {saved.game.name} catalogue",
+                    section=e.section,
+                    cards=(e.card,),
                 )
             )
             continue
-        cell = e.get(decklist.PLACEMENT)
-        sections.setdefault(e["section"], []).append(
-            Entry(facts, e["count"], (cell[0], cell[1]) if cell else None)
-        )
+        sections.setdefault(e.section, []).append(Entry(facts, e.count, e.placement))
     if missing:
         return _unreadable_report(missing, rule_set)
     rules_deck = Deck(sections=sections)
-    options = dict(version.options)
-    owner = deck.owner if options.get(COLLECTION_OPTION) is True else None
+    options = dict(saved.options)
+    owner = saved.collection_owner() if options.get(COLLECTION_OPTION) is True else None
     rules_deck.options = rules_options(options, owner=owner, game_slug=slug, deck=rules_deck)
     try:
         report = validate(
             slug,
-            deck.format,
+            saved.format,
             rules_deck,
             cards=pool if isinstance(pool, GamePool) else GamePool(game_slug=slug),
             rule_set=rule_set,

@@ -34,7 +34,7 @@ class ListEntry:
             section=str(data["section"]),
             card=str(data["card"]),
             count=int(data["count"]),
-            placement=None if cell is None else (int(cell[0]), int(cell[1])),
+            placement=None if not cell else (int(cell[0]), int(cell[1])),
         )
 
     def as_dict(self) -> dict[str, Any]:

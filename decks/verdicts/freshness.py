@@ -34,7 +34,7 @@ from django.db.models import F, Func, OuterRef, Q, Subquery, TextField
 from catalogue import rulesets
 from catalogue.models import RuleSet
 from catalogue.services import card_facts_by_names
-from decks.lists import version_check
+from decks.lists import SavedList, version_check
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
 from notices.services import notices_write
@@ -147,14 +147,17 @@ def decks_refresh(decks: Iterable[Any]) -> int:
     wanted = [d.current_version_id for d in stale if d.current_version_id not in versions]
     if wanted:
         versions.update(
-            DeckVersion.objects.only("pk", "entries", "options", "deck_id").in_bulk(wanted)
+            DeckVersion.objects.only("pk", "entries", "options", "revision", "deck_id").in_bulk(
+                wanted
+            )
         )
     # The card facts of each game's stale lists (one query a game), each rule set's facts
     # for those cards (two or three queries a rule set).
+    lists = {d.pk: SavedList.of_deck(d, versions[d.current_version_id]) for d in stale}
     names: dict[int, set[str]] = {}
     by_pair: dict[tuple[int, str], set[str]] = {}
     for d in stale:
-        cards = {e["card"] for e in versions[d.current_version_id].entries}
+        cards = set(lists[d.pk].card_names)
         names.setdefault(d.game_id, set()).update(cards)
         by_pair.setdefault((d.game_id, d.format), set()).update(cards)
     slugs = {d.game_id: d.game.slug for d in stale}
@@ -165,9 +168,8 @@ def decks_refresh(decks: Iterable[Any]) -> int:
     }
     changed: list[dict[str, Any]] = []
     for d in stale:
-        version = versions[d.current_version_id]
         report = version_check(
-            deck=d, version=version, pool=pools[d.game_id], rule_set=facts[(d.game_id, d.format)]
+            lists[d.pk], pool=pools[d.game_id], rule_set=facts[(d.game_id, d.format)]
         )
         try:
             fmt_name = d.game.definition.format(d.format).name

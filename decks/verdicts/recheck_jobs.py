@@ -41,7 +41,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -52,7 +51,7 @@ from catalogue import rulesets
 from catalogue.models import Game, RuleSet
 from catalogue.rule_set_file import DeckVerdicts
 from catalogue.services import GamePool
-from decks.lists import version_check
+from decks.lists import SavedList, version_check
 from decks.models import Deck as DeckModel
 from decks.models import RecheckJob, stored_verdict
 from notices.models import Notice
@@ -144,21 +143,20 @@ def rule_set_preview(
     memo: dict[tuple, bool] = {}
     checked = made_illegal = made_legal = 0
     names: list[str] = []
-    for pk, owner_id, name, version_id, entries, options, pin, legal in rows:
+    for _pk, owner_id, name, version_id, entries, options, pin, legal in rows:
         checked += 1
-        key = (
-            tuple(
-                (e["section"], e["card"], e["count"], str(e.get("placement") or ""))
-                for e in entries
-            ),
-            repr(options),
-            owner_id if options else None,
+        saved = SavedList.stored(
+            game=game,
+            format=format,
+            entries=entries,
+            options=options,
+            pin=pin,
+            owner_id=owner_id,
+            version=version_id,
         )
+        key = _memo_key(saved)
         if key not in memo:
-            deck = _SavedDeck(pk, owner_id, game, format, name, pin)
-            version = _SavedVersion(version_id, entries, options or {})
-            report = version_check(deck=deck, version=version, pool=pool, rule_set=facts)
-            memo[key] = report.legal
+            memo[key] = version_check(saved, pool=pool, rule_set=facts).legal
         now = memo[key]
         if now == bool(legal):
             continue
@@ -261,58 +259,38 @@ def _message(
     return "points", f"{name}: total points {was_points} → {points} in {fmt_name}{under}."
 
 
-class _SavedDeck:
-    """What the rules check reads of a saved deck, without a model instance (building one
-    per deck cost a quarter of a chunk's time)."""
-
-    __slots__ = ("pk", "owner_id", "game", "format", "name", "rule_set_pin_id")
-
-    def __init__(self, pk, owner_id, game, format, name, rule_set_pin_id):
-        self.pk, self.owner_id, self.game, self.format = pk, owner_id, game, format
-        self.name, self.rule_set_pin_id = name, rule_set_pin_id
-
-    @property
-    def owner(self):
-        """Read only for a deck restricted to its owner's collection (one query)."""
-        return get_user_model().objects.get(pk=self.owner_id)
+def _memo_key(saved: SavedList) -> tuple[object, ...]:
+    """What a check of a saved deck's list depends on besides the rule set: many decks share
+    a list, checked once."""
+    return (
+        saved.format,
+        saved.entries,
+        repr(dict(saved.options)),
+        saved.owner_id if saved.options else None,
+    )
 
 
-class _SavedVersion:
-    __slots__ = ("pk", "entries", "options", "revision")
-
-    def __init__(self, pk, entries, options, revision=0):
-        self.pk, self.entries, self.options, self.revision = pk, entries, options, revision
-
-
-def _upcoming_effect(deck, version, pool, sets, upcoming, memo) -> dict[str, Any]:
+def _upcoming_effect(saved: SavedList, pool, sets, upcoming, memo) -> dict[str, Any]:
     """The upcoming rule set's effect on a deck that follows its format, in memory (the
     rule sets loaded once a chunk; the check under the upcoming one done once per distinct
     list and options in the chunk: many decks share a list)."""
-    if upcoming is None or deck.rule_set_pin_id is not None:
+    if upcoming is None or saved.pin is not None:
         return {}
     key, later = upcoming
-    memo_key = (
-        deck.format,
-        tuple(
-            (e["section"], e["card"], e["count"], str(e.get("placement") or ""))
-            for e in version.entries
-        ),
-        repr(version.options),
-        deck.owner_id if version.options else None,
-    )
+    memo_key = _memo_key(saved)
     found = memo.get(memo_key)
     if found is None:
-        report = version_check(deck=deck, version=version, pool=pool, rule_set=later)
+        report = version_check(saved, pool=pool, rule_set=later)
         found = effect_parts(
-            version=version,
-            now=sets.in_force(deck.format),
+            entries=saved.entries,
+            now=sets.in_force(saved.format),
             later=later,
             cards=pool,
             report=report,
         )
         memo[memo_key] = found
     items, legal, errors = found
-    return stored_effect(key=key, version=version, items=items, legal=legal, errors=errors)
+    return stored_effect(key=key, saved=saved, items=items, legal=legal, errors=errors)
 
 
 def _check_chunk(
@@ -359,10 +337,18 @@ def _check_chunk(
         ) = row
         stored = stored_verdict(stored_json)
         n += 1
-        deck = _SavedDeck(pk, owner_id, game, fmt, name, pin)
-        version = _SavedVersion(version_id, entries, options or {}, revision)
-        report = version_check(deck=deck, version=version, pool=pool, rule_set=sets.for_deck(deck))
-        effect = _upcoming_effect(deck, version, pool, sets, sets.upcoming(fmt), effects)
+        saved = SavedList.stored(
+            game=game,
+            format=fmt,
+            entries=entries,
+            options=options,
+            pin=pin,
+            owner_id=owner_id,
+            version=version_id,
+            revision=revision,
+        )
+        report = version_check(saved, pool=pool, rule_set=sets.for_pin(saved.format, saved.pin))
+        effect = _upcoming_effect(saved, pool, sets, sets.upcoming(fmt), effects)
         if report == stored and effect == stored_effect and pk not in released:
             continue
         changed.append(

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from catalogue import rulesets
 from catalogue.models import RuleSet
-from decks.lists import IN_FORCE, version_check
+from decks.lists import IN_FORCE, SavedList, version_check
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
 from validation.runner import Report
@@ -46,7 +46,7 @@ def deck_revalidate(
         return None
     if not isinstance(version, DeckVersion):  # pragma: no cover - defensive
         version = DeckVersion.objects.get(pk=deck.current_version_id)
-    report = version_check(deck=deck, version=version, pool=pool, rule_set=rule_set)
+    report = version_check(SavedList.of_deck(deck, version), pool=pool, rule_set=rule_set)
     apply_report(deck, report)
     deck.upcoming = upcoming_effect(deck=deck, version=version)
     DeckModel.objects.filter(pk=deck.pk, current_version_id=version.pk).update(
@@ -90,11 +90,15 @@ class RuleSetCache:
         return self._in_force[format]
 
     def for_deck(self, deck) -> RuleSetFacts | None:
-        pin = deck.rule_set_pin_id
+        return self.for_pin(deck.format, deck.rule_set_pin_id)
+
+    def for_pin(self, format: str, pin: int | None) -> RuleSetFacts | None:
+        """The rule set of the id `pin`, or (None, or deleted) the one in effect today in
+        `format`."""
         if pin is not None:
             if pin not in self._pinned:
                 found = RuleSet.objects.filter(pk=pin).first()
                 self._pinned[pin] = rulesets.facts(found) if found is not None else None
             if self._pinned[pin] is not None:
                 return self._pinned[pin]
-        return self.in_force(deck.format)
+        return self.in_force(format)

@@ -12,6 +12,7 @@ upcoming rule set's effect on it: every change it makes to the deck's cards, the
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,9 +22,9 @@ from django.utils.translation import ngettext
 from catalogue import rulesets
 from catalogue.models import RuleSet
 from catalogue.services import card_facts_by_names
-from decks.lists import version_check
+from decks.lists import ListEntry, SavedList, version_check
 from validation.runner import Report
-from validation.types import RuleSetFacts
+from validation.types import CardFacts, RuleSetFacts
 
 #: How long a deck's upcoming effect is kept (the key changes with its list and rule sets).
 EFFECT_SECONDS = 600
@@ -72,13 +73,13 @@ class Effect:
         }
 
 
-def _counts(version) -> tuple[dict[str, int], dict[str, str]]:
+def _counts(entries: Iterable[ListEntry]) -> tuple[dict[str, int], dict[str, str]]:
     counts: dict[str, int] = {}
     names: dict[str, str] = {}
-    for e in version.entries:
-        key = e["card"].lower()
-        counts[key] = counts.get(key, 0) + int(e["count"])
-        names.setdefault(key, e["card"])
+    for e in entries:
+        key = e.card.lower()
+        counts[key] = counts.get(key, 0) + e.count
+        names.setdefault(key, e.card)
     return counts, names
 
 
@@ -86,30 +87,35 @@ def _copies(n: int) -> str:
     return f"{n} {'copy' if n == 1 else 'copies'}"
 
 
-def effect_of(*, deck, version, now: RuleSetFacts | None, then: RuleSet) -> Effect:
-    """What rule set `then` does to `version` of `deck` against the rule set it is checked
-    under now (`now`; None: the bare format): each change to the deck's cards
+def effect_of(*, saved: SavedList, now: RuleSetFacts | None, then: RuleSet) -> Effect:
+    """What rule set `then` does to a deck's list (`saved`) against the rule set it is
+    checked under now (`now`; None: the bare format): each change to the deck's cards
     (`effect_parts`), the points against their limit, and the verdict."""
-    counts, names = _counts(version)
+    counts, names = _counts(saved.entries)
     later = rulesets.facts(then, names.values())
-    cards = card_facts_by_names(game_slug=deck.game.slug, names=names.values())
-    report = version_check(deck=deck, version=version, pool=cards, rule_set=later)
+    cards = card_facts_by_names(game_slug=saved.game.slug, names=names.values())
+    report = version_check(saved, pool=cards, rule_set=later)
     items, legal, errors = effect_parts(
-        version=version, now=now, later=later, cards=cards, report=report
+        entries=saved.entries, now=now, later=later, cards=cards, report=report
     )
     return Effect(rule_set=then, items=items, legal=legal, errors=errors)
 
 
 def effect_parts(
-    *, version, now: RuleSetFacts | None, later: RuleSetFacts, cards, report: Report
+    *,
+    entries: Iterable[ListEntry],
+    now: RuleSetFacts | None,
+    later: RuleSetFacts,
+    cards: Mapping[str, CardFacts],
+    report: Report,
 ) -> tuple[list[str], bool, int]:
-    """The effect's items, verdict and number of errors, from the version's check under the
+    """The effect's items, verdict and number of errors, from the list's check under the
     upcoming rule set (`report`) and the facts of both rule sets (no query: a re-check
     chunk computes it for each deck in memory; `cards` maps lower-case names to facts).
     The items: card by card in name order, every difference between the two rule sets for
     that card (banned or no longer, out of or back in the card pool, a limit set, raised,
     lowered or lifted, its cost, its errata), then the points against their limit."""
-    counts, names = _counts(version)
+    counts, names = _counts(entries)
     items: list[str] = []
     costs_now = now.costs if now is not None else {}
     banned_now = now.banned if now is not None else frozenset()
@@ -169,13 +175,14 @@ def effect_key(in_force: RuleSet | None, upcoming: RuleSet) -> str:
 
 
 def stored_effect(
-    *, key: str, version, items: list[str], legal: bool, errors: int
+    *, key: str, saved: SavedList, items: list[str], legal: bool, errors: int
 ) -> dict[str, Any]:
-    """An effect as `Deck.upcoming` stores it, for `version` under `key` (effect_key)."""
+    """An effect as `Deck.upcoming` stores it, for the version `saved` was read from, under
+    `key` (effect_key)."""
     return {
         "key": key,
-        "version": version.pk,
-        "revision": getattr(version, "revision", 0),
+        "version": saved.version,
+        "revision": saved.revision,
         "items": list(items),
         "legal": legal,
         "errors": errors,
@@ -200,12 +207,12 @@ def upcoming_effect(*, deck, version) -> dict[str, Any]:
 
 def _effect_between(deck, version, in_force: RuleSet | None, upcoming: RuleSet) -> dict[str, Any]:
     """The effect on `version` of going from `in_force` to `upcoming`, as stored."""
-    names = [e["card"] for e in version.entries]
-    now = rulesets.facts(in_force, names) if in_force is not None else None
-    found = effect_of(deck=deck, version=version, now=now, then=upcoming)
+    saved = SavedList.of_deck(deck, version)
+    now = rulesets.facts(in_force, saved.card_names) if in_force is not None else None
+    found = effect_of(saved=saved, now=now, then=upcoming)
     return stored_effect(
         key=effect_key(in_force, upcoming),
-        version=version,
+        saved=saved,
         items=found.items,
         legal=found.legal,
         errors=found.errors,
@@ -310,12 +317,13 @@ def deck_legality(*, deck) -> dict[str, Any]:
     on = rulesets.today()
     checks: list[dict[str, Any]] = []
     if version is not None:
-        names = [e["card"] for e in version.entries]
+        saved = SavedList.of_deck(deck, version)
+        names = saved.card_names
         pool = card_facts_by_names(game_slug=deck.game.slug, names=names)
         sets: list[RuleSet | None] = [*reversed(state.choices[-LEGALITY_SETS:]), None]
         for rs in sets:
             facts = rulesets.facts(rs, names) if rs is not None else None
-            report = version_check(deck=deck, version=version, pool=pool, rule_set=facts)
+            report = version_check(saved, pool=pool, rule_set=facts)
             if rs is None:
                 status = "bare format"
             elif rs.effective > on:

@@ -124,7 +124,7 @@ def builder_state(
     entries = version_entries(version)
     options = dict(version.options) if version else {}
     report = shown_report(deck, version, game, options)
-    order, rows, by_section = rows_by_section(deck, game, fmt, entries, report)
+    order, rows, by_section = rows_by_section(deck.game.slug, game, fmt, entries, report)
     sections = [section_panel(game, fmt, s, by_section[s]) for s in order]
     placement_maps = _placement_maps(game, fmt, by_section)
     owned = (

@@ -11,7 +11,7 @@ from typing import Any
 
 from catalogue.services import card_facts_by_names
 from decks import lists
-from decks.lists import ListEntry
+from decks.lists import ListEntry, SavedList
 from decks.models import Deck, DeckVersion
 from decks.presentation import kind_groups, section_order
 from validation.registry import FormatDef, GameDef
@@ -129,7 +129,7 @@ def section_panel(game: GameDef, fmt: FormatDef, name: str, rows: list[Row]) -> 
 
 
 def rows_by_section(
-    deck: Deck,
+    game_slug: str,
     game: GameDef,
     fmt: FormatDef,
     entries: list[ListEntry],
@@ -140,7 +140,7 @@ def rows_by_section(
     rule problem names marked: the section names in order (`deck_section_order`), every row, and
     the rows of each section."""
     if facts is None:
-        facts = card_facts_by_names(game_slug=deck.game.slug, names=[e.card for e in entries])
+        facts = card_facts_by_names(game_slug=game_slug, names=[e.card for e in entries])
     marks = rule_marks(report)
     order = deck_section_order(fmt, entries)
     rows = [entry_row(game, e, facts, marks) for e in entries]
@@ -150,21 +150,21 @@ def rows_by_section(
     return order, rows, by_section
 
 
-def list_view(deck: Deck, version: DeckVersion, report: Report | None) -> dict[str, Any]:
-    """The deck and share pages' list, drawn as the builder draws it: each section's cards
-    grouped by kind with their counts, the rows a rule problem names marked, and the stats
-    (cost curve, copies by kind and faction). One query (the card facts of the list, given
-    back as `facts` for the page's other uses of them)."""
-    game = deck.game.definition
-    fmt = game.format(deck.format)
-    entries = version_entries(version)
-    facts = card_facts_by_names(game_slug=deck.game.slug, names=[e.card for e in entries])
-    order, rows, by_section = rows_by_section(deck, game, fmt, entries, report, facts)
+def list_view(saved: SavedList, report: Report | None) -> dict[str, Any]:
+    """The deck, share and decklist pages' list (`saved`), drawn as the builder draws it:
+    each section's cards grouped by kind with their counts, the rows a rule problem names
+    marked, and the stats (cost curve, copies by kind and faction). One query (the card facts
+    of the list, given back as `facts` for the page's other uses of them)."""
+    game = saved.game.definition
+    fmt = game.format(saved.format)
+    entries = list(saved.entries)
+    facts = card_facts_by_names(game_slug=saved.game.slug, names=saved.card_names)
+    order, rows, by_section = rows_by_section(saved.game.slug, game, fmt, entries, report, facts)
     sections = [section_panel(game, fmt, s, by_section[s]) for s in order if by_section[s]]
     return {
         "facts": facts,
         "sections": sections,
-        "meters": points_meters(fmt, rows, dict(version.options)),
+        "meters": points_meters(fmt, rows, dict(saved.options)),
         "stats": _stats(game, fmt, rows),
         "curve_of": " and ".join(game.section_label(s).lower() for s in curve_sections(game, fmt)),
     }
