@@ -28,11 +28,11 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardsite import hooks
 from cardsite.api_input import validated
 from cardsite.hostile import whole_number
 from cardsite.ratelimit import ScopedRateThrottle
 from cardsite.schema_fields import FormatField
+from catalogue import hooks as catalogue_hooks
 from catalogue.models import Card, Expansion, Game
 from validation import packages
 from validation.registry import UnknownFormat, registry
@@ -931,4 +931,4 @@ class CardDecksView(APIView):
     def get(self, request, pk: int):
         card = get_object_or_404(Card.objects.all(), pk=pk)
         body = collection.card_decks(owner=request.user, card=card)
-        return Response({**body, **hooks.card_uses(card)})
+        return Response({**body, **catalogue_hooks.card_uses(card)})

@@ -3,9 +3,12 @@ the catalogue or a rule set changed, a rule set is being deleted, a profile page
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
-from catalogue.models import RuleSet
+from cardsite.hooks import Panel
+from catalogue.models import Card, RuleSet
 
 from .collection import card_decks, card_use_figures
 from .selectors import deck_list_for_owner
@@ -55,14 +58,10 @@ def recheck_after_rule_set_change(*, game_slug: str, format: str, code: str) -> 
     transaction.on_commit(start)
 
 
-def card_panels(card, user=None) -> list[dict]:
+def card_panels(card: Card, user: Any = None) -> list[Panel]:
     """A card's page: the signed-in user's decks using it (copies, built) and their copies
     (owned · in built decks · free), and for everyone how many public decks use it."""
-    panel = {
-        "template": "decks/_card_decks.html",
-        "card": card,
-        **card_decks(owner=user, card=card),
-    }
+    context: dict[str, Any] = {"card": card, **card_decks(owner=user, card=card)}
     if user is not None and user.is_authenticated:
-        panel["figures"] = card_use_figures(owner=user, card=card, decks=panel["decks"])
-    return [panel]
+        context["figures"] = card_use_figures(owner=user, card=card, decks=context["decks"])
+    return [Panel("decks/_card_decks.html", context)]

@@ -19,6 +19,7 @@ from catalogue.models import Card
 from catalogue.services import card_facts_by_names
 from decklists import markdown
 from decklists.from_decks import COLLECTION_OPTION, RuleSetCache, deck_create, entries_as_sections
+from decklists.listing_cache import listings_changed
 from decklists.models import (
     DESCRIPTION_MAX,
     Author,
@@ -195,6 +196,8 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
         score=popularity.score(likes=0, fresh=fresh),
         published_at=now,
     )
+    # A new decklist: the cached lists are renewed (now and once it commits).
+    listings_changed()
     counts: dict[str, int] = {}
     for e in prepared.entries:
         counts[e["card"].lower()] = counts.get(e["card"].lower(), 0) + int(e["count"])
