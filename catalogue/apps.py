@@ -32,4 +32,4 @@ class CatalogueConfig(AppConfig):
         # (import_jobs registers the large expansion import with the site's job system.)
         from . import import_jobs, services  # noqa: F401
 
-        hooks.register("card_counts", services.game_card_counts)
+        hooks.CARD_COUNTS.register(services.game_card_counts)

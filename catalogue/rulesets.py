@@ -24,9 +24,9 @@ from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from cardsite import hooks
 from validation.types import RuleSetFacts
 
+from . import hooks
 from .models import Printing, RuleSet, RuleSetCard
 
 
@@ -147,19 +147,18 @@ def rule_set_changed(rule_set: RuleSet) -> None:
     """A rule set was written (imported, edited): every listener of the `rule_set_changed`
     hook hears of its game, format and code (the decks app re-checks the saved decks of that
     format)."""
-    for listener in hooks.get_hooks("rule_set_changed"):
-        listener(game_slug=rule_set.game.slug, format=rule_set.format, code=rule_set.code)
+    hooks.rule_set_changed(game_slug=rule_set.game.slug, format=rule_set.format, code=rule_set.code)
 
 
 def rule_set_delete(*, rule_set: RuleSet) -> None:
     """Delete a rule set. In one transaction: first every listener of the `rule_set_deleting`
-    hook hears of it while it still exists (the decks app starts the one re-check of its
+    hook (catalogue.hooks.RULE_SET_DELETING, which says it runs in this transaction) hears
+    of it while it still exists (the decks app starts the one re-check of its
     format, sent once the delete commits, and tells the owners of the decks pinned to it),
     then it is deleted (the decks pinned to it follow their format: the foreign key falls
     back to null). Every deletion of a rule set goes through here."""
     with transaction.atomic():
-        for listener in hooks.get_hooks("rule_set_deleting"):
-            listener(rule_set=rule_set)
+        hooks.rule_set_deleting(rule_set=rule_set)
         rule_set.delete()
 
 

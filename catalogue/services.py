@@ -10,13 +10,12 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
-from cardsite import hooks
 from validation import packages
 from validation.decklist import closest_names
 from validation.registry import registry
 from validation.types import CardFacts
 
-from . import bulk
+from . import bulk, hooks
 from .models import Card, Expansion, Game, Printing
 
 
@@ -258,8 +257,7 @@ def catalogue_changed(*, game_slug: str) -> None:
     something derived from it (saved decks' reports) hears of it through the
     `catalogue_changed` hook; the game's bulk file is rebuilt on its next download."""
     bulk.changed()
-    for listener in hooks.get_hooks("catalogue_changed"):
-        listener(game_slug=game_slug)
+    hooks.catalogue_changed(game_slug=game_slug)
 
 
 def sample_data_files() -> list[Path]:

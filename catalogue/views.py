@@ -16,6 +16,7 @@ from validation.registry import GameDef, registry
 from validation.trace import codes_without_source
 
 from . import card_images, rulesets
+from . import hooks as catalogue_hooks
 from .image_views import card_image_url
 from .models import Card, Expansion, Game, collector_order
 from .paging import (
@@ -234,7 +235,7 @@ def card_detail(request, game: str, pk: int):
                 (game_def.formats[s.format].name if s.format in game_def.formats else s.format, s)
                 for s in standings
             ],
-            "panels": hooks.card_panels(card, request.user),
+            "panels": catalogue_hooks.card_panels(card, request.user),
         },
     )
 

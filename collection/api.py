@@ -18,9 +18,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardsite import hooks
 from cardsite.api_input import validated
 from cardsite.hostile import whole_number
+from catalogue import hooks as catalogue_hooks
 from catalogue.models import Card, Expansion, Game
 from decks.api import BAD_REQUEST, WriteThrottle
 from decks.lists import ListInvalid
@@ -293,4 +293,4 @@ class CardDecksView(APIView):
     def get(self, request, pk: int):
         card = get_object_or_404(Card.objects.all(), pk=pk)
         body = selectors.card_decks(owner=request.user, card=card)
-        return Response({**body, **hooks.card_uses(card)})
+        return Response({**body, **catalogue_hooks.card_uses(card)})

@@ -1,6 +1,6 @@
 from django.apps import AppConfig
 
-from cardsite import hooks
+from catalogue import hooks as catalogue_hooks
 
 
 class CollectionConfig(AppConfig):
@@ -15,4 +15,4 @@ class CollectionConfig(AppConfig):
         # decks.lists.holdings: a list restricted to the collection, the builder's figures.
         holdings.provide_to_decks()
         # A card's page: your decks using it, your copies, and the public decks' count.
-        hooks.register("card_panels", listeners.card_panels)
+        catalogue_hooks.CARD_PANELS.register(listeners.card_panels)

@@ -3,17 +3,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from cardsite.hooks import Panel
+from catalogue.models import Card
+
 from .selectors import card_decks, card_use_figures
 
 
-def card_panels(card, user=None) -> list[dict]:
+def card_panels(card: Card, user: Any = None) -> list[Panel]:
     """A card's page: the signed-in user's decks using it (copies, built) and their copies
     (owned · in built decks · free), and for everyone how many public decks use it."""
-    panel = {
-        "template": "collection/_card_decks.html",
-        "card": card,
-        **card_decks(owner=user, card=card),
-    }
+    context: dict[str, Any] = {"card": card, **card_decks(owner=user, card=card)}
     if user is not None and user.is_authenticated:
-        panel["figures"] = card_use_figures(owner=user, card=card, decks=panel["decks"])
-    return [panel]
+        context["figures"] = card_use_figures(owner=user, card=card, decks=context["decks"])
+    return [Panel("collection/_card_decks.html", context)]

@@ -13,6 +13,7 @@ from django.db.models import Count, Q
 from django.shortcuts import render
 
 from . import services
+from .listing_cache import listings_changed
 from .models import Comment, Decklist, ModerationLog, Report
 
 
@@ -100,6 +101,11 @@ class DecklistAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # deleted with a reason, through the action
+
+    def save_model(self, request, obj, form, change) -> None:
+        """An edit in the admin: the cached lists are renewed once it commits."""
+        super().save_model(request, obj, form, change)
+        listings_changed()
 
     hide = _moderation_action("Hide", "decklists", services.decklist_hide, "decklist")
     restore = _moderation_action("Restore", "decklists", services.decklist_restore, "decklist")

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from cardsite import hooks
+from catalogue import hooks as catalogue_hooks
 
 
 class DecklistsConfig(AppConfig):
@@ -12,8 +13,8 @@ class DecklistsConfig(AppConfig):
         # configs.
         from . import listeners
 
-        hooks.register("rule_set_changed", listeners.recheck_after_rule_set_change)
-        hooks.register("catalogue_changed", listeners.recheck_after_catalogue_change)
-        hooks.register("home_panels", listeners.home_panels)
-        hooks.register("card_panels", listeners.card_panels)
-        hooks.register("card_uses", listeners.card_uses)
+        catalogue_hooks.RULE_SET_CHANGED.register(listeners.recheck_after_rule_set_change)
+        catalogue_hooks.CATALOGUE_CHANGED.register(listeners.recheck_after_catalogue_change)
+        hooks.HOME_PANELS.register(listeners.home_panels)
+        catalogue_hooks.CARD_PANELS.register(listeners.card_panels)
+        catalogue_hooks.CARD_USES.register(listeners.card_uses)

@@ -2,7 +2,7 @@
 services named by verb and the selectors. A change to where the decks app keeps them is a
 change to these lines only."""
 
-from decks.builder.views import list_view
+from decks.builder.views.listing import list_view
 from decks.lists import ListEntry, SavedList, entries_from_json, version_check
 from decks.lists.options import COLLECTION_OPTION
 from decks.models import Deck, DeckVersion

@@ -4,7 +4,13 @@ page is drawn. A re-check is a job of the site's job system (services.legality_j
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
+from django.http import HttpRequest
+
+from cardsite.hooks import Panel
+from catalogue.models import Card
 
 from .selectors import card_decklist_count, popular_this_week
 from .services.legality_jobs import legality_recheck_start
@@ -27,23 +33,17 @@ def recheck_after_catalogue_change(*, game_slug: str) -> None:
     )
 
 
-def home_panels(request) -> list[dict]:
+def home_panels(request: HttpRequest) -> list[Panel]:
     """The home page's strip of this week's popular decklists of each game."""
     strip = popular_this_week()
-    return [{"template": "decklists/_home_strip.html", "games": strip}] if strip else []
+    return [Panel("decklists/_home_strip.html", {"games": strip})] if strip else []
 
 
-def card_uses(card) -> dict[str, int]:
+def card_uses(card: Card) -> dict[str, int]:
     """The published decklists holding the card (one query)."""
     return {"decklists": card_decklist_count(card)}
 
 
-def card_panels(card, user=None) -> list[dict]:
+def card_panels(card: Card, user: Any = None) -> list[Panel]:
     """A card page's "in N decklists", linking to them."""
-    return [
-        {
-            "template": "decklists/_card_count.html",
-            "count": card_decklist_count(card),
-            "card": card,
-        }
-    ]
+    return [Panel("decklists/_card_count.html", {"count": card_decklist_count(card), "card": card})]

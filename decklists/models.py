@@ -169,20 +169,6 @@ class Decklist(models.Model):
         game no longer has."""
         return format_name(self.game.slug, self.format)
 
-    def save(self, *args, **kwargs) -> None:
-        """Saved (published, or edited in the admin): the cached lists are renewed once it
-        commits (decklists.listing_cache)."""
-        super().save(*args, **kwargs)
-        listings_changed()
-
-    def delete(self, *args, **kwargs):
-        """Deleted: the cached lists are renewed once it commits. A decklist deleted with
-        its author (a cascade) leaves the cached ids of a page, whose rows are read by id
-        and so drop it at once; the page's count follows when the cache renews."""
-        result = super().delete(*args, **kwargs)
-        listings_changed()
-        return result
-
     def get_absolute_url(self) -> str:
         return reverse("decklists:detail", args=[self.pk])
 

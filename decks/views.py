@@ -18,7 +18,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cardsite import hooks
 from cardsite.account_needed import account_needed, ways_in
 from cardsite.hostile import whole_number
 from cardsite.throttling import page_throttle
@@ -29,7 +28,8 @@ from validation.registry import registry
 from validation.types import CardFacts
 
 from . import exports, selectors, services, verdicts
-from .builder.views import list_view
+from . import hooks as deck_hooks
+from .builder.views.listing import list_view
 from .forms import (
     CheckListForm,
     DeckEditForm,
@@ -379,7 +379,7 @@ def _detail(request, deck: Deck, *, token: str | None, number: int | None = None
             "rule_sets": rule_sets,
             "copies": _copies(deck, version, listing["facts"] if listing else None),
             "unit_sheet": bool(game.unit_sheet),
-            "deck_links": hooks.deck_links(deck) if token is None else [],
+            "deck_links": deck_hooks.deck_links(deck) if token is None else [],
         },
     )
 

@@ -5,9 +5,17 @@ from .models import Notice, NoticePreference
 
 @admin.register(Notice)
 class NoticeAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "owner", "deck", "kind", "rule_set_code", "read_at"]
-    list_filter = ["kind"]
-    raw_id_fields = ["owner", "deck"]
+    list_display = [
+        "created_at",
+        "owner",
+        "subject_kind",
+        "subject_id",
+        "kind",
+        "rule_set_code",
+        "read_at",
+    ]
+    list_filter = ["kind", "subject_kind"]
+    raw_id_fields = ["owner"]
     readonly_fields = ["created_at"]
 
 

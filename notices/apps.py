@@ -13,7 +13,7 @@ class NoticesConfig(AppConfig):
         # configs.
         from . import services
 
-        hooks.register("profile_context", services.profile_notice_preference)
+        hooks.PROFILE_CONTEXT.register(services.profile_notice_preference)
 
         # The navigation's count is read from the cache: it is filled at sign-in, so that a
         # page costs no query for it (a page after the cached count was dropped costs one).

@@ -1,14 +1,24 @@
-"""Notices: what the site tells a user. About a deck: a re-check changed its verdict (legal ↔
-not legal) or its total points, or the rule set it was pinned to was deleted; one notice per
-deck per change: `key` identifies the change (the re-check that found it, and the new verdict
-and points), unique per deck, so that a chunk of work done twice writes nothing twice.
-About the community (no deck): an author the user follows published a decklist, someone
-commented on the user's decklist, replied to their comment or mentioned them; `url` is the
-page it links to and `key` is unique per user. The kinds are data here: the app that writes
-them is not imported. A user may opt in to an email digest of the notices not yet mailed and
-switch off the community kinds (`NoticePreference`)."""
+"""Notices: what the site tells a user. A notice names its subject generically: a subject
+kind and an object id (a deck, a decklist, a comment: `subject_kind`, `subject_id`; none for
+a notice about nothing in particular) and the page it links to (`url`, or the link the
+subject's kind registered: notices.subjects). The apps that cause notices write them through
+notices.services (`NoticeDraft`, `notices_write`); this app imports none of them and holds
+no foreign key into them.
+
+About a deck: a re-check changed its verdict (legal ↔ not legal) or its total points, or
+the rule set it was pinned to was deleted; the verdict's payload is `rule_set_code`,
+`legal`, `was_legal`, `points` and `was_points` (`VerdictChange`). One notice per subject
+per change: `key` identifies the change (the re-check that found it, and the new verdict and
+points), unique per owner and subject (per owner for a notice without a subject), so that
+a chunk of work done twice writes nothing twice. About the community: an author the user
+follows published a decklist, someone commented on the user's decklist, replied to their
+comment or mentioned them. A user may opt in to an email digest of the notices not yet
+mailed and switch off the community kinds (`NoticePreference`)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Self
 
 from django.conf import settings
 from django.db import models
@@ -17,10 +27,39 @@ from django.urls import reverse
 
 from cardsite.models import OwnedQuerySet
 
+from . import subjects
+from .subjects import DECK
+
+_DECK_NAMES = ("deck", "deck_id", "deck__in", "deck_id__in")
+
+
+def _deck_subject(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """`deck=` / `deck_id=` (a deck or its id; `__in` a list of them) as the subject of kind
+    DECK."""
+    for name in [k for k in kwargs if k in _DECK_NAMES]:
+        value = kwargs.pop(name)
+        kwargs["subject_kind"] = DECK
+        if name.endswith("__in"):
+            kwargs["subject_id__in"] = [getattr(v, "pk", v) for v in value]
+        else:
+            kwargs["subject_id"] = getattr(value, "pk", value)
+    return kwargs
+
 
 class NoticeQuerySet(OwnedQuerySet):
     def unread(self) -> NoticeQuerySet:
         return self.filter(read_at__isnull=True)
+
+    def about(self, kind: str, ids: Iterable[int]) -> NoticeQuerySet:
+        """The notices whose subject is one of `ids` of kind `kind`."""
+        return self.filter(subject_kind=kind, subject_id__in=list(ids))
+
+    # `get` filters through `filter`.
+    def filter(self, *args: Any, **kwargs: Any) -> Self:
+        return super().filter(*args, **_deck_subject(kwargs))
+
+    def exclude(self, *args: Any, **kwargs: Any) -> Self:
+        return super().exclude(*args, **_deck_subject(kwargs))
 
 
 class Notice(models.Model):
@@ -36,10 +75,11 @@ class Notice(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
     )
-    deck = models.ForeignKey(
-        "decks.Deck", on_delete=models.CASCADE, null=True, blank=True, related_name="notices"
-    )
-    #: The page a notice without a deck links to (a decklist, a comment).
+    #: What the notice is about: a kind of subject ("deck", "decklist", "comment"; "" for
+    #: none) and its id, with no foreign key (the rows are the apps' above this one).
+    subject_kind = models.CharField(max_length=20, blank=True, default="")
+    subject_id = models.BigIntegerField(null=True, blank=True)
+    #: The page the notice links to, when not its subject's own (a comment on a decklist).
     url = models.CharField(max_length=300, blank=True, default="")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     key = models.CharField(max_length=120)
@@ -59,10 +99,14 @@ class Notice(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["deck", "key"], name="notice_deck_key_unique"),
+            models.UniqueConstraint(
+                fields=["owner", "subject_kind", "subject_id", "key"],
+                condition=Q(subject_id__isnull=False),
+                name="notice_subject_key_unique",
+            ),
             models.UniqueConstraint(
                 fields=["owner", "key"],
-                condition=Q(deck__isnull=True),
+                condition=Q(subject_id__isnull=True),
                 name="notice_owner_key_unique",
             ),
         ]
@@ -71,16 +115,30 @@ class Notice(models.Model):
             models.Index(
                 fields=["owner"], condition=Q(read_at__isnull=True), name="notice_owner_unread"
             ),
+            models.Index(fields=["subject_kind", "subject_id"], name="notice_subject"),
         ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **_deck_subject(kwargs))
+
+    @property
+    def deck_id(self) -> int | None:
+        """The id of the deck the notice is about (None when its subject is no deck)."""
+        return self.subject_id if self.subject_kind == DECK else None
 
     def __str__(self) -> str:
         return self.message
 
     def get_absolute_url(self) -> str:
-        """The page the notice links to: its deck's, or the page it names."""
-        if self.deck_id is not None:
-            return reverse("decks:detail", args=[self.deck_id])
-        return self.url or reverse("notices:list")
+        """The page the notice links to: the one it names, else its subject's (the link the
+        subject's kind registered), else the notices page."""
+        if self.url:
+            return self.url
+        if self.subject_id is not None:
+            link = subjects.link(self.subject_kind, self.subject_id)
+            if link:
+                return link
+        return reverse("notices:list")
 
 
 #: The kinds a user may switch off on the account page (the community's); a deck's verdict

@@ -1,14 +1,16 @@
-from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from . import subjects
 from .models import Notice
+from .subjects import DECK
 
 
 class NoticeSerializer(serializers.ModelSerializer):
     """One notice: what changed for which of your decks, or what happened around your
     decklists (a comment, a reply, a mention, an author you follow publishing)."""
 
+    #: The deck the notice is about: its subject, when that is a deck (models.DECK).
     deck = serializers.IntegerField(source="deck_id", read_only=True, allow_null=True)
     deck_url = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
@@ -42,7 +44,7 @@ class NoticeSerializer(serializers.ModelSerializer):
         """The deck's page on the site (null for a notice about no deck)."""
         if notice.deck_id is None:
             return None
-        return self._absolute(reverse("decks:detail", args=[notice.deck_id]))
+        return self._absolute(subjects.link(DECK, notice.deck_id))
 
     def get_url(self, notice) -> str:
         """The page the notice links to (its deck's, a decklist's, a comment's)."""

@@ -1,10 +1,16 @@
-"""Notices: writing them in bulk (once per deck per change), the navigation's unread count,
-marking read, the owner's digest preference and the email digest."""
+"""Notices: writing them in bulk (once per subject per change), forgetting a subject's, the
+navigation's unread count, marking read, the owner's digest preference and the email digest.
+
+The apps that cause notices describe each as a `NoticeDraft`: its owner, kind, key and
+message, its `Subject` (a kind of subject, an object id and, when the page is not the
+subject's own, a URL) and its kind's typed payload (`VerdictChange` for a deck's verdict,
+points and pin notices; none for the community's), and hand them to `notices_write`."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -69,11 +75,78 @@ def unread_forget(owner_ids: Iterable[int]) -> None:
         transaction.on_commit(lambda: _cache_quietly(cache.delete_many, keys))
 
 
-def notices_write(notices: list[Notice]) -> int:
-    """Insert notices in bulk; a notice whose (deck, key) exists already (for a notice
-    without a deck, whose (owner, key)) is skipped, so that work done twice tells nobody
-    twice. A notice of a kind its owner switched off is not written (one query, only when
-    a switchable kind is among them). Returns the number given."""
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """What a notice is about: a kind of subject ("deck", "decklist", "comment"), its id,
+    and the page to link to when it is not the subject's own (notices.subjects)."""
+
+    kind: str
+    id: int
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictChange:
+    """The payload of a deck's verdict, points and pin notices: the rule set it was checked
+    under ("" for the bare format) and its verdict and total points, before and after."""
+
+    rule_set_code: str = ""
+    legal: bool | None = None
+    was_legal: bool | None = None
+    points: int | None = None
+    was_points: int | None = None
+
+
+#: The payload each kind of notice carries (a kind not listed carries none).
+PAYLOADS: dict[str, type[VerdictChange]] = {
+    Notice.Kind.VERDICT: VerdictChange,
+    Notice.Kind.POINTS: VerdictChange,
+    Notice.Kind.PIN: VerdictChange,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeDraft:
+    """A notice to write (`notices_write`): for `owner_id`, of `kind`, once per `key` (and
+    subject), saying `message` (cut to its column), about `subject`, with its kind's
+    `payload`."""
+
+    owner_id: int
+    kind: str
+    key: str
+    message: str
+    subject: Subject | None = None
+    payload: VerdictChange | None = None
+
+    def __post_init__(self) -> None:
+        wanted = PAYLOADS.get(self.kind)
+        if self.payload is not None and not isinstance(self.payload, wanted or ()):
+            raise TypeError(f"a {self.kind} notice carries no {type(self.payload).__name__}")
+
+    def as_notice(self) -> Notice:
+        subject, change = self.subject, self.payload or VerdictChange()
+        return Notice(
+            owner_id=self.owner_id,
+            kind=self.kind,
+            key=self.key[:120],
+            message=self.message[:499],
+            subject_kind=subject.kind if subject else "",
+            subject_id=subject.id if subject else None,
+            url=subject.url if subject else "",
+            rule_set_code=change.rule_set_code,
+            legal=change.legal,
+            was_legal=change.was_legal,
+            points=change.points,
+            was_points=change.was_points,
+        )
+
+
+def notices_write(drafts: Sequence[NoticeDraft | Notice]) -> int:
+    """Insert notices in bulk; a notice whose (owner, subject, key) exists already (for a
+    notice without a subject, whose (owner, key)) is skipped, so that work done twice tells
+    nobody twice. A notice of a kind its owner switched off is not written (one query, only
+    when a switchable kind is among them). Returns the number given."""
+    notices = [d.as_notice() if isinstance(d, NoticeDraft) else d for d in drafts]
     if not notices:
         return 0
     switchable = {str(k) for k in SWITCHABLE_KINDS}
@@ -92,6 +165,16 @@ def notices_write(notices: list[Notice]) -> int:
     Notice.objects.bulk_create(notices, batch_size=1000, ignore_conflicts=True)
     unread_forget(n.owner_id for n in notices)
     return len(notices)
+
+
+def notices_forget(kind: str, ids: Iterable[int]) -> int:
+    """Delete the notices about the subjects `ids` of `kind` (their subject was deleted: the
+    decks app calls it when a deck goes). Returns how many."""
+    about = Notice.objects.about(kind, ids)
+    owners = set(about.values_list("owner_id", flat=True))
+    n, _ = about.delete()
+    unread_forget(owners)
+    return n
 
 
 def notices_mark_all_read(user) -> int:

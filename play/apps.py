@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from cardsite import hooks
+from decks import hooks as deck_hooks
 
 
 class PlayConfig(AppConfig):
@@ -13,5 +14,5 @@ class PlayConfig(AppConfig):
         # which Django loads after the app configs.
         from . import links, table
 
-        hooks.register("game_tools", links.tools_for_game)
-        hooks.register("deck_links", table.table_link)
+        hooks.GAME_TOOLS.register(links.tools_for_game)
+        deck_hooks.DECK_LINKS.register(table.table_link)

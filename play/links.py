@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from cardsite.hooks import ToolLink
 from validation.registry import registry
 
 from . import services
@@ -17,13 +18,13 @@ from .campaign_links import campaign_links
 GOLDFISH_LABEL = "Goldfish a deck"
 
 
-def tools_for_game(slug: str) -> list[dict[str, str]]:
+def tools_for_game(slug: str) -> list[ToolLink]:
     """The play pages of game `slug` as [{"label", "url", "description"}] (empty for a game
     without any, or not registered)."""
     if slug not in registry:
         return []
     game = registry.get(slug)
-    links = [
+    links: list[ToolLink] = [
         {
             "label": tool.label,
             "url": reverse("play:tool", args=[slug, tool.slug]),
@@ -39,7 +40,10 @@ def tools_for_game(slug: str) -> list[dict[str, str]]:
                 "description": game.goldfish.description,
             }
         )
-    return links + [{**link, "description": ""} for link in campaign_links(slug)]
+    return links + [
+        {"label": link["label"], "url": link["url"], "description": ""}
+        for link in campaign_links(slug)
+    ]
 
 
 def all_tools() -> list[dict[str, object]]:

@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from cardsite.hooks import PageLink
 from catalogue.models import Card
 from catalogue.services import cards_by_kind
 from decks.models import Deck
@@ -23,7 +24,7 @@ from validation.registry import registry
 from .models import Campaign
 
 
-def table_link(deck) -> list[dict[str, str]]:
+def table_link(deck: Deck) -> list[PageLink]:
     """The deck page's "Take to the table" button (the `deck_links` hook)."""
     if not deck.current_version_id or deck.game.slug not in registry:
         return []

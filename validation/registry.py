@@ -4,7 +4,8 @@ A `GameDef` describes one game: its factions, card kinds (with attribute schemas
 sections of its deck lists and its formats. A `FormatDef` is one way of playing a game
 (REDLINE `standard`, Tactical Assault `custom`) with the construction rules a deck must
 follow. Every game lives in its own package under `validation/games/` and is registered in
-`registry`; importing this module registers all of them.
+`registry`: importing the rules core (`validation/__init__.py`) registers all of them; this
+module imports no game.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from validation.capabilities import CampaignRules, CardFaceFn, DrawRules, Goldfish, Tool
 from validation.placement import PlacementGrid
+from validation.rulebook import Rulebook
 from validation.schema import KindSchema
 from validation.sections import SectionSpec
-from validation.trace import Rulebook
 
 if TYPE_CHECKING:
     from validation.rules import Rule, RuleContext
@@ -455,7 +456,3 @@ def _defining_module(game: GameDef) -> str:
 
 
 registry = GameRegistry()
-
-# Registering the games last avoids an import cycle: the game packages import the classes
-# above from this (by now initialised) module.
-import validation.games  # noqa: E402, F401

@@ -1,5 +1,5 @@
 """A checked rule set against the stored ones: what it changes, the rules core's view of it,
-and what it would do to the saved decks (`rule_set_preview` listeners)."""
+and what it would do to the saved decks (the `RULE_SET_PREVIEW` hook's listeners)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from typing import Any
 
 from django.db.models.functions import Lower
 
-from cardsite import hooks
 from validation.types import RuleSetFacts
 
-from .. import rulesets
+from .. import hooks, rulesets
 from ..models import Card, Expansion, Printing, RuleSet, RuleSetCard
 from .report import (
     Entry,
@@ -136,20 +135,17 @@ def _governs_following(plan: Plan) -> str | None:
 
 def _plan_decks(plan: Plan) -> None:
     """Ask the apps that keep saved decks what the plan would do to their verdicts."""
-    listeners = hooks.get_hooks("rule_set_preview")
-    if not listeners:
+    if not hooks.RULE_SET_PREVIEW.listeners:
         return
     when = _governs_following(plan)
-    facts = plan_facts(plan)
-    for listener in listeners:
-        plan.decks = listener(
-            game_slug=plan.game,
-            format=plan.format,
-            code=plan.code,
-            facts=facts,
-            following=when is not None,
-            when=when or "",
-        )
+    plan.decks = hooks.rule_set_preview(
+        game_slug=plan.game,
+        format=plan.format,
+        code=plan.code,
+        facts=plan_facts(plan),
+        following=when is not None,
+        when=when or "",
+    )
 
 
 def _field(value: Any) -> str:

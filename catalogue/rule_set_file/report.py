@@ -13,6 +13,7 @@ from validation.registry import registry
 
 from .. import rulesets
 from ..file_imports import FileImportFailed, FileImportReport
+from ..hooks import DeckVerdicts as DeckVerdicts
 
 #: The file format's version (`"rule_set": 1`).
 FILE_VERSION = 1
@@ -159,45 +160,6 @@ class Plan:
         """Every change in words: the rule set's own fields (an update), then what changes
         for the players."""
         return [*self.changes] if not self.created else [c.text for c in self.against]
-
-
-@dataclass(frozen=True)
-class DeckVerdicts:
-    """What importing a rule set would do to the saved decks it governs (its format's decks
-    that follow the format, when it is or will be the rule set in force, and those pinned
-    to its code), found by checking them in memory, nothing written: `changed` of the
-    `checked` decks would change verdict (legal ↔ not legal) against their saved one,
-    `names` a few of them; `total` decks were in scope (at most `checked` are checked)."""
-
-    total: int
-    checked: int
-    changed: int
-    names: tuple[str, ...] = ()
-    made_illegal: int = 0
-    made_legal: int = 0
-    when: str = ""
-
-    @property
-    def more(self) -> int:
-        """Decks whose verdict would change beyond those named."""
-        return self.changed - len(self.names)
-
-    @property
-    def text(self) -> str:
-        if not self.total:
-            return "no saved deck follows it"
-        said = ngettext(
-            "%(changed)d of %(checked)d saved deck it governs would change verdict",
-            "%(changed)d of %(checked)d saved decks it governs would change verdict",
-            self.checked,
-        ) % {"changed": self.changed, "checked": self.checked} + (
-            f" {self.when}" if self.when else ""
-        )
-        if self.changed:
-            said += f" ({self.made_illegal} made not legal, {self.made_legal} made legal)"
-        if self.checked < self.total:
-            said += f"; {self.total - self.checked} more not checked"
-        return said
 
 
 @dataclass

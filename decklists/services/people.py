@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from decklists.models import Author, Decklist, Favourite, Follow, Like
 from notices.models import Notice
-from notices.services import notices_write
+from notices.services import NoticeDraft, Subject, notices_write
 
 from . import popularity
 from .errors import DecklistInvalid
@@ -109,14 +109,15 @@ def followers_tell(*, decklist_id: int) -> int:
     followers = Follow.objects.filter(author_id=decklist.author_id).values_list(
         "follower_id", flat=True
     )
-    batch: list[Notice] = []
+    subject = Subject(kind="decklist", id=decklist.pk, url=url)
+    batch: list[NoticeDraft] = []
     for follower_id in followers.iterator(chunk_size=1000):
         batch.append(
-            Notice(
+            NoticeDraft(
                 owner_id=follower_id,
                 kind=Notice.Kind.PUBLISHED,
                 key=f"published:{decklist.pk}",
-                url=url,
+                subject=subject,
                 message=message,
             )
         )

@@ -27,6 +27,7 @@ from decklists.from_decks import (
     entries_as_sections,
     entries_from_json,
 )
+from decklists.listing_cache import listings_changed
 from decklists.models import (
     DESCRIPTION_MAX,
     Author,
@@ -202,6 +203,8 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
         score=popularity.score(likes=0, fresh=fresh),
         published_at=now,
     )
+    # A new decklist: the cached lists are renewed (now and once it commits).
+    listings_changed()
     counts: dict[str, int] = {}
     for e in prepared.saved.entries:
         counts[e.card.lower()] = counts.get(e.card.lower(), 0) + e.count

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from decklists import markdown
 from decklists.from_decks import Deck
+from decklists.listing_cache import listings_changed
 from decklists.models import (
     COMMENT_MAX,
     REASON_MAX,
@@ -26,7 +27,7 @@ from decklists.models import (
     Report,
 )
 from notices.models import Notice
-from notices.services import notices_write
+from notices.services import NoticeDraft, Subject, notices_write
 
 from .errors import DecklistInvalid, NotAllowed
 from .publish import render_text
@@ -77,8 +78,8 @@ def comment_post(*, decklist, author, text: str, reply_to: int | None = None) ->
     return comment
 
 
-def _comment_notices(comment, decklist, author, parent) -> list[Notice]:
-    url = comment_url(comment)
+def _comment_notices(comment, decklist, author, parent) -> list[NoticeDraft]:
+    subject = Subject(kind="comment", id=comment.pk, url=comment_url(comment))
     told: set[int] = {author.pk}
     out = []
 
@@ -87,12 +88,12 @@ def _comment_notices(comment, decklist, author, parent) -> list[Notice]:
             return
         told.add(user_id)
         out.append(
-            Notice(
+            NoticeDraft(
                 owner_id=user_id,
                 kind=kind,
                 key=f"{kind}:{comment.pk}",
-                url=url,
-                message=message[:499],
+                subject=subject,
+                message=message,
             )
         )
 
@@ -187,6 +188,7 @@ def decklist_delete(*, decklist, actor, reason: str) -> None:
     with transaction.atomic():
         _log(actor, ModerationLog.Action.DELETE, "decklist", decklist.pk, decklist.name, reason)
         decklist.delete()
+        listings_changed()
 
 
 def _comment_label(comment) -> str:

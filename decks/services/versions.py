@@ -26,6 +26,8 @@ from decks.lists import (
 from decks.models import Deck as DeckModel
 from decks.models import DeckVersion, RetiredShareToken, Visibility, new_share_token
 from decks.verdicts import apply_report, deck_revalidate, upcoming_effect
+from notices.services import notices_forget
+from notices.subjects import DECK
 from validation import decklist
 from validation.registry import registry
 from validation.types import Deck
@@ -396,10 +398,12 @@ def _retire_share_token(deck, reason: str) -> None:
 
 
 def deck_delete(*, deck) -> None:
-    """Delete a deck and all its versions."""
+    """Delete a deck and all its versions, and its notices (notices.services.notices_forget:
+    a notice names its deck with no foreign key)."""
     with transaction.atomic():
         # current_version points into the versions: clear it first so the cascade is clean.
         type(deck).objects.filter(pk=deck.pk).update(current_version=None)
+        notices_forget(DECK, [deck.pk])
         deck.delete()
 
 

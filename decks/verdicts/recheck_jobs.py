@@ -55,7 +55,8 @@ from decks.lists import SavedList, version_check
 from decks.models import Deck as DeckModel
 from decks.models import RecheckJob, stored_verdict
 from notices.models import Notice
-from notices.services import notices_write
+from notices.services import NoticeDraft, Subject, VerdictChange, notices_write
+from notices.subjects import DECK
 from validation.runner import Report
 
 from .rechecks import RuleSetCache
@@ -231,6 +232,12 @@ def plan(job: RecheckJob) -> None:
 
 
 # --- One chunk --------------------------------------------------------------------------------
+
+
+def deck_subject(pk: int) -> Subject:
+    """A deck as the subject of its notices (linked to its page by the link the decks app
+    registered for the kind: decks.apps)."""
+    return Subject(kind=DECK, id=pk)
 
 
 def _points(report: Report | None) -> int | None:
@@ -504,16 +511,18 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
         )
         verdict = "legal" if report.legal else "illegal"
         notices.append(
-            Notice(
+            NoticeDraft(
                 owner_id=c["owner_id"],
-                deck_id=c["pk"],
+                subject=deck_subject(c["pk"]),
                 kind=kind,
-                key=f"{code or '-'}:{verdict}:{points}:{c.get('key_tail') or key_tail}"[:120],
-                rule_set_code=code,
-                legal=report.legal,
-                was_legal=c["was_legal"],
-                points=points,
-                was_points=was_points,
+                key=f"{code or '-'}:{verdict}:{points}:{c.get('key_tail') or key_tail}",
+                payload=VerdictChange(
+                    rule_set_code=code,
+                    legal=report.legal,
+                    was_legal=c["was_legal"],
+                    points=points,
+                    was_points=was_points,
+                ),
                 message=message,
             )
         )
@@ -540,17 +549,19 @@ def _released_notices(job: RecheckJob, released: list[dict[str, Any]], fmt_name:
             f"which was deleted: it now follows {fmt_name}{under}, and is {verdict}."
         )
         out.append(
-            Notice(
+            NoticeDraft(
                 owner_id=c["owner_id"],
-                deck_id=c["pk"],
+                subject=deck_subject(c["pk"]),
                 kind=Notice.Kind.PIN,
-                key=f"pin:{gone.get('rule_set')}:{gone.get('code')}"[:120],
-                rule_set_code=gone.get("code") or "",
-                legal=report.legal,
-                was_legal=c["was_legal"],
-                points=_points(report),
-                was_points=c["was_points"],
-                message=message[:499],
+                key=f"pin:{gone.get('rule_set')}:{gone.get('code')}",
+                payload=VerdictChange(
+                    rule_set_code=gone.get("code") or "",
+                    legal=report.legal,
+                    was_legal=c["was_legal"],
+                    points=_points(report),
+                    was_points=c["was_points"],
+                ),
+                message=message,
             )
         )
     return out
@@ -753,16 +764,16 @@ def _tell_unsaved_pins(rule_set, game) -> None:
     fmt_name = game.definition.format(rule_set.format).name
     notices_write(
         [
-            Notice(
+            NoticeDraft(
                 owner_id=owner_id,
-                deck_id=pk,
+                subject=deck_subject(pk),
                 kind=Notice.Kind.PIN,
-                key=f"pin:{rule_set.pk}:{rule_set.code}"[:120],
-                rule_set_code=rule_set.code,
+                key=f"pin:{rule_set.pk}:{rule_set.code}",
+                payload=VerdictChange(rule_set_code=rule_set.code),
                 message=(
                     f"{name} was pinned to the rule set {rule_set.code} ({rule_set.name}), "
                     f"which was deleted: it now follows {fmt_name}."
-                )[:499],
+                ),
             )
             for pk, owner_id, name in DeckModel.objects.filter(
                 rule_set_pin=rule_set, current_version__isnull=True

@@ -4,15 +4,38 @@ deck's sections counted once for all of them."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from validation.types import CardFacts, Deck, Entry
 
 if TYPE_CHECKING:
-    from validation.registry import FormatDef, GameDef
+    from validation.schema import KindSchema
 
 
 NEUTRAL_FACTIONS: frozenset[str] = frozenset({"neutral", ""})
+
+
+class GameView(Protocol):
+    """What a rule reads of its game (a `validation.registry.GameDef`, which holds the
+    formats and so the rules: the rules name no registry class)."""
+
+    @property
+    def slug(self) -> str: ...
+
+    @property
+    def kinds(self) -> Mapping[str, KindSchema]: ...
+
+    @property
+    def factions(self) -> Mapping[str, str]: ...
+
+    def section_place(self, section: str) -> str: ...
+
+
+class FormatView(Protocol):
+    """What a rule reads of its format (a `validation.registry.FormatDef`)."""
+
+    @property
+    def slug(self) -> str: ...
 
 
 class RuleContext:
@@ -30,8 +53,8 @@ class RuleContext:
 
     def __init__(
         self,
-        game: GameDef,
-        format: FormatDef,
+        game: GameView,
+        format: FormatView,
         options: Mapping[str, Any],
         cards: Mapping[str, CardFacts] | None = None,
         deck: Deck | None = None,
