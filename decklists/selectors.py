@@ -17,6 +17,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+from cardsite.accounts import signed_in
 from simulations.models import RunKind, SimulationRun, Status
 from simulations.pipeline import shown
 from validation.registry import registry
@@ -116,7 +117,7 @@ def decklist_page(decklist, user) -> DecklistPage:
     """The derivation chain both ways, the other decklists of its set, the earliest
     decklist with the same cards, the reader's like, favourite and follow, the author's
     reputation and the goldfish summary the author ran on the published version."""
-    signed_in = getattr(user, "is_authenticated", False)
+    signed = signed_in(user)
     derivatives = list(
         Decklist.objects.visible_to(user)
         .filter(precedent=decklist)
@@ -141,9 +142,9 @@ def decklist_page(decklist, user) -> DecklistPage:
         duplicate=duplicate_of(
             game_id=decklist.game_id, sig=decklist.signature, exclude=decklist.pk
         ),
-        liked=signed_in and Like.objects.filter(decklist=decklist, user=user).exists(),
-        favoured=signed_in and Favourite.objects.filter(decklist=decklist, user=user).exists(),
-        following=signed_in
+        liked=signed and Like.objects.filter(decklist=decklist, user=user).exists(),
+        favoured=signed and Favourite.objects.filter(decklist=decklist, user=user).exists(),
+        following=signed
         and Follow.objects.filter(author_id=decklist.author_id, follower=user).exists(),
         reputation=Author.objects.filter(user_id=decklist.author_id)
         .values_list("reputation", flat=True)

@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from cardsite.accounts import signed_in
 from cardsite.models import ChunkedJob, JobStatus, OwnedQuerySet
 from validation.registry import registry
 from validation.runner import Report
@@ -55,7 +56,7 @@ class DeckQuerySet(OwnedQuerySet):
         if getattr(user, "is_staff", False):
             return self.all()
         q = Q(visibility=Visibility.PUBLIC)
-        if getattr(user, "is_authenticated", False):
+        if signed_in(user):
             q |= Q(owner=user)
         if share_token:
             q |= Q(visibility=Visibility.UNLISTED, share_token=share_token)
