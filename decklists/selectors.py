@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db import connection
-from django.db.models import Count, F, Window
+from django.db.models import Count, F, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -195,18 +195,25 @@ class _Counted(Paginator):
         return self._known
 
 
-def comments_of(decklist, *, page=1, moderator: bool = False):
-    """A page of the decklist's comments, oldest first, with their authors: the visible
-    ones (one query, counted by the decklist's counter) or, for a moderator (staff, the
-    decklist's author), the hidden ones too (and a COUNT)."""
+def comments_shown(decklist, *, moderator: bool = False) -> QuerySet[Comment]:
+    """The decklist's comments, oldest first, with their authors: the visible ones or, for a
+    moderator (staff, the decklist's author), the hidden ones too. The page and the API
+    read them alike."""
     qs = (
         Comment.objects.filter(decklist=decklist)
         .select_related("author")
         .order_by("created_at", "id")
     )
+    return qs if moderator else qs.filter(hidden=False)
+
+
+def comments_of(decklist, *, page=1, moderator: bool = False):
+    """A page of `comments_shown`: the visible ones counted by the decklist's counter (one
+    query), or for a moderator the hidden ones too (and a COUNT)."""
+    qs = comments_shown(decklist, moderator=moderator)
     if moderator:
         return Paginator(qs, COMMENTS_PAGE).get_page(page)
-    return _Counted(qs.filter(hidden=False), COMMENTS_PAGE, count=decklist.comments).get_page(page)
+    return _Counted(qs, COMMENTS_PAGE, count=decklist.comments).get_page(page)
 
 
 def _shown(ids: list[int]) -> dict[int, Decklist]:
