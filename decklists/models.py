@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from cardsite.models import ChunkedJob, JobStatus
-from decks.models import format_name
+from catalogue.models import format_name
 
 from .listing_cache import listings_changed
 

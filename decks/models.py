@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from cardsite.accounts import signed_in
 from cardsite.models import ChunkedJob, JobStatus, OwnedQuerySet
-from validation.registry import registry
+from catalogue.models import format_name
 from validation.runner import Report
 
 
@@ -67,15 +67,6 @@ class DeckQuerySet(OwnedQuerySet):
         return self.filter(
             share_token=token, visibility__in=[Visibility.UNLISTED, Visibility.PUBLIC]
         )
-
-
-def format_name(game_slug: str, format_slug: str) -> str:
-    """The name of format `format_slug` of game `game_slug` ("Standard"); the slug itself
-    when the game has no such format."""
-    try:
-        return registry.get(game_slug).format(format_slug).name
-    except (KeyError, ValueError):
-        return format_slug
 
 
 class Deck(models.Model):
