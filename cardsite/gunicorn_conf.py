@@ -33,6 +33,10 @@ limit_request_line = 8190
 #: How long a stopping worker (SIGTERM) may finish the requests it holds; the master then ends
 #: it with SIGKILL. Shorter than the 25 s scripts/run.sh gives the whole site to stop.
 graceful_timeout = int(os.environ.get("WEB_GRACEFUL_TIMEOUT", "10"))
+#: No control socket (gunicorn's `gunicornc` interface, on by default since 25.1, made under
+#: $XDG_RUNTIME_DIR or $HOME/.gunicorn/): the site is stopped and reloaded by its signals,
+#: and a server's home holds nothing it wrote.
+control_socket_disable = True
 
 
 def worker_exit(server, worker) -> None:

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from knox.models import AbstractAuthToken
 
+from .accounts import signed_in
 from .scopes import ordered, parse
 
 
@@ -26,7 +27,7 @@ class OwnedQuerySet(models.QuerySet):
 
     def owned_by(self, user) -> Self:
         """The user's own rows; none for an anonymous user."""
-        if not getattr(user, "is_authenticated", False):
+        if not signed_in(user):
             return self.none()
         return self.filter(owner=user)
 

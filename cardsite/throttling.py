@@ -31,6 +31,7 @@ import math
 import time
 from datetime import timedelta
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -38,6 +39,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from rest_framework import throttling as drf_throttling
 
+from .accounts import signed_in
 from .clientip import client_ip
 
 logger = logging.getLogger(__name__)
@@ -45,8 +47,8 @@ logger = logging.getLogger(__name__)
 
 def throttle_ident(request) -> str:
     """The client a counter belongs to: the signed-in user, else the client's address."""
-    user = getattr(request, "user", None)
-    if user is not None and getattr(user, "is_authenticated", False):
+    user: Any = getattr(request, "user", None)
+    if signed_in(user):
         return f"user-{user.pk}"
     return f"ip-{client_ip(request)}"
 
@@ -170,7 +172,7 @@ def account_scope(scope: str, user) -> str:
     if newer not in drf_throttling.ScopedRateThrottle.THROTTLE_RATES:
         return scope
     joined = getattr(user, "date_joined", None)
-    if not getattr(user, "is_authenticated", False) or joined is None:
+    if not signed_in(user) or joined is None:
         return scope
     days = float(getattr(settings, "NEW_ACCOUNT_DAYS", 7))
     return newer if joined > timezone.now() - timedelta(days=days) else scope

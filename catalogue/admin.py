@@ -409,7 +409,7 @@ class RuleSetAdmin(SavesOnlyChanges, FileImportAdmin):
     import_session_key = "rule_set_import"
     form = RuleSetAdminForm
     inlines = [RuleSetCardInline]
-    list_display = ("code", "name", "game", "format", "announced", "effective", "sample")
+    list_display = ("code", "name", "game", "format_shown", "announced", "effective", "sample")
     list_filter = ("game", "format", "sample")
     search_fields = ("code", "name", "note")
     list_select_related = ("game",)
@@ -432,6 +432,10 @@ class RuleSetAdmin(SavesOnlyChanges, FileImportAdmin):
             said,
             jobs,
         )
+
+    @admin.display(description="Format", ordering="format")
+    def format_shown(self, obj):
+        return obj.format_name
 
     @admin.display(description="What it changes against the rule set before")
     def what_changes(self, obj):

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from cardsite import jobs
+from cardsite.accounts import signed_in
 from cardsite.jobs import ChunkContext, JobKind, Progress, Send
 from cardsite.models import JobStatus
 
@@ -33,7 +34,7 @@ def import_job_start(*, data: dict[str, Any], user: Any = None) -> int:
         game=str(data.get("game") or "")[:60],
         code=str(data.get("code") or "")[:40],
         name=str(data.get("name") or "")[:200],
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=user if signed_in(user) else None,
     )
     jobs.job_start(job)
     return job.pk

@@ -56,6 +56,15 @@ def check_card_fields(
     return errors, (None if field_errors else cleaned)
 
 
+def format_name(game_slug: str, format_slug: str) -> str:
+    """The name of format `format_slug` of game `game_slug` ("Standard"); the slug itself
+    when the game has no such format."""
+    try:
+        return registry.get(game_slug).format(format_slug).name
+    except (KeyError, ValueError):
+        return format_slug
+
+
 class Game(models.Model):
     """A game of the registry, stored so that cards and decks can point at it."""
 
@@ -270,6 +279,12 @@ class RuleSet(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("catalogue:rule_sets", args=[self.game.slug, self.format])
+
+    @property
+    def format_name(self) -> str:
+        """The format's name as its game spells it ("Standard"); the slug of a format the
+        game no longer has."""
+        return format_name(self.game.slug, self.format)
 
 
 class RuleSetCard(models.Model):

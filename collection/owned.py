@@ -11,13 +11,10 @@ from django.db.models.expressions import Expression
 from django.db.models.functions import Coalesce, Lower
 from django.db.models.lookups import In
 
+from cardsite.accounts import signed_in
 from catalogue.models import Card, Printing
 
 from .models import CollectionEntry
-
-
-def _signed_in(owner) -> bool:
-    return owner is not None and getattr(owner, "is_authenticated", False)
 
 
 def owned_counts(
@@ -32,7 +29,7 @@ def owned_counts(
     query: for `names`, each named card's copies summed in its row (owned_copies); for the
     whole game, a UNION ALL of the loose copies and the owned products' printings, added up
     here."""
-    if not _signed_in(owner):
+    if not signed_in(owner):
         return {}
     wanted = None if names is None else list(dict.fromkeys(names))
     if wanted is not None and not wanted:
@@ -98,7 +95,7 @@ def owned_copies(owner) -> Expression:
 def owned_by_game(*, owner, game_id: int | None = None) -> dict[tuple[str, str], int]:
     """{(game slug, card name): copies owned} of every card the user owns (of one game with
     `game_id`), in one query."""
-    if not _signed_in(owner):
+    if not signed_in(owner):
         return {}
     # Unordered: the rows are added up here, and the models' orderings would join the games
     # and expansions for nothing.

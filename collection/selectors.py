@@ -19,6 +19,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 
+from cardsite.accounts import signed_in
 from catalogue.models import Expansion, Printing
 from decks.lists.holdings import CardFigures, DeckUse
 from decks.models import Deck
@@ -202,7 +203,7 @@ def card_decks(*, owner, card) -> dict[str, Any]:
     """A card's use: the user's decks holding it (id, name, copies, built), and how many
     public decks hold it. Two queries."""
     mine: list[DeckUse] = []
-    if getattr(owner, "is_authenticated", False):
+    if signed_in(owner):
         decks = _holding(Deck.objects.filter(owner=owner, game_id=card.game_id), card.name)
         decks = decks.order_by("name", "pk")
         if connection.vendor == "postgresql":

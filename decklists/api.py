@@ -267,13 +267,9 @@ class DecklistViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     def comments(self, request, pk=None):
         if request.method == "GET":
             decklist = self.get_object()
-            qs = (
-                Comment.objects.filter(decklist=decklist)
-                .select_related("author")
-                .order_by("created_at", "id")
+            qs = selectors.comments_shown(
+                decklist, moderator=services.may_moderate_comment(request.user, None, decklist)
             )
-            if not services.may_moderate_comment(request.user, None, decklist):
-                qs = qs.filter(hidden=False)
             page = self.paginate_queryset(qs)
             return self.get_paginated_response(CommentSerializer(page, many=True).data)
         if not request.user.is_authenticated:

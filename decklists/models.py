@@ -23,8 +23,9 @@ from django.db.models import Q
 from django.urls import reverse
 
 from cardsite.models import ChunkedJob, JobStatus
+from catalogue.models import format_name
 from decks.lists import SavedList
-from decks.models import format_name, stored_verdict
+from decks.models import stored_verdict
 from validation.runner import Report as Verdict
 
 from .listing_cache import listings_changed

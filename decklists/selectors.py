@@ -12,11 +12,12 @@ from typing import Any
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.db import connection
-from django.db.models import Count, F, Window
+from django.db.models import Count, F, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+from cardsite.accounts import signed_in
 from simulations.models import RunKind, SimulationRun, Status
 from simulations.pipeline import shown
 from validation.registry import registry
@@ -116,7 +117,7 @@ def decklist_page(decklist, user) -> DecklistPage:
     """The derivation chain both ways, the other decklists of its set, the earliest
     decklist with the same cards, the reader's like, favourite and follow, the author's
     reputation and the goldfish summary the author ran on the published version."""
-    signed_in = getattr(user, "is_authenticated", False)
+    signed = signed_in(user)
     derivatives = list(
         Decklist.objects.visible_to(user)
         .filter(precedent=decklist)
@@ -141,9 +142,9 @@ def decklist_page(decklist, user) -> DecklistPage:
         duplicate=duplicate_of(
             game_id=decklist.game_id, sig=decklist.signature, exclude=decklist.pk
         ),
-        liked=signed_in and Like.objects.filter(decklist=decklist, user=user).exists(),
-        favoured=signed_in and Favourite.objects.filter(decklist=decklist, user=user).exists(),
-        following=signed_in
+        liked=signed and Like.objects.filter(decklist=decklist, user=user).exists(),
+        favoured=signed and Favourite.objects.filter(decklist=decklist, user=user).exists(),
+        following=signed
         and Follow.objects.filter(author_id=decklist.author_id, follower=user).exists(),
         reputation=Author.objects.filter(user_id=decklist.author_id)
         .values_list("reputation", flat=True)
@@ -194,18 +195,25 @@ class _Counted(Paginator):
         return self._known
 
 
-def comments_of(decklist, *, page=1, moderator: bool = False):
-    """A page of the decklist's comments, oldest first, with their authors: the visible
-    ones (one query, counted by the decklist's counter) or, for a moderator (staff, the
-    decklist's author), the hidden ones too (and a COUNT)."""
+def comments_shown(decklist, *, moderator: bool = False) -> QuerySet[Comment]:
+    """The decklist's comments, oldest first, with their authors: the visible ones or, for a
+    moderator (staff, the decklist's author), the hidden ones too. The page and the API
+    read them alike."""
     qs = (
         Comment.objects.filter(decklist=decklist)
         .select_related("author")
         .order_by("created_at", "id")
     )
+    return qs if moderator else qs.filter(hidden=False)
+
+
+def comments_of(decklist, *, page=1, moderator: bool = False):
+    """A page of `comments_shown`: the visible ones counted by the decklist's counter (one
+    query), or for a moderator the hidden ones too (and a COUNT)."""
+    qs = comments_shown(decklist, moderator=moderator)
     if moderator:
         return Paginator(qs, COMMENTS_PAGE).get_page(page)
-    return _Counted(qs.filter(hidden=False), COMMENTS_PAGE, count=decklist.comments).get_page(page)
+    return _Counted(qs, COMMENTS_PAGE, count=decklist.comments).get_page(page)
 
 
 def _shown(ids: list[int]) -> dict[int, Decklist]:

@@ -46,6 +46,12 @@ def list_field(label: str, attrs: dict[str, Any], *, required: bool = True) -> f
     )
 
 
+def points_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
+    )
+
+
 def collection_field() -> forms.BooleanField:
     return forms.BooleanField(
         label="Restrict to my collection (no more copies of a card than I own)",
@@ -198,14 +204,33 @@ def header_options_for(header: Header, chosen: str | None) -> dict[str, Any]:
     return {}
 
 
-class CheckListForm(forms.Form):
+class _GameFormatChosen:
+    """What a form with a list and a game-and-format menu (its `game_format`, "game/format")
+    reads of a valid form: the game and format chosen, and the list's options (the form's,
+    then those the list's header gives when it names the game and format chosen)."""
+
+    cleaned_data: dict[str, Any]
+    header: Header
+
+    def split(self) -> tuple[str, str]:
+        game, fmt = self.cleaned_data["game_format"].split("/", 1)
+        return game, fmt
+
+    def options(self) -> dict:
+        options = list_options(self.cleaned_data)
+        for key, value in header_options_for(
+            self.header, self.cleaned_data.get("game_format")
+        ).items():
+            options.setdefault(key, value)
+        return options
+
+
+class CheckListForm(_GameFormatChosen, forms.Form):
     """A list to check; the menu's first choice (its default) reads the game and format from
     the list (`read_game_format`), as the import page does."""
 
     game_format = forms.ChoiceField(label="Game and format", choices=format_choices, required=False)
-    points = forms.IntegerField(
-        label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
-    )
+    points = points_field()
     variant = variant_field()
     list = list_field("Deck list", {"rows": 18, "placeholder": LIST_PLACEHOLDER})
     collection = collection_field()
@@ -276,10 +301,6 @@ class CheckListForm(forms.Form):
                 f"# Game: line names {named}."
             )
 
-    def split(self) -> tuple[str, str]:
-        game, fmt = self.cleaned_data["game_format"].split("/", 1)
-        return game, fmt
-
     def chosen_rule_set(self):
         """The rule set asked for, as `list_check(rule_set=…)` takes it (a valid form)."""
         game, fmt = self.split()
@@ -289,14 +310,6 @@ class CheckListForm(forms.Form):
             code=self.cleaned_data["rule_set"] or None,
             as_of=self.cleaned_data["as_of"],
         )
-
-    def options(self) -> dict:
-        options = list_options(self.cleaned_data)
-        for key, value in header_options_for(
-            self.header, self.cleaned_data.get("game_format")
-        ).items():
-            options.setdefault(key, value)
-        return options
 
 
 class _ListInput(forms.Form):
@@ -338,7 +351,7 @@ class _ListInput(forms.Form):
         return text if text.strip() else None
 
 
-class DeckNewForm(_ListInput):
+class DeckNewForm(_GameFormatChosen, _ListInput):
     """A new deck (game, format, name, visibility) with an optional list: the import form
     requires the list."""
 
@@ -348,9 +361,7 @@ class DeckNewForm(_ListInput):
         required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
     )
     visibility = forms.ChoiceField(choices=Visibility.choices, initial=Visibility.PRIVATE)
-    points = forms.IntegerField(
-        label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
-    )
+    points = points_field()
     variant = variant_field()
     collection = collection_field()
     field_order = [
@@ -425,27 +436,13 @@ class DeckNewForm(_ListInput):
             elif chosen:
                 data["name"] = default_deck_name(*chosen.split("/", 1))
 
-    def split(self) -> tuple[str, str]:
-        game, fmt = self.cleaned_data["game_format"].split("/", 1)
-        return game, fmt
-
-    def options(self) -> dict:
-        options = list_options(self.cleaned_data)
-        for key, value in header_options_for(
-            self.header, self.cleaned_data.get("game_format")
-        ).items():
-            options.setdefault(key, value)
-        return options
-
 
 class DeckEditForm(forms.Form):
     """The list of a deck as text, and the version it was opened at."""
 
     list = list_field("Deck list", {"rows": 24})
     base_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    points = forms.IntegerField(
-        label="Points (formats with an agreed total)", required=False, min_value=1, max_value=10_000
-    )
+    points = points_field()
     collection = collection_field()
 
     def options(self) -> dict:

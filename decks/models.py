@@ -21,8 +21,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from cardsite.accounts import signed_in
 from cardsite.models import ChunkedJob, JobStatus, OwnedQuerySet
-from validation.registry import registry
+from catalogue.models import format_name
 from validation.runner import Report
 
 
@@ -55,7 +56,7 @@ class DeckQuerySet(OwnedQuerySet):
         if getattr(user, "is_staff", False):
             return self.all()
         q = Q(visibility=Visibility.PUBLIC)
-        if getattr(user, "is_authenticated", False):
+        if signed_in(user):
             q |= Q(owner=user)
         if share_token:
             q |= Q(visibility=Visibility.UNLISTED, share_token=share_token)
@@ -66,15 +67,6 @@ class DeckQuerySet(OwnedQuerySet):
         return self.filter(
             share_token=token, visibility__in=[Visibility.UNLISTED, Visibility.PUBLIC]
         )
-
-
-def format_name(game_slug: str, format_slug: str) -> str:
-    """The name of format `format_slug` of game `game_slug` ("Standard"); the slug itself
-    when the game has no such format."""
-    try:
-        return registry.get(game_slug).format(format_slug).name
-    except (KeyError, ValueError):
-        return format_slug
 
 
 class Deck(models.Model):

@@ -19,6 +19,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from cardsite.accounts import signed_in
+
 from .models import SWITCHABLE_KINDS, Notice, NoticePreference
 
 logger = logging.getLogger(__name__)
@@ -36,7 +38,7 @@ def _unread_key(user_id: int) -> str:
 
 def unread_count(user) -> int:
     """The user's unread notices, from the cache (one query when it is not there)."""
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return 0
     key = _unread_key(user.pk)
     try:

@@ -13,6 +13,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from catalogue.models import format_name
+
 from . import campaign_services as services
 from .campaign_forms import CampaignForm, GameRecordForm, PlayerForm, SpendForm
 from .campaign_services import CampaignRefused
@@ -34,7 +36,13 @@ def _campaign(request, game_slug: str, pk: int) -> Campaign:
 
 
 def _context(campaign: Campaign, **extra) -> dict:
-    return {"campaign": campaign, "game": campaign.game, "rules": campaign.rules, **extra}
+    return {
+        "campaign": campaign,
+        "game": campaign.game,
+        "rules": campaign.rules,
+        "format_name": format_name(campaign.game.slug, campaign.rules.format),
+        **extra,
+    }
 
 
 @login_required

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardsite.accounts import signed_in
 from catalogue.services import card_names_by_kind, cards_by_kind
 from decks.models import Deck
 from simulations.pipeline import clean_goldfish_params, deck_inputs, play_inline
@@ -240,7 +241,7 @@ class ToolAnswer:
 
 
 def _require_sign_in(owner, inline_max: int) -> None:
-    if owner is None or not getattr(owner, "is_authenticated", False):
+    if not signed_in(owner):
         raise SignInRequired(
             f"runs of more than {inline_max:,} games run on a worker: sign in to start one",
             "games",

@@ -21,7 +21,6 @@ from django.utils import timezone
 
 from cardsite import jobs
 from decks.models import DeckVersion
-from validation.sim.metrics import Metric, find
 
 from . import experiments, kinds, services
 from .models import RunKind, SimulationRun
@@ -75,38 +74,10 @@ def pairing_kind(game_slug: str, slug: str | None) -> kinds.SimulationKind:
     return kind
 
 
-def deciding_metric(
-    kind: kinds.SimulationKind, metric: str | None, clean: Mapping[str, Any]
-) -> Metric:
-    """The metric that decides a comparison or a tuning run: the one named, else the
-    goldfish's headline; SimulationError on `metric` when the goldfish has no such metric or
-    the run's parameters (``clean``) cannot measure it."""
-    goldfish = kind.goldfish
-    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
-    if chosen is None:
-        keys = ", ".join(m.key for m in goldfish.metrics)
-        raise services.SimulationError(
-            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
-        )
-    if not chosen.applies(clean):
-        raise services.SimulationError(
-            {"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"}
-        )
-    return chosen
-
-
-def compare_start(
-    *,
-    owner,
-    a: DeckVersion,
-    b: DeckVersion,
-    kind_slug: str | None = None,
-    params: Mapping[str, Any] | None = None,
-    metric: str | None = None,
-    seed: Any = None,
-) -> SimulationRun:
-    if not getattr(owner, "is_authenticated", False):
-        raise services.SimulationError("sign in to start a comparison")
+def comparison_kind(a: DeckVersion, b: DeckVersion, kind_slug: str | None) -> kinds.SimulationKind:
+    """The kind a comparison of A with B plays (`pairing_kind`: `kind_slug`, else the
+    game's first that pairs games), once A and B are two versions of decks of one game;
+    SimulationError on `b.deck`, `b.version` or `kind` otherwise."""
     game_a, game_b = a.deck.game.slug, b.deck.game.slug
     if game_a != game_b:
         raise services.SimulationError(
@@ -128,20 +99,40 @@ def compare_start(
         raise services.SimulationError(
             {"kind": f"{kind.label} plays {kind.game_slug} decks; these are {game_a}"}
         )
-    clean = services.params_validate(kind, params)
-    goldfish = kind.goldfish
-    chosen = deciding_metric(kind, metric, clean)
-    seed_value = services._seed(seed)
+    return kind
+
+
+def compare_start(
+    *,
+    owner,
+    a: DeckVersion,
+    b: DeckVersion,
+    kind_slug: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    metric: str | None = None,
+    seed: Any = None,
+) -> SimulationRun:
+    start = services.run_start(
+        owner=owner,
+        doing="start a comparison",
+        kind=lambda: comparison_kind(a, b, kind_slug),
+        params=params,
+        seed=seed,
+        decided=True,
+        metric=metric,
+    )
+    kind, clean, chosen = start.kind, start.params, start.metric
+    assert chosen is not None  # a run a metric decides
     inputs: dict[str, Any] = {}
     for side, version in (("a", a), ("b", b)):
         try:
             inputs[side] = services.build_inputs(kind, params=clean, deck_version=version)
         except (ValueError, LookupError) as exc:
             raise services.SimulationError({f"{side}.deck": str(exc)}) from exc
-    play_pair = goldfish.play_pair
+    play_pair = kind.goldfish.play_pair
     assert play_pair is not None  # a kind that pairs games (pairing_kind)
     try:
-        measured, _ = play_pair(inputs["a"], inputs["b"], clean, seed_value, 0, 0)
+        measured, _ = play_pair(inputs["a"], inputs["b"], clean, start.seed, 0, 0)
     except (ValueError, LookupError, TypeError) as exc:
         raise services.SimulationError(
             {"__all__": f"these decks cannot be compared: {exc}"}
@@ -165,15 +156,8 @@ def compare_start(
         max_games=int(clean["games"]),
         per_chunk=services.chunk_games(),
     )
-    return services.create_run(
-        owner=owner,
-        kind=RunKind.COMPARISON,
-        simulation=kind.slug,
-        deck_version=b,
-        label=f"{label_a} vs {label_b}",
-        params=clean,
-        inputs=plan,
-        seed=seed_value,
+    return start.create_run(
+        kind=RunKind.COMPARISON, deck_version=b, label=f"{label_a} vs {label_b}", inputs=plan
     )
 
 

@@ -4,7 +4,8 @@ and the exact odds calculator.
 A run is a chunked job of the site's one job system (cardsite/jobs.py; its kinds in
 simulations/jobs.py). How it moves (see docs/architecture.md, "Background jobs"):
 
-1. ``simulation_start`` validates the parameters against the kind's specs, reads the deck's
+1. ``simulation_start`` checks what every start checks first (``run_start``: signed in,
+   the kind, its parameters against the kind's specs, the seed), reads the deck's
    plain facts once (``build_inputs``), checks them with a dry run of zero games, refuses
    a fourth active run of the same user, creates the run (status ``queued``) and, once the
    transaction commits, sends one Celery task per chunk.
@@ -28,7 +29,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -40,6 +42,7 @@ from django.http import Http404
 
 from cardsite import jobs as job_system
 from cardsite import workers
+from cardsite.accounts import signed_in
 from catalogue.services import card_facts_by_names, card_names_by_kind
 from decks.lists import entries_from_json
 from decks.models import Deck, Visibility
@@ -47,6 +50,7 @@ from validation import params as validation_params
 from validation.params import ParamSpec
 from validation.registry import registry
 from validation.sim import odds
+from validation.sim.metrics import Metric, find
 from validation.sim.metrics import rows as metric_rows
 
 from . import experiments, jobs, kinds, pipeline
@@ -197,6 +201,75 @@ def deck_to_simulate(*, user, deck_pk: int, share_token: str | None = None):
     return deck
 
 
+@dataclass(frozen=True)
+class RunStart:
+    """What every way of starting a run checks first (`run_start`): the owner, signed in;
+    the kind it plays; its parameters, cleaned; the metric that decides a comparison or a
+    tuning run (None for the others); the seed."""
+
+    owner: Any
+    kind: kinds.SimulationKind
+    params: dict[str, Any]
+    seed: int
+    metric: Metric | None = None
+
+    def create_run(
+        self, *, kind: RunKind, deck_version, label: str, inputs: dict[str, Any]
+    ) -> SimulationRun:
+        """The run, saved and sent with these checked values (`create_run`)."""
+        return create_run(
+            owner=self.owner,
+            kind=kind,
+            simulation=self.kind.slug,
+            deck_version=deck_version,
+            label=label,
+            params=self.params,
+            inputs=inputs,
+            seed=self.seed,
+        )
+
+
+def run_start(
+    *,
+    owner,
+    doing: str,
+    kind: kinds.SimulationKind | str | Callable[[], kinds.SimulationKind],
+    params: Mapping[str, Any] | None,
+    seed: Any,
+    decided: bool = False,
+    metric: str | None = None,
+) -> RunStart:
+    """The prologue of every way of starting a run (a goldfish or a tool's run, a
+    comparison, a tuning run), each problem a SimulationError, in this order: the owner must
+    be signed in ("sign in to <doing>"); the kind (a slug, or a function that makes the
+    start's own first checks and returns it); its parameters (`params_validate`); for a run
+    a metric decides (`decided`), that metric (`deciding_metric`); the seed."""
+    if not signed_in(owner):
+        raise SimulationError(f"sign in to {doing}")
+    k = kind() if callable(kind) else _kind(kind)
+    clean = params_validate(k, params)
+    chosen = deciding_metric(k, metric, clean) if decided else None
+    return RunStart(owner=owner, kind=k, params=clean, seed=_seed(seed), metric=chosen)
+
+
+def deciding_metric(
+    kind: kinds.SimulationKind, metric: str | None, clean: Mapping[str, Any]
+) -> Metric:
+    """The metric that decides a comparison or a tuning run: the one named, else the
+    goldfish's headline; SimulationError on `metric` when the goldfish has no such metric or
+    the run's parameters (``clean``) cannot measure it."""
+    goldfish = kind.goldfish
+    chosen = find(goldfish.metrics, metric) if metric else goldfish.headline
+    if chosen is None:
+        keys = ", ".join(m.key for m in goldfish.metrics)
+        raise SimulationError(
+            {"metric": f"{kind.label} has no metric {metric!r}; its metrics are {keys}"}
+        )
+    if not chosen.applies(clean):
+        raise SimulationError({"metric": f"{chosen.label} needs at least {chosen.min_turns} turns"})
+    return chosen
+
+
 def simulation_start(
     *,
     owner,
@@ -213,11 +286,8 @@ def simulation_start(
     (``build_inputs``).
     Raises SimulationError (ParamsInvalid, TooManyActiveRuns) with a clear message.
     """
-    if not getattr(owner, "is_authenticated", False):
-        raise SimulationError("sign in to start a simulation")
-    k = _kind(kind)
-    clean = params_validate(k, params)
-    seed_value = _seed(seed)
+    start = run_start(owner=owner, doing="start a simulation", kind=kind, params=params, seed=seed)
+    k, clean = start.kind, start.params
     label = k.label
     if k.needs_deck:
         if deck_version is None:
@@ -237,18 +307,14 @@ def simulation_start(
             raise SimulationError({getattr(exc, "field", "") or "deck": str(exc)}) from exc
     inputs = dict(inputs)
     try:  # the deck is checked now (zero games) rather than failing on a worker
-        k.goldfish.run_chunk(inputs, {**clean, "games": 0}, seed_value, 0, 1)
+        k.goldfish.run_chunk(inputs, {**clean, "games": 0}, start.seed, 0, 1)
     except (ValueError, LookupError, TypeError) as exc:
         raise SimulationError({"deck": f"this deck cannot be simulated: {exc}"}) from exc
-    return create_run(
-        owner=owner,
+    return start.create_run(
         kind=RunKind.TOOL if k.tool else RunKind.GOLDFISH,
-        simulation=k.slug,
         deck_version=deck_version,
         label=label,
-        params=clean,
         inputs=inputs,
-        seed=seed_value,
     )
 
 

@@ -48,6 +48,7 @@ from validation.sim.inputs import card_json, entries_json
 from validation.types import Deck, Entry
 
 from . import compare, services, tuning
+from .kinds import SimulationKind
 from .models import RunKind, SimulationRun, Status
 
 MAX_INCOMING = 20
@@ -316,6 +317,22 @@ def legal_swaps(
     return swaps, trials
 
 
+def racing_kind(game_slug: str, games: int) -> SimulationKind:
+    """The kind a tuning run of a deck of `game_slug` plays: the game's first that pairs
+    games and races swaps; SimulationError on `kind`, or on `max_games` when `games` is out
+    of the tuning run's bounds."""
+    kind = compare.pairing_kind(game_slug, None)
+    if kind.goldfish.play_many is None:
+        raise services.SimulationError({"kind": f"{kind.label} cannot race swaps"})
+    if not MIN_GAMES <= games <= MAX_GAMES:
+        raise services.SimulationError(
+            {
+                "max_games": f"max_games must be between {MIN_GAMES:,} and {MAX_GAMES:,}; got {games:,}"
+            }
+        )
+    return kind
+
+
 def tune_start(
     *,
     owner,
@@ -328,22 +345,20 @@ def tune_start(
     params: Mapping[str, Any] | None = None,
     seed: Any = None,
 ) -> SimulationRun:
-    if not getattr(owner, "is_authenticated", False):
-        raise services.SimulationError("sign in to tune a deck")
     deck = version.deck
-    kind = compare.pairing_kind(deck.game.slug, None)
-    goldfish = kind.goldfish
-    if goldfish.play_many is None:
-        raise services.SimulationError({"kind": f"{kind.label} cannot race swaps"})
     games = DEFAULT_MAX_GAMES if max_games is None else int(max_games)
-    if not MIN_GAMES <= games <= MAX_GAMES:
-        raise services.SimulationError(
-            {
-                "max_games": f"max_games must be between {MIN_GAMES:,} and {MAX_GAMES:,}; got {games:,}"
-            }
-        )
-    clean = services.params_validate(kind, {**(params or {}), "games": games})
-    chosen = compare.deciding_metric(kind, metric, clean)
+    start = services.run_start(
+        owner=owner,
+        doing="tune a deck",
+        kind=lambda: racing_kind(deck.game.slug, games),
+        params={**(params or {}), "games": games},
+        seed=seed,
+        decided=True,
+        metric=metric,
+    )
+    kind, clean, chosen = start.kind, start.params, start.metric
+    assert chosen is not None  # a run a metric decides
+    goldfish = kind.goldfish
     if len(keep) > MAX_KEEP:
         raise services.SimulationError({"keep": f"at most {MAX_KEEP} cards to keep"})
     kept = {str(k).strip().lower() for k in keep if str(k).strip()}
@@ -396,7 +411,6 @@ def tune_start(
         raise services.SimulationError(
             {"metric": f"{chosen.label} cannot be compared game by game; choose another"}
         )
-    seed_value = services._seed(seed)
     inputs = tuning.new_inputs(
         base=base_inputs,
         sections={s: entries_json(e) for s, e in sections.items()},
@@ -406,15 +420,11 @@ def tune_start(
         per_chunk=2 * services.chunk_games(),
     )
     inputs["chosen"] = chosen_by
-    return services.create_run(
-        owner=owner,
+    return start.create_run(
         kind=RunKind.TUNING,
-        simulation=kind.slug,
         deck_version=version,
         label=f"Tune {deck.name} v{version.number}",
-        params=clean,
         inputs=inputs,
-        seed=seed_value,
     )
 
 

@@ -15,6 +15,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from cardsite.accounts import signed_in
 from decklists import markdown
 from decklists.from_decks import Deck
 from decklists.listing_cache import listings_changed
@@ -35,7 +36,7 @@ from .publish import render_text
 
 def may_comment(user) -> bool:
     """Signed in, and has saved at least one deck (one query)."""
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in(user):
         return False
     return Deck.objects.filter(owner=user, current_version__isnull=False).exists()
 
@@ -160,8 +161,7 @@ def _resolve_reports(actor, outcome: str, *, decklist=None, comment=None) -> int
 def may_moderate_comment(user, comment, decklist) -> bool:
     """Staff, or the author of the decklist the comment is on."""
     return bool(
-        getattr(user, "is_staff", False)
-        or (getattr(user, "is_authenticated", False) and decklist.author_id == user.pk)
+        getattr(user, "is_staff", False) or (signed_in(user) and decklist.author_id == user.pk)
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cardsite.accounts import signed_in
 from validation.types import Deck
 
 from .errors import DeckInvalid
@@ -33,7 +34,7 @@ def clean_collection_option(options: Mapping[str, Any] | None, *, owner) -> dict
     if value is None or value is False:
         del out[COLLECTION_OPTION]
     elif value is True:
-        if owner is None or not getattr(owner, "is_authenticated", False):
+        if not signed_in(owner):
             raise DeckInvalid(
                 {"options": ["collection: sign in to check a list against your collection"]}
             )

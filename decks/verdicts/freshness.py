@@ -25,8 +25,8 @@ A pinned deck is never stale by date: it is checked under its pin whatever the d
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import F, Func, OuterRef, Q, Subquery, TextField
@@ -80,28 +80,64 @@ def with_in_force(qs):
     return qs.annotate(in_force_code=Subquery(current))
 
 
+#: When a deck's stored verdict is fresh: the one rule, which `only_fresh` filters by in SQL
+#: and `is_stale` reads of a deck in memory (`_holds`). A deck is fresh when it is pinned,
+#: has no saved list, or was checked under the rule set in effect today in its game and
+#: format (`in_force_code`), or under the bare format when none is (`checked_code`: the code
+#: its stored report names).
+FRESH = (
+    Q(rule_set_pin__isnull=False)
+    | Q(current_version__isnull=True)
+    | Q(in_force_code__isnull=True, checked_code__isnull=True)
+    | Q(checked_code=F("in_force_code"))
+)
+
+
 def only_fresh(qs):
     """The decks of `qs` whose stored verdict is under the rule set they are checked under
-    today: pinned ones, those without a saved list, and those that follow their format and
-    were checked under the rule set in effect today (or, with none, the bare format)."""
+    today (`FRESH`)."""
     if "in_force_code" not in qs.query.annotations:
         qs = with_in_force(qs)
     qs = qs.annotate(checked_code=KeyText("report", "rule_set"))
-    return qs.filter(
-        Q(rule_set_pin__isnull=False)
-        | Q(current_version__isnull=True)
-        | Q(in_force_code__isnull=True, checked_code__isnull=True)
-        | Q(checked_code=F("in_force_code"))
-    )
+    return qs.filter(FRESH)
+
+
+def _holds(q: Q, row: Mapping[str, Any]) -> bool:
+    """Whether `q` holds of a row whose columns are `row`, as SQL reads it: the lookups
+    `FRESH` is written with (`isnull`, and `exact` with a value or an `F`), where NULL
+    (None) equals nothing."""
+    answers = []
+    for child in q.children:
+        if isinstance(child, Q):
+            answers.append(_holds(child, row))
+            continue
+        lookup, wanted = cast(tuple[str, Any], child)
+        column, _, how = lookup.partition("__")
+        value = row[column]
+        if how == "isnull":
+            answers.append((value is None) == bool(wanted))
+        elif how in ("", "exact"):
+            # an F compares with another column (named by its one argument)
+            other = row[wanted.deconstruct()[1][0]] if isinstance(wanted, F) else wanted
+            answers.append(value is not None and other is not None and value == other)
+        else:
+            raise ValueError(f"_holds does not read the lookup {lookup!r}")
+    if q.negated:
+        raise ValueError("_holds does not read a negated condition")
+    return any(answers) if q.connector == Q.OR else all(answers)
 
 
 def is_stale(deck, in_force_code: str | None) -> bool:
     """Whether a deck's stored verdict was checked under another rule set than the one in
-    effect today (`in_force_code`), while it follows its format."""
-    if deck.rule_set_pin_id is not None or deck.current_version_id is None:
-        return False
+    effect today (`in_force_code`), while it follows its format: `FRESH` does not hold."""
     stored = deck.verdict
-    return ((stored.rule_set if stored else None) or None) != (in_force_code or None)
+    row = {
+        "rule_set_pin": deck.rule_set_pin_id,
+        "current_version": deck.current_version_id,
+        "in_force_code": in_force_code or None,
+        "checked_code": (stored.rule_set if stored else None) or None,
+    }
+    return not _holds(FRESH, row)
 
 
 def _in_force_sets(pairs: set[tuple[int, str]]) -> dict[tuple[int, str], RuleSet | None]:

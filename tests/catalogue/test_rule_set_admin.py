@@ -5,6 +5,7 @@ rule set file with a preview."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -25,6 +26,15 @@ def test_the_list_and_a_rule_set_page_with_what_it_changes(client, staff_user, s
     assert "What it changes against the rule set before" in page
     assert "<li>Hidden Ambush banned</li>" in page and "<li>Bogatyr limit 2 → 1</li>" in page
     assert "Kestrel" in page  # its card entries inline
+
+
+def test_the_list_names_each_rule_sets_format(client, staff_user, sample_catalogue):
+    """The list's Format column shows the format's name as its game spells it, not its slug."""
+    client.force_login(staff_user)
+    page = client.get(reverse("admin:catalogue_ruleset_changelist")).content.decode()
+    formats = re.findall(r'<td class="field-format[^"]*">([^<]*)</td>', page)
+    assert formats and set(formats) == {"Standard"}, formats
+    assert '<th scope="col" class="sortable column-format' in page  # still sorted by format
 
 
 def _form(game, **changes):

@@ -268,3 +268,12 @@ def test_other_users_get_404(client, campaign, players, other_user):
     client.logout()
     assert client.get(pages[0]).status_code == 302  # to the sign-in page
     assert client.get(pages[4]).status_code in (401, 403)
+
+
+def test_the_campaign_page_names_the_format_as_its_game_spells_it(client, user, campaign):
+    """The "Add a player" help names the format a force must be legal in by its name, not
+    its slug; the link to build one keeps the slug."""
+    client.force_login(user)
+    html = client.get(campaign.get_absolute_url()).content.decode()
+    assert "be legal in format Campaign.</span>" in html
+    assert "?f=tactical-assault/campaign" in html

@@ -156,11 +156,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_gunicorn(port: int, env: dict, workers: int = 1, threads: int = 1) -> subprocess.Popen:
+def _start_gunicorn(
+    port: int, env: dict, workers: int = 1, threads: int = 1, *, config: bool = False
+) -> subprocess.Popen:
+    """gunicorn serving the site on `port`; with `config`, read from the site's own
+    configuration as `make run` starts it (`-c python:cardsite.gunicorn_conf`)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     return subprocess.Popen(
         [
             str(gunicorn),
+            *(["-c", "python:cardsite.gunicorn_conf"] if config else []),
             "cardsite.wsgi:application",
             "--bind",
             f"127.0.0.1:{port}",
@@ -177,13 +182,16 @@ def _start_gunicorn(port: int, env: dict, workers: int = 1, threads: int = 1) ->
     )
 
 
-def _wait_up(port: int, proc: subprocess.Popen) -> None:
+def _wait_up(port: int, proc: subprocess.Popen, *, any_answer: bool = False) -> None:
+    """Until the health page answers 200 (with `any_answer`, answers at all)."""
     deadline = time.monotonic() + 60
     while True:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/health/", timeout=5)
             return
-        except OSError:
+        except OSError as exc:
+            if any_answer and isinstance(exc, urllib.error.HTTPError):
+                return
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise
             time.sleep(0.3)
@@ -227,6 +235,22 @@ def test_two_gunicorn_workers_share_one_limit(live_catalogue):
         for proc in procs:
             proc.wait(timeout=30)
     assert codes == [200, 200, 200] + [429] * 7, codes
+
+
+def test_gunicorn_makes_no_control_socket_in_the_home_folder(tmp_path):
+    """Served as `make run` and production serve it (`-c python:cardsite.gunicorn_conf`),
+    gunicorn writes nothing under the home folder: its control socket (on by default since
+    gunicorn 25.1, made under $HOME/.gunicorn/ when there is no $XDG_RUNTIME_DIR) is off."""
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    env["HOME"] = str(tmp_path)
+    port = _free_port()
+    proc = _start_gunicorn(port, env, config=True)
+    try:
+        _wait_up(port, proc, any_answer=True)  # a worker is up: the master made what it makes
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- Docs, CSP, media, logs -----------------------------------------------------------------

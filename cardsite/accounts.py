@@ -1,0 +1,11 @@
+"""Who is asking: whether a user (a request's, a service's caller's) is signed in."""
+
+from __future__ import annotations
+
+
+def signed_in(user: object) -> bool:
+    """Whether `user` is a signed-in account: False for None and for an anonymous user.
+
+    The one test of the apps' services and selectors, which are called with a request's
+    user, with None (a command, a job) or with an account."""
+    return user is not None and bool(getattr(user, "is_authenticated", False))
