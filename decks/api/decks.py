@@ -1,20 +1,11 @@
-"""Deck API: validation of a list, decks and their versions (the collection's routes are the
-collection app's: collection.api).
-
-Every queryset is scoped in the query: reads by id among the decks visible to the user
-(their own, public ones; staff all), unlisted decks only through /api/decks/shared/<token>/,
-writes among the user's own decks. A deck that is not in scope is a 404 whatever its id.
-"""
+"""Decks and their versions: list, read, create, import, rename, pin, delete, save a
+version, availability, legality, share links."""
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from django.db.models import F
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
@@ -23,23 +14,17 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import SAFE_METHODS, AllowAny
-from rest_framework.renderers import JSONRenderer
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from cardsite.api_input import validated
-from cardsite.hostile import whole_number
 from cardsite.ratelimit import ScopedRateThrottle
-from cardsite.schema_fields import FormatField
-from validation import packages
-from validation.registry import UnknownFormat, registry
 
-from . import exports, lists, services, verdicts
-from .filters import DeckFilter
-from .lists import ListInvalid, holdings, list_check
-from .models import Deck, DeckVersion
-from .serializers import (
+from .. import exports, services, verdicts
+from ..filters import DeckFilter
+from ..lists import ListInvalid, holdings
+from ..models import Deck, DeckVersion
+from ..serializers import (
     AvailabilitySerializer,
     ConflictSerializer,
     DeckCreateSerializer,
@@ -47,116 +32,18 @@ from .serializers import (
     DeckImportSerializer,
     DeckSerializer,
     DeckUpdateSerializer,
-    ListTextField,
-    SectionsField,
     VersionCreateSerializer,
     VersionSerializer,
     VersionSummarySerializer,
 )
-
-
-class ValidateRequestSerializer(serializers.Serializer):
-    game = serializers.ChoiceField(choices=[])
-    format = FormatField(max_length=40)
-    list = ListTextField(required=False, allow_blank=True)
-    sections = SectionsField(required=False)
-    options = serializers.DictField(required=False)
-    as_of = serializers.DateField(
-        required=False,
-        help_text="check under the format's rule set in effect on this date (YYYY-MM-DD); "
-        "by default today's",
-    )
-    rule_set = serializers.CharField(
-        required=False,
-        max_length=40,
-        help_text="check under the format's rule set of this code, whatever its dates",
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        cast(serializers.ChoiceField, self.fields["game"]).choices = registry.slugs()
-
-    def validate(self, attrs):
-        if ("list" in attrs) == ("sections" in attrs):
-            raise serializers.ValidationError(
-                "give either 'list' (the text) or 'sections', not both"
-            )
-        game = registry.get(attrs["game"])
-        try:
-            game.format(attrs["format"])
-        except UnknownFormat as exc:
-            raise serializers.ValidationError({"format": str(exc)}) from exc
-        if "as_of" in attrs and "rule_set" in attrs:
-            raise serializers.ValidationError(
-                {"rule_set": "give either 'as_of' (a date) or 'rule_set' (a code), not both"}
-            )
-        try:
-            attrs["chosen"] = lists.chosen_rule_set(
-                game_slug=attrs["game"],
-                format=attrs["format"],
-                code=attrs.get("rule_set"),
-                as_of=attrs.get("as_of"),
-            )
-        except services.DeckInvalid as exc:
-            raise serializers.ValidationError(exc.errors) from exc
-        return attrs
-
-
-ViolationSerializer = inline_serializer(
-    "Violation",
-    {
-        "code": serializers.CharField(help_text="the rule's stable code (for programs)"),
-        "severity": serializers.ChoiceField(choices=["error", "warning"]),
-        "message": serializers.CharField(
-            help_text="a sentence for a person; starts with the list's lines ('Line 4: …') "
-            "when it is about a card of a text list"
-        ),
-        "section": serializers.CharField(),
-        "cards": serializers.ListField(child=serializers.CharField()),
-        "lines": serializers.ListField(
-            child=serializers.IntegerField(),
-            help_text="the numbers of the text list's lines holding those cards (empty for a "
-            "list given as sections, or a problem about a whole section)",
-        ),
-    },
+from .answers import (
+    BAD_REQUEST,
+    DECK_ID,
+    WriteThrottle,
+    deck_invalid_response,
+    line_errors_response,
 )
-UnknownLineSerializer = inline_serializer(
-    "UnknownLine",
-    {
-        "line": serializers.IntegerField(
-            help_text="the line number (text) or the item's index in its section (sections)"
-        ),
-        "section": serializers.CharField(),
-        "name": serializers.CharField(help_text="the name as written"),
-        "message": serializers.CharField(),
-        "suggestions": serializers.ListField(
-            child=serializers.CharField(), help_text="the closest card names, best first"
-        ),
-    },
-)
-ReportSerializer = inline_serializer(
-    "ValidationReport",
-    {
-        "legal": serializers.BooleanField(
-            help_text="no rule error and every card line read (false while `unknown` is not empty)"
-        ),
-        "errors": ViolationSerializer.__class__(many=True),
-        "warnings": ViolationSerializer.__class__(many=True),
-        "totals": serializers.DictField(),
-        "rule_set": serializers.CharField(
-            allow_null=True,
-            help_text="the code of the format's rule set the list was checked under (its "
-            "pool, bans, limits and costs), or null for the bare format (none in effect)",
-        ),
-        "unknown": UnknownLineSerializer.__class__(
-            many=True,
-            help_text="card lines not read: an unknown name (or one matching several cards, "
-            "or an expansion code that does not print the card); the rules checked the "
-            "other lines",
-        ),
-    },
-)
-
+from .deck_exports import DeckExports, export_operation
 
 LegalityCheckSerializer = inline_serializer(
     "RuleSetCheck",
@@ -193,141 +80,9 @@ LegalitySerializer = inline_serializer(
 )
 
 
-# A 400 is either a list that could not be read ({"errors": [line errors]}) or fields that
-# did not validate ({field: [messages]}): documented as an object with both shapes described.
-BAD_REQUEST = OpenApiResponse(
-    response=OpenApiTypes.OBJECT,
-    description='Either {"errors": [{"line", "message", "suggestions"}]} for a list that could '
-    "not be read, or {field: [messages]} for fields that did not validate. A list refused "
-    "only for unknown card names also lists, after those lines, every rule problem of the "
-    'lines that were read: {"line" (0: none), "message", "suggestions": [], "code", '
-    '"severity"}.',
-)
-
-
-def _example_request() -> dict[str, str]:
-    """A request of the API docs that the server accepts: the first game's sample deck of a
-    format that has one (the sample catalogue holds its cards)."""
-    for game in registry.all():
-        for sample in packages.sample_lists(game.slug):
-            return {"game": game.slug, "format": sample.format, "list": sample.text()}
-    game = registry.all()[0]
-    fmt = next(iter(game.formats.values()))
-    return {"game": game.slug, "format": fmt.slug, "list": ""}
-
-
-_EXAMPLE_REQUEST = _example_request()
-
-
-class ValidateView(APIView):
-    """Check a deck list against a game's format: every error and warning, the totals, and
-    the card lines whose card is unknown (with the closest names), all at once. The list is
-    checked under the format's rule set in effect today, or on `as_of`, or the one of code
-    `rule_set`; the answer's `rule_set` names the one used. A list with
-    unknown names still answers 200 with the rule problems of the lines that were read (not
-    legal); a list that does not parse (a line without a count, an unknown section) answers
-    400 with its line errors."""
-
-    #: The token scope each operation needs (cardsite.scopes).
-    required_scopes = {"POST": "read"}
-
-    permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "validate"
-
-    @extend_schema(
-        request=ValidateRequestSerializer,
-        responses={200: ReportSerializer, 400: BAD_REQUEST},
-        examples=[
-            OpenApiExample(
-                "text list",
-                value=_EXAMPLE_REQUEST,
-                request_only=True,
-            )
-        ],
-    )
-    def post(self, request):
-        data = validated(ValidateRequestSerializer, request)
-        try:
-            checked = list_check(
-                game_slug=data["game"],
-                format=data["format"],
-                text=data.get("list"),
-                sections=data.get("sections"),
-                options=data.get("options"),
-                owner=request.user,
-                report_unknown=True,
-                rule_set=data["chosen"],
-            )
-        except ListInvalid as exc:
-            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-        except services.DeckInvalid as exc:
-            return _deck_invalid_response(exc)
-        return Response(checked.answer())
-
-
-# --- Decks and versions ------------------------------------------------------------------
-
-
-class WriteThrottle(ScopedRateThrottle):
-    """The view's throttle scope, applied to writes only (reads are not throttled here)."""
-
-    def allow_request(self, request, view):
-        if request.method in SAFE_METHODS:
-            return True
-        return super().allow_request(request, view)
-
-
-def _line_errors_response(exc: ListInvalid) -> Response:
-    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-
-
-def _deck_invalid_response(exc: services.DeckInvalid) -> Response:
-    return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
-
-
-DECK_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="deck id")
 VERSION_NUMBER = OpenApiParameter(
     "number", int, OpenApiParameter.PATH, description="version number (1, 2, 3… in the deck)"
 )
-
-
-EXPORT_VERSION = OpenApiParameter("v", int, description="version number (default: the current)")
-
-
-def _export_operation(fmt: exports.ExportFormat):
-    """The export of one format as its own operation of one media type: GET
-    export/<kind>/ answers what `export/?format=<kind>` answers."""
-    media = fmt.media_type
-    body: Any = OpenApiTypes.BINARY if media == "application/pdf" else str
-    if media == "application/json":
-        body = OpenApiTypes.OBJECT
-
-    def operation(self, request, pk=None):
-        return self._export_as(request, fmt.slug)
-
-    operation.__name__ = f"export_{fmt.slug}"
-    operation.__doc__ = fmt.description or f"The deck exported as {fmt.label}."
-    throttled: dict[str, Any] = (
-        {"throttle_classes": [ScopedRateThrottle], "throttle_scope": "export"}
-        if fmt.throttled
-        else {}
-    )
-    routed = action(
-        detail=True,
-        methods=["get"],
-        url_path=f"export/{fmt.slug}",
-        renderer_classes=exports.api_renderers(fmt),
-        **throttled,
-    )(operation)
-    responses: dict[Any, Any] = {(200, media): body}
-    if fmt.throttled:
-        responses[400] = BAD_REQUEST
-    return extend_schema(
-        parameters=[DECK_ID, EXPORT_VERSION, *fmt.parameters],
-        responses=responses,
-        summary=fmt.summary,
-    )(routed)
 
 
 @extend_schema_view(
@@ -366,6 +121,7 @@ class DeckViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
+    DeckExports,
     viewsets.GenericViewSet,
 ):
     """Decks: every save of a list is a new, immutable version."""
@@ -453,9 +209,9 @@ class DeckViewSet(
                 options=data.get("options"),
             )
         except ListInvalid as exc:
-            return _line_errors_response(exc)
+            return line_errors_response(exc)
         except services.DeckInvalid as exc:
-            return _deck_invalid_response(exc)
+            return deck_invalid_response(exc)
         deck = Deck.objects.select_related("game", "owner", "current_version").get(pk=deck.pk)
         body = DeckDetailSerializer(deck, context=self.get_serializer_context()).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -468,7 +224,7 @@ class DeckViewSet(
             try:
                 services.deck_pin(deck=deck, code=code or None)
             except services.DeckInvalid as exc:
-                return _deck_invalid_response(exc)
+                return deck_invalid_response(exc)
             deck.refresh_from_db()
         if "built" in data:
             services.deck_set_built(deck=deck, built=data.pop("built"))
@@ -546,9 +302,9 @@ class DeckViewSet(
                 status=status.HTTP_409_CONFLICT,
             )
         except ListInvalid as exc:
-            return _line_errors_response(exc)
+            return line_errors_response(exc)
         except services.DeckInvalid as exc:
-            return _deck_invalid_response(exc)
+            return deck_invalid_response(exc)
         return Response(VersionSerializer(version).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -564,51 +320,6 @@ class DeckViewSet(
             number=int(number),
         )
         return Response(VersionSerializer(version).data)
-
-    # Kept for the clients written before each format had its own operation (export/<format>/,
-    # of one media type each); not in the schema: one operation answering text, JSON and PDF
-    # cannot be described to a generated client.
-    @extend_schema(exclude=True)
-    @action(
-        detail=True,
-        methods=["get"],
-        renderer_classes=[
-            JSONRenderer,
-            exports.PlainTextRenderer,
-            exports.MarkdownRenderer,
-            exports.PDFRenderer,
-        ],
-        throttle_classes=[ScopedRateThrottle],
-        throttle_scope="export",
-    )
-    def export(self, request, pk=None):
-        kind = request.query_params.get("format")
-        if kind is None:
-            kind = "text" if request.accepted_renderer.format == "text" else "json"
-        return self._export_as(request, kind)
-
-    def _export_as(self, request, kind: str):
-        deck = self.get_object()
-        number = request.query_params.get("v")
-        versions = DeckVersion.objects.filter(deck=deck)
-        if number:
-            # ASCII digits only: "²" is a digit to str.isdigit() but int() refuses it.
-            version = get_object_or_404(versions, number=whole_number(number) or 0)
-        else:
-            version = get_object_or_404(versions, pk=deck.current_version_id)
-        try:
-            fmt = exports.get(kind)
-            if fmt.inline:
-                # The one type of the operation, whatever the Accept header or `?format=` asks.
-                request.accepted_renderer = fmt.renderer()
-                request.accepted_media_type = request.accepted_renderer.media_type
-                return Response(
-                    fmt.render(deck, version, request.query_params, request.build_absolute_uri)
-                )
-            body = fmt.render(deck, version, request.query_params, request.build_absolute_uri)
-        except exports.ExportRefused as exc:
-            raise serializers.ValidationError({exc.field: [exc.message]}) from exc
-        return fmt.response(deck, version, body)
 
     @extend_schema(
         parameters=[DECK_ID],
@@ -671,4 +382,4 @@ class DeckViewSet(
 # One operation a registered export format (decks.exports: registered by the apps when they
 # are ready, before the URLs are read), each of one media type: GET export/<format>/.
 for _fmt in exports.FORMATS.values():
-    setattr(DeckViewSet, f"export_{_fmt.slug}", _export_operation(_fmt))
+    setattr(DeckViewSet, f"export_{_fmt.slug}", export_operation(_fmt))
