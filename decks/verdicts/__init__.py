@@ -9,7 +9,8 @@
 - `recheck_jobs`: re-checking a format's saved decks on the workers, in chunks, and the
   notices to their owners (`recheck_start`, `pins_released`); every deck of a game after
   its catalogue changed (`revalidate_start`, or at once in this process:
-  `revalidate_game_decks`).
+  `revalidate_game_decks`), over `recheck_checks` (a chunk's decks checked in memory) and
+  `verdict_writes` (their verdicts written, and the notices to their owners).
 
 The names below are the package's public interface.
 """

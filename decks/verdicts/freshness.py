@@ -39,8 +39,9 @@ from decks.models import Deck as DeckModel
 from decks.models import DeckVersion
 from notices.services import notices_write
 
-from .recheck_jobs import _points, write_verdicts
+from .recheck_checks import _points
 from .rechecks import apply_report
+from .verdict_writes import write_verdicts
 
 #: What `in_force_code` holds before it is read.
 _UNREAD = object()
