@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeGuard
 
-def signed_in(user: object) -> bool:
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def signed_in(user: object) -> TypeGuard[User]:
     """Whether `user` is a signed-in account: False for None and for an anonymous user.
 
     The one test of the apps' services and selectors, which are called with a request's
