@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING, TypeAlias, TypeGuard
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+    from django.contrib.auth.models import AnonymousUser, User
+
+#: Whom a service or selector is asked for: an account, an anonymous visitor (a request's
+#: user) or nobody (a command, a job).
+Viewer: TypeAlias = "User | AnonymousUser | None"
 
 
 def signed_in(user: object) -> TypeGuard[User]:
