@@ -166,16 +166,11 @@ def _prepare(deck: Deck, *, field: str = "deck") -> _Prepared:
 
 
 def _create(
-    prepared: _Prepared,
-    *,
-    author: User,
-    name: str,
-    description: str,
-    set_: DecklistSet | None = None,
+    ready: _Prepared, *, author: User, name: str, description: str, set_: DecklistSet | None = None
 ) -> Decklist:
     """Within the caller's transaction: the decklist of a prepared deck, its card rows and
     its legality rows."""
-    deck = prepared.deck
+    deck = ready.deck
     game_def = deck.game.definition
     previous = Decklist.objects.filter(deck=deck).order_by("-revision", "-pk").first()
     precedent: int | None = None
@@ -192,10 +187,8 @@ def _create(
             precedent, derivation = origin.decklist_id, Decklist.Derivation.COPY
     now = timezone.now()
     fresh = popularity.freshness(now)
-    faction, leader = faction_and_leader(
-        game_def, deck.format, prepared.saved.entries, prepared.facts
-    )
-    own = prepared.reports[deck.format]
+    faction, leader = faction_and_leader(game_def, deck.format, ready.saved.entries, ready.facts)
+    own = ready.reports[deck.format]
     decklist = Decklist.objects.create(
         author=author,
         game=deck.game,
@@ -204,20 +197,20 @@ def _create(
         description=description,
         description_html=render_text(description),
         deck=deck,
-        deck_version=prepared.version,
-        version_number=prepared.version.number,
+        deck_version=ready.version,
+        version_number=ready.version.number,
         revision=revision,
         precedent_id=precedent,
         derivation=derivation,
         set=set_,
-        list_text=prepared.version.list_text,
-        entries=prepared.entries,
-        options=prepared.options,
+        list_text=ready.version.list_text,
+        entries=ready.entries,
+        options=ready.options,
         signature=signature(
             game_slug=deck.game.slug,
             format=deck.format,
-            entries=prepared.entries,
-            options=prepared.options,
+            entries=ready.entries,
+            options=ready.options,
         ),
         faction=faction,
         leader=leader,
@@ -230,12 +223,12 @@ def _create(
     # A new decklist: the cached lists are renewed (now and once it commits).
     listings_changed()
     counts: dict[str, int] = {}
-    for e in prepared.saved.entries:
+    for e in ready.saved.entries:
         counts[e.card.lower()] = counts.get(e.card.lower(), 0) + e.count
     ids = {
         name.lower(): pk
         for name, pk in Card.objects.filter(
-            game=deck.game, name__in=prepared.saved.card_names
+            game=deck.game, name__in=ready.saved.card_names
         ).values_list("name", "pk")
     }
     DecklistCard.objects.bulk_create(
@@ -245,7 +238,7 @@ def _create(
             if n in ids
         ]
     )
-    legality_write(legality_rows(decklist.pk, prepared.reports, now))
+    legality_write(legality_rows(decklist.pk, ready.reports, now))
     Author.objects.get_or_create(user=author)
     transaction.on_commit(lambda: _tell_followers_later(decklist.pk))
     return decklist
