@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db import connection
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from django.contrib.auth.models import AnonymousUser, User
 
-    from catalogue.models import Card
+    from catalogue.models import Card, Game
 
 #: Decklists a game shows in the home page's strip, and how far back "this week" reaches.
 STRIP_SIZE = 5
@@ -44,7 +44,14 @@ COMMENTS_PAGE = 50
 COUNT_CAP = 10_000
 
 
-def popular_this_week(*, now: datetime | None = None) -> list[dict[str, Any]]:
+class GameStrip(TypedDict):
+    """A game's strip of popular decklists."""
+
+    game: Game
+    decklists: list[Decklist]
+
+
+def popular_this_week(*, now: datetime | None = None) -> list[GameStrip]:
     """Per game (in the registry's order), its most popular listed decklists published in
     the last STRIP_DAYS days (one query)."""
     now = now or timezone.now()
@@ -63,7 +70,7 @@ def popular_this_week(*, now: datetime | None = None) -> list[dict[str, Any]]:
         .select_related("game", "author")
         .order_by("game__position", "rank")
     )
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, GameStrip] = {}
     for d in ranked:
         out.setdefault(d.game.slug, {"game": d.game, "decklists": []})["decklists"].append(d)
     return [out[slug] for slug in registry.slugs() if slug in out]
@@ -312,7 +319,15 @@ class CappedPaginator(_DecklistPaginator):
         )
 
 
-def author_page(author: User) -> dict[str, Any]:
+class AuthorStanding(TypedDict):
+    """An author's reputation, followers and listed decklists (counted)."""
+
+    reputation: int
+    followers: int
+    decklists: int
+
+
+def author_page(author: User) -> AuthorStanding:
     """An author's standing: reputation, followers, listed decklists (counted)."""
     row: Mapping[str, Any] = (
         Author.objects.filter(user=author).values("reputation", "followers").first() or {}
