@@ -32,7 +32,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -557,7 +557,24 @@ def odds_rules(game_slug: str) -> DrawRules | None:
     return next((r for r in registry.get(game_slug).draws if r.turn_by_turn), None)
 
 
-def odds_groups(*, deck_version: DeckVersion, rules: DrawRules) -> dict[str, Any]:
+class OddsGroup(TypedDict):
+    """A group of cards the odds calculator offers: its label and its cards."""
+
+    label: str
+    count: int
+
+
+class OddsDeck(TypedDict):
+    """A version's draw deck for the odds calculator: its size, groups and draw rules."""
+
+    deck_size: int
+    groups: list[OddsGroup]
+    opening: int
+    draws_per_turn: int
+    first_player_draws: bool
+
+
+def odds_groups(*, deck_version: DeckVersion, rules: DrawRules) -> OddsDeck:
     """The draw deck of a version for the odds calculator: its size and the groups a player
     may pick (every card kind and every card name in the drawn section, with counts)."""
     entries = [e for e in entries_from_json(deck_version.entries) if e.section == rules.section]
