@@ -228,7 +228,23 @@ class CopiesIn(Func):
         return sql, (*entries_params, *name_params)
 
 
-def card_decks(*, owner: Viewer, card: Card) -> dict[str, Any]:
+class DeckHolding(TypedDict):
+    """One of the user's decks holding a card: id, name, copies, and whether it is built."""
+
+    id: int
+    name: str
+    count: int
+    built: bool
+
+
+class CardDecks(TypedDict):
+    """A card's use: the user's decks holding it and how many public decks hold it."""
+
+    decks: list[DeckHolding]
+    public_decks: int
+
+
+def card_decks(*, owner: Viewer, card: Card) -> CardDecks:
     """A card's use: the user's decks holding it (id, name, copies, built), and how many
     public decks hold it. Two queries."""
     mine: list[DeckUse] = []
@@ -265,7 +281,7 @@ def card_decks(*, owner: Viewer, card: Card) -> dict[str, Any]:
     }
 
 
-def card_use_figures(*, owner: User, card: Card, decks: list[dict[str, Any]]) -> CardFigures:
+def card_use_figures(*, owner: User, card: Card, decks: list[DeckHolding]) -> CardFigures:
     """A card's figures for its page, from its `decks` (card_decks: the user's decks holding
     it, the built ones among them the decks it is in) and its owned copies. One query."""
     owned = owned_counts(owner=owner, game_id=card.game_id, names=[card.name])
