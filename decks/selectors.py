@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from django.db.models import Q, QuerySet
 
@@ -38,6 +38,15 @@ if TYPE_CHECKING:
 MAX_SEED = 2**31 - 1
 
 
+class ShownCard(TypedDict):
+    """A card of a sample hand as the page shows it, with its catalogue id for the link."""
+
+    name: str
+    kind: str
+    cost: int
+    pk: int | None
+
+
 @dataclass(frozen=True)
 class HandSection:
     """A drawn section as the page shows it: its label, the rule, and the cards with links."""
@@ -46,8 +55,8 @@ class HandSection:
     label: str
     rule: DrawRules
     dealt: DrawnSection
-    opening: list[dict[str, Any]]
-    drawn: list[dict[str, Any]]
+    opening: list[ShownCard]
+    drawn: list[ShownCard]
     drawn_count: int
 
 
@@ -105,7 +114,7 @@ def sample_hand(
     )
     definition = registry.get(deck.game.slug)
 
-    def shown(cards: Iterable[CardFacts]) -> list[dict[str, Any]]:
+    def shown(cards: Iterable[CardFacts]) -> list[ShownCard]:
         return [
             {"name": c.name, "kind": c.kind, "cost": c.cost, "pk": pks.get(c.name)} for c in cards
         ]
@@ -137,15 +146,30 @@ def deck_list_for_owner(*, owner: Viewer) -> list[DeckModel]:
     )
 
 
+class CardCount(TypedDict):
+    """A line of a version diff: a card (with its placement) and its copies."""
+
+    card: str
+    count: int
+
+
+class CountChange(TypedDict):
+    """A line of a version diff whose copies changed: before and after."""
+
+    card: str
+    before: int
+    after: int
+
+
 @dataclass
 class SectionDiff:
     """What changed in one section between two versions."""
 
     section: str
     label: str
-    added: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
-    removed: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
-    changed: list[dict[str, Any]] = field(default_factory=list)  # {card, before, after}
+    added: list[CardCount] = field(default_factory=list)
+    removed: list[CardCount] = field(default_factory=list)
+    changed: list[CountChange] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -291,9 +315,18 @@ def deck_export(
     raise ValueError(f"unknown export format {as_!r}; use text or json")
 
 
+class MissingCard(TypedDict):
+    """A card of a version the user lacks: copies needed, owned and missing."""
+
+    card: str
+    needed: int
+    owned: int
+    missing: int
+
+
 def collection_missing(
     *, owner: User, deck: DeckModel, version: DeckVersion | None = None
-) -> list[dict[str, Any]]:
+) -> list[MissingCard]:
     """The cards of a deck's version (the current one by default) the user lacks:
     [{card, needed, owned, missing}] sorted by name, counting copies across sections (owned:
     products and loose cards, the collection app through decks.lists.holdings)."""
@@ -304,7 +337,7 @@ def collection_missing(
     for e in version.entries:
         needed[e["card"]] = needed.get(e["card"], 0) + e["count"]
     owned = owned_counts(owner=owner, game_id=deck.game_id, names=needed)
-    out = []
+    out: list[MissingCard] = []
     for name in sorted(needed, key=str.lower):
         have = owned.get(name, 0)
         if have < needed[name]:
