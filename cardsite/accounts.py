@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeAlias, TypeGuard
 
-def signed_in(user: object) -> bool:
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+#: Whom a service or selector is asked for: an account, an anonymous visitor (a request's
+#: user) or nobody (a command, a job).
+Viewer: TypeAlias = "User | AnonymousUser | None"
+
+
+def signed_in(user: object) -> TypeGuard[User]:
     """Whether `user` is a signed-in account: False for None and for an anonymous user.
 
     The one test of the apps' services and selectors, which are called with a request's

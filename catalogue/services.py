@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Lower
 
 from validation import packages
@@ -77,12 +77,19 @@ def card_names_by_kind(*, game_slug: str, kinds: Iterable[str]) -> dict[str, lis
     return _by_kind(game_slug, kinds, lambda cards: cards.values_list("kind", "name"))
 
 
-def _by_kind(game_slug: str, kinds: Iterable[str], read: Callable[[Any], Iterable]) -> dict:
+_Item = TypeVar("_Item")
+
+
+def _by_kind(
+    game_slug: str,
+    kinds: Iterable[str],
+    read: Callable[[QuerySet[Card]], Iterable[tuple[str, _Item]]],
+) -> dict[str, list[_Item]]:
     """Kind -> what `read` makes of each card of the game's cards of that kind (`read`
     turns the query of those cards, in name order, into (kind, item) pairs); every kind
     asked for is a key. No query when no kind is asked for."""
     wanted = list(dict.fromkeys(kinds))
-    out: dict[str, list[Any]] = {k: [] for k in wanted}
+    out: dict[str, list[_Item]] = {k: [] for k in wanted}
     if wanted:
         cards = Card.objects.filter(game__slug=game_slug, kind__in=wanted).order_by("name")
         for kind, item in read(cards):
@@ -90,7 +97,7 @@ def _by_kind(game_slug: str, kinds: Iterable[str], read: Callable[[Any], Iterabl
     return out
 
 
-class GamePool(Mapping):
+class GamePool(Mapping[str, CardFacts]):
     """Lower-cased name -> CardFacts of every card of a game, loaded on first use (one
     query), so that rules that never look at the pool cost nothing."""
 
@@ -107,11 +114,11 @@ class GamePool(Mapping):
     def __getitem__(self, key: str) -> CardFacts:
         return self._load()[key]
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: CardFacts | None = None) -> CardFacts | None:  # type: ignore[override]
         # Mapping.get goes through __getitem__ and an exception for every miss.
         return self._load().get(key, default)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._load())
 
     def __len__(self) -> int:

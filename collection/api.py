@@ -5,6 +5,8 @@ had (collection/api_urls.py, included by cardsite/api_urls.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
@@ -37,6 +39,9 @@ from .serializers import (
     CollectionSerializer,
     WantSerializer,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def _collection_body(owner) -> dict:
@@ -166,7 +171,9 @@ class CollectionViewSet(viewsets.ModelViewSet):
         # The card of an entry does not change; only its count.
         entry = serializer.instance
         count = serializer.validated_data.get("count", entry.count)
-        services.collection_set(owner=self.request.user, card=entry.card, count=count)
+        # IsAuthenticated: the user is an account.
+        owner = cast("User", self.request.user)
+        services.collection_set(owner=owner, card=entry.card, count=count)
         entry.refresh_from_db()
 
     @extend_schema(

@@ -5,16 +5,21 @@ that protocol instead of importing this app."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from catalogue.models import Printing
-from decks.lists.holdings import CardFigures, DeckUse, provide
+from catalogue.models import Card, Printing
+from decks.lists.holdings import Availability, CardFigures, DeckUse, provide
 
 from . import selectors
 from .models import CollectionEntry
 from .owned import owned_counts
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from decks.models import Deck
 
 
 class CollectionHoldings:
@@ -23,17 +28,17 @@ class CollectionHoldings:
     def owned_counts(
         self,
         *,
-        owner: Any,
+        owner: User,
         game_id: int | None = None,
         game_slug: str | None = None,
         names: Iterable[str] | None = None,
     ) -> dict[str, int]:
         return owned_counts(owner=owner, game_id=game_id, game_slug=game_slug, names=names)
 
-    def owns_any(self, *, owner: Any, game_id: int) -> bool:
+    def owns_any(self, *, owner: User, game_id: int) -> bool:
         return CollectionEntry.objects.filter(owner=owner, card__game_id=game_id).exists()
 
-    def owned_cards(self, *, owner: Any) -> Q:
+    def owned_cards(self, *, owner: User) -> Q:
         # Owned: loose copies, or a printing in a product the user owns.
         return Q(
             Exists(CollectionEntry.objects.filter(owner=owner, card=OuterRef("pk")))
@@ -41,21 +46,21 @@ class CollectionHoldings:
         )
 
     def only_free(
-        self, queryset: QuerySet, *, owner: Any, game_id: int, exclude: int | None = None
-    ) -> tuple[QuerySet, dict[str, list[DeckUse]]]:
+        self, queryset: QuerySet[Card], *, owner: User, game_id: int, exclude: int | None = None
+    ) -> tuple[QuerySet[Card], dict[str, list[DeckUse]]]:
         return selectors.only_free(queryset, owner=owner, game_id=game_id, exclude=exclude)
 
     def card_figures(
         self,
         *,
-        owner: Any,
+        owner: User,
         game_id: int,
         names: Iterable[str] | None = None,
         exclude: int | None = None,
     ) -> dict[str, CardFigures]:
         return selectors.card_figures(owner=owner, game_id=game_id, names=names, exclude=exclude)
 
-    def availability(self, *, owner: Any, deck: Any) -> list[dict[str, Any]]:
+    def availability(self, *, owner: User, deck: Deck) -> list[Availability]:
         return selectors.availability(owner=owner, deck=deck)
 
 

@@ -12,7 +12,7 @@ decks.lists.holdings instead).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import QuerySet
 
@@ -25,6 +25,9 @@ from .services import (
     collection_set,
     product_set,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 __all__ = [
     "CollectionEntry",
@@ -39,6 +42,12 @@ __all__ = [
 ]
 
 
-def loose_card_ids(owner: Any) -> QuerySet:
+class CardIdRow(TypedDict):
+    """A row of `loose_card_ids`."""
+
+    card_id: int
+
+
+def loose_card_ids(owner: User) -> QuerySet[CollectionEntry, CardIdRow]:
     """The ids of the cards `owner` owns loose copies of (`card_id` rows, for a subquery)."""
     return CollectionEntry.objects.filter(owner=owner, count__gt=0).values("card_id")

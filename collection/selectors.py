@@ -14,18 +14,24 @@ import csv
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db import connection
 from django.db.models import F, Func, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 
-from cardsite.accounts import signed_in
-from catalogue.models import Expansion, Printing
-from decks.lists.holdings import CardFigures, DeckUse
+from cardsite.accounts import Viewer, signed_in
+from catalogue.models import Card, Expansion, Printing
+from decks.lists.holdings import Availability, CardFigures, DeckUse
 from decks.models import Deck
 
 from .models import CollectionEntry, OwnedProduct
 from .owned import owned_by_game, owned_copies, owned_counts
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.models.expressions import Combinable
+    from django.db.models.sql.compiler import SQLCompiler, _AsSqlType
 
 __all__ = [
     "CardFigures",
@@ -56,7 +62,9 @@ def entries_needed(entries: Iterable[Mapping[str, Any]] | None) -> dict[str, int
     return out
 
 
-def built_usage(*, owner, game_id: int, exclude: int | None = None) -> dict[str, list[DeckUse]]:
+def built_usage(
+    *, owner: User, game_id: int, exclude: int | None = None
+) -> dict[str, list[DeckUse]]:
     """{card name: the user's built decks of the game holding it} (their current versions),
     `exclude` (a deck's id) left out. One query."""
     decks = Deck.objects.filter(owner=owner, game_id=game_id, built=True)
@@ -71,7 +79,7 @@ def built_usage(*, owner, game_id: int, exclude: int | None = None) -> dict[str,
 
 
 def card_figures(
-    *, owner, game_id: int, names: Iterable[str] | None = None, exclude: int | None = None
+    *, owner: User, game_id: int, names: Iterable[str] | None = None, exclude: int | None = None
 ) -> dict[str, CardFigures]:
     """{card name: its figures} for `names` (every card owned or held by a built deck when
     None), the deck `exclude` left out of the built decks. Two queries."""
@@ -83,8 +91,8 @@ def card_figures(
 
 
 def only_free(
-    queryset: QuerySet, *, owner, game_id: int, exclude: int | None = None
-) -> tuple[QuerySet, dict[str, list[DeckUse]]]:
+    queryset: QuerySet[Card], *, owner: User, game_id: int, exclude: int | None = None
+) -> tuple[QuerySet[Card], dict[str, list[DeckUse]]]:
     """The cards of `queryset` (of the game) with a free copy, the deck `exclude` left out
     of the built decks, each annotated with `owned_copies`; and the built decks holding each
     card (built_usage), for their figures: `CardFigures(card.owned_copies, used[name])`.
@@ -106,28 +114,43 @@ def only_free(
     return queryset, used
 
 
-def availability(*, owner, deck) -> list[dict[str, Any]]:
+def availability(*, owner: User, deck: Deck) -> list[Availability]:
     """Per card of the deck's current version, by name: needed, owned, the other built
     decks holding it (ids, names, copies), free, and `short` (needed beyond free). Two
     queries (the deck and its version already read)."""
     version = deck.current_version
     needed = entries_needed(version.entries if version is not None else ())
     figures = card_figures(owner=owner, game_id=deck.game_id, names=needed, exclude=deck.pk)
-    out = []
+    out: list[Availability] = []
     for name in sorted(needed, key=str.lower):
         f = figures[name]
+        figures_dict = f.as_dict()
         out.append(
             {
                 "card": name,
                 "needed": needed[name],
-                **f.as_dict(),
+                "owned": figures_dict["owned"],
+                "in_built_decks": figures_dict["in_built_decks"],
+                "built_decks": figures_dict["built_decks"],
+                "free": figures_dict["free"],
                 "short": max(needed[name] - f.free, 0),
             }
         )
     return out
 
 
-def wants(*, owner, deck=None, game_id: int | None = None) -> list[dict[str, Any]]:
+class Want(TypedDict):
+    """A card beyond what the user owns: its game's slug, name, copies needed, owned and
+    missing."""
+
+    game: str
+    card: str
+    needed: int
+    owned: int
+    missing: int
+
+
+def wants(*, owner: User, deck: Deck | None = None, game_id: int | None = None) -> list[Want]:
     """The cards beyond what the user owns: of one deck (its current version), or of all
     their decks (of one game, with `game_id`) added up, as if every one were built at once.
     [{game, card, needed, owned, missing}] by game and name. Two queries for all decks (the
@@ -152,7 +175,7 @@ def wants(*, owner, deck=None, game_id: int | None = None) -> list[dict[str, Any
             for name, n in entries_needed(entries).items():
                 needs[(slug, name)] = needs.get((slug, name), 0) + n
         owned = owned_by_game(owner=owner, game_id=game_id) if needs else {}
-    out: list[dict[str, Any]] = []
+    out: list[Want] = []
     for (slug, name), n in needs.items():
         have = owned.get((slug, name), 0)
         if n > have:
@@ -163,12 +186,12 @@ def wants(*, owner, deck=None, game_id: int | None = None) -> list[dict[str, Any
     return out
 
 
-def wants_text(rows: list[dict[str, Any]]) -> str:
+def wants_text(rows: list[Want]) -> str:
     """The wants as the `N Card Name` lines the deck lists use."""
     return "".join(f"{r['missing']} {r['card']}\n" for r in rows)
 
 
-def _holding(decks, name: str):
+def _holding(decks: QuerySet[Deck], name: str) -> QuerySet[Deck]:
     """The decks whose current version holds the card called `name`: on PostgreSQL a
     containment test on the version's entries; elsewhere the versions' text, narrowed by
     name and confirmed from the entries by the caller."""
@@ -183,12 +206,18 @@ class CopiesIn(Func):
 
     output_field = IntegerField()
 
-    def __init__(self, entries, name: str):
+    def __init__(self, entries: Combinable, name: str) -> None:
         super().__init__(entries, Value(name))
 
     def as_sql(
-        self, compiler, connection, function=None, template=None, arg_joiner=None, **extra_context
-    ):
+        self,
+        compiler: SQLCompiler,
+        connection: BaseDatabaseWrapper,
+        function: str | None = None,
+        template: str | None = None,
+        arg_joiner: str | None = None,
+        **extra_context: Any,
+    ) -> _AsSqlType:
         entries, name = self.get_source_expressions()
         entries_sql, entries_params = compiler.compile(entries)
         name_sql, name_params = compiler.compile(name)
@@ -199,13 +228,30 @@ class CopiesIn(Func):
         return sql, (*entries_params, *name_params)
 
 
-def card_decks(*, owner, card) -> dict[str, Any]:
+class DeckHolding(TypedDict):
+    """One of the user's decks holding a card: id, name, copies, and whether it is built."""
+
+    id: int
+    name: str
+    count: int
+    built: bool
+
+
+class CardDecks(TypedDict):
+    """A card's use: the user's decks holding it and how many public decks hold it."""
+
+    decks: list[DeckHolding]
+    public_decks: int
+
+
+def card_decks(*, owner: Viewer, card: Card) -> CardDecks:
     """A card's use: the user's decks holding it (id, name, copies, built), and how many
     public decks hold it. Two queries."""
     mine: list[DeckUse] = []
     if signed_in(owner):
         decks = _holding(Deck.objects.filter(owner=owner, game_id=card.game_id), card.name)
         decks = decks.order_by("name", "pk")
+        rows: Iterable[tuple[int, str, bool, int]]
         if connection.vendor == "postgresql":
             rows = decks.annotate(
                 copies=CopiesIn(F("current_version__entries"), card.name)
@@ -235,7 +281,7 @@ def card_decks(*, owner, card) -> dict[str, Any]:
     }
 
 
-def card_use_figures(*, owner, card, decks: list[dict[str, Any]]) -> CardFigures:
+def card_use_figures(*, owner: User, card: Card, decks: list[DeckHolding]) -> CardFigures:
     """A card's figures for its page, from its `decks` (card_decks: the user's decks holding
     it, the built ones among them the decks it is in) and its owned copies. One query."""
     owned = owned_counts(owner=owner, game_id=card.game_id, names=[card.name])
@@ -259,7 +305,7 @@ class ExpansionCompletion:
         return round(100 * self.have / self.cards) if self.cards else 100
 
 
-def completion(*, owner) -> list[ExpansionCompletion]:
+def completion(*, owner: User) -> list[ExpansionCompletion]:
     """Per expansion of every game the user owns a card of: a collector's checklist. Four
     queries (the owned copies, the products, the expansions, their printings)."""
     owned = owned_by_game(owner=owner)
@@ -289,7 +335,7 @@ def completion(*, owner) -> list[ExpansionCompletion]:
     return out
 
 
-def export_rows(*, owner) -> list[tuple[int, str, str, str, str]]:
+def export_rows(*, owner: User) -> list[tuple[int, str, str, str, str]]:
     """The collection as rows (Count, Name, Edition, Card Number, game): products first (a
     row with an Edition and no Name), then the loose cards with their first printing. Two
     queries."""
@@ -317,7 +363,7 @@ def export_rows(*, owner) -> list[tuple[int, str, str, str, str]]:
     return rows
 
 
-def export_csv(*, owner) -> str:
+def export_csv(*, owner: User) -> str:
     """The collection as the CSV collection sites use (Count, Name, Edition, Card Number,
     and the game)."""
     buf = io.StringIO()
@@ -328,7 +374,7 @@ def export_csv(*, owner) -> str:
     return buf.getvalue()
 
 
-def export_text(*, owner) -> str:
+def export_text(*, owner: User) -> str:
     """Every owned card (products and loose copies added up) as `N Card Name` lines, a
     `# Game: <slug>` line before each game's. One query."""
     by_game: dict[str, list[tuple[str, int]]] = {}
@@ -341,7 +387,7 @@ def export_text(*, owner) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def wants_csv(rows: list[dict[str, Any]]) -> str:
+def wants_csv(rows: list[Want]) -> str:
     """The wants as CSV: Count (the copies missing), Name, and the game."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import transaction
 from django.db.models import F
 
-from catalogue.models import Card
+from catalogue.models import Card, Expansion
 
 from .files import collection_read
 from .models import CollectionEntry, OwnedProduct
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+#: The rows a user owns copies of something by.
+_Owned = TypeVar("_Owned", CollectionEntry, OwnedProduct)
 
 
 @dataclass(frozen=True)
@@ -37,7 +44,15 @@ class Imported:
         }
 
 
-def _merge(model, owner, field: str, wanted: dict[int, int], scope, *, replace: bool) -> None:
+def _merge(
+    model: type[_Owned],
+    owner: User,
+    field: str,
+    wanted: dict[int, int],
+    scope: dict[str, str],
+    *,
+    replace: bool,
+) -> None:
     """Write {object id: copies} into `model`'s rows of `owner` (`field` the object's
     column): added to the copies owned, or, with `replace`, the rows of `scope` made exactly
     `wanted`."""
@@ -59,7 +74,7 @@ def _merge(model, owner, field: str, wanted: dict[int, int], scope, *, replace: 
 
 def collection_import(
     *,
-    owner,
+    owner: User,
     game_slug: str,
     text: str = "",
     csv_text: str = "",
@@ -111,7 +126,7 @@ def collection_import(
 
 
 def collection_replace(
-    *, owner, products: Iterable[tuple[int, int]], cards: Iterable[tuple[int, int]]
+    *, owner: User, products: Iterable[tuple[int, int]], cards: Iterable[tuple[int, int]]
 ) -> None:
     """Make the user's whole collection exactly these products (expansion id, copies) and
     loose cards (card id, copies); ids repeated add up."""
@@ -126,8 +141,9 @@ def collection_replace(
         _merge(CollectionEntry, owner, "card_id", loose, {}, replace=True)
 
 
-def _own(model, owner, count: int, **what):
-    """Own `count` copies of `what` (a card, a product) as a row of `model`; 0 removes it."""
+def _own(model: type[_Owned], owner: User, count: int, **what: Any) -> _Owned | None:
+    """Own `count` copies of `what` (`card=` a Card, `expansion=` an Expansion: keywords of
+    the model's lookups, hence Any) as a row of `model`; 0 removes it."""
     if count <= 0:
         model.objects.filter(owner=owner, **what).delete()
         return None
@@ -135,12 +151,12 @@ def _own(model, owner, count: int, **what):
     return row
 
 
-def collection_set(*, owner, card, count: int) -> CollectionEntry | None:
+def collection_set(*, owner: User, card: Card, count: int) -> CollectionEntry | None:
     """Set how many loose copies of `card` the user owns (0 removes the entry)."""
     return _own(CollectionEntry, owner, count, card=card)
 
 
-def product_set(*, owner, expansion, count: int) -> OwnedProduct | None:
+def product_set(*, owner: User, expansion: Expansion, count: int) -> OwnedProduct | None:
     """Set how many copies of a whole product (an expansion or core set) the user owns
     (0 removes it)."""
     return _own(OwnedProduct, owner, count, expansion=expansion)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.db import connection
 from django.db.models import Count, F, QuerySet, Window
 from django.db.models.functions import RowNumber
@@ -27,6 +27,13 @@ from .models import Author, Comment, Decklist, DecklistCard, Favourite, Follow, 
 from .services import duplicate_of
 from .services.search import LIST_DEFERRED
 
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from django.contrib.auth.models import AnonymousUser, User
+
+    from catalogue.models import Card, Game
+
 #: Decklists a game shows in the home page's strip, and how far back "this week" reaches.
 STRIP_SIZE = 5
 STRIP_DAYS = 7
@@ -37,7 +44,14 @@ COMMENTS_PAGE = 50
 COUNT_CAP = 10_000
 
 
-def popular_this_week(*, now=None) -> list[dict[str, Any]]:
+class GameStrip(TypedDict):
+    """A game's strip of popular decklists."""
+
+    game: Game
+    decklists: list[Decklist]
+
+
+def popular_this_week(*, now: datetime | None = None) -> list[GameStrip]:
     """Per game (in the registry's order), its most popular listed decklists published in
     the last STRIP_DAYS days (one query)."""
     now = now or timezone.now()
@@ -56,13 +70,13 @@ def popular_this_week(*, now=None) -> list[dict[str, Any]]:
         .select_related("game", "author")
         .order_by("game__position", "rank")
     )
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, GameStrip] = {}
     for d in ranked:
         out.setdefault(d.game.slug, {"game": d.game, "decklists": []})["decklists"].append(d)
     return [out[slug] for slug in registry.slugs() if slug in out]
 
 
-def card_decklist_count(card) -> int:
+def card_decklist_count(card: Card) -> int:
     """The listed decklists holding the card (one query, read from the card's index; kept
     in the cache with the lists, `listing_cache`, so a card page read again costs none)."""
     qs = DecklistCard.objects.filter(card=card, decklist__hidden=False)
@@ -74,7 +88,7 @@ def card_decklist_count(card) -> int:
     return kept
 
 
-def _chain_up(decklist, user) -> list[Decklist]:
+def _chain_up(decklist: Decklist, user: User | AnonymousUser | None) -> list[Decklist]:
     """The decklists it derives from, nearest first (two queries: one recursive walk)."""
     table = Decklist._meta.db_table
     with connection.cursor() as cursor:
@@ -113,11 +127,10 @@ class DecklistPage:
     goldfish: dict[str, Any] | None
 
 
-def decklist_page(decklist, user) -> DecklistPage:
+def decklist_page(decklist: Decklist, user: User | AnonymousUser | None) -> DecklistPage:
     """The derivation chain both ways, the other decklists of its set, the earliest
     decklist with the same cards, the reader's like, favourite and follow, the author's
     reputation and the goldfish summary the author ran on the published version."""
-    signed = signed_in(user)
     derivatives = list(
         Decklist.objects.visible_to(user)
         .filter(precedent=decklist)
@@ -142,9 +155,10 @@ def decklist_page(decklist, user) -> DecklistPage:
         duplicate=duplicate_of(
             game_id=decklist.game_id, sig=decklist.signature, exclude=decklist.pk
         ),
-        liked=signed and Like.objects.filter(decklist=decklist, user=user).exists(),
-        favoured=signed and Favourite.objects.filter(decklist=decklist, user=user).exists(),
-        following=signed
+        liked=signed_in(user) and Like.objects.filter(decklist=decklist, user=user).exists(),
+        favoured=signed_in(user)
+        and Favourite.objects.filter(decklist=decklist, user=user).exists(),
+        following=signed_in(user)
         and Follow.objects.filter(author_id=decklist.author_id, follower=user).exists(),
         reputation=Author.objects.filter(user_id=decklist.author_id)
         .values_list("reputation", flat=True)
@@ -154,7 +168,7 @@ def decklist_page(decklist, user) -> DecklistPage:
     )
 
 
-def goldfish_summary(decklist) -> dict[str, Any] | None:
+def goldfish_summary(decklist: Decklist) -> dict[str, Any] | None:
     """The newest goldfish its author ran on the published version (done): its games and
     key figures and charts (one query), or None."""
     game = registry.get(decklist.game.slug) if decklist.game.slug in registry else None
@@ -183,10 +197,18 @@ def goldfish_summary(decklist) -> dict[str, Any] | None:
     }
 
 
-class _Counted(Paginator):
+# Django's Paginator is generic only to the type checker (not subscriptable when run).
+if TYPE_CHECKING:
+    _CommentPaginator = Paginator[Comment]
+    _DecklistPaginator = Paginator[Decklist]
+else:
+    _CommentPaginator = _DecklistPaginator = Paginator
+
+
+class _Counted(_CommentPaginator):
     """A paginator told its count (the decklist's own counter: no COUNT query)."""
 
-    def __init__(self, object_list, per_page, *, count: int):
+    def __init__(self, object_list: QuerySet[Comment], per_page: int, *, count: int) -> None:
         super().__init__(object_list, per_page)
         self._known = count
 
@@ -195,7 +217,7 @@ class _Counted(Paginator):
         return self._known
 
 
-def comments_shown(decklist, *, moderator: bool = False) -> QuerySet[Comment]:
+def comments_shown(decklist: Decklist, *, moderator: bool = False) -> QuerySet[Comment]:
     """The decklist's comments, oldest first, with their authors: the visible ones or, for a
     moderator (staff, the decklist's author), the hidden ones too. The page and the API
     read them alike."""
@@ -207,7 +229,9 @@ def comments_shown(decklist, *, moderator: bool = False) -> QuerySet[Comment]:
     return qs if moderator else qs.filter(hidden=False)
 
 
-def comments_of(decklist, *, page=1, moderator: bool = False):
+def comments_of(
+    decklist: Decklist, *, page: int | str | None = 1, moderator: bool = False
+) -> Page[Comment]:
     """A page of `comments_shown`: the visible ones counted by the decklist's counter (one
     query), or for a moderator the hidden ones too (and a COUNT)."""
     qs = comments_shown(decklist, moderator=moderator)
@@ -227,14 +251,14 @@ def _shown(ids: list[int]) -> dict[int, Decklist]:
     )
 
 
-class SearchPaginator(Paginator):
+class SearchPaginator(_DecklistPaginator):
     """A search by cards: the page's ids and the total in one query (`COUNT(*) OVER ()`,
     read from the decklists' index on the sort, not their rows), then the page's decklists
     by id. The set operation on the card index runs once, and no row of a decklist that is
     not shown is read. The ids and the total are kept in the cache (`listing_cache`) until
     a decklist changes: the same search again reads only the page's decklists."""
 
-    def page(self, number):
+    def page(self, number: int | str) -> Page[Decklist]:
         try:
             number = int(number)
         except (TypeError, ValueError) as exc:
@@ -261,7 +285,7 @@ class SearchPaginator(Paginator):
         )
 
 
-class CappedPaginator(Paginator):
+class CappedPaginator(_DecklistPaginator):
     """A paginator that counts at most COUNT_CAP + 1 rows (a LIMITed subquery): a list of
     many decklists costs the same to count however many there are; `capped` says the count
     stopped there. The count and each page's ids are kept in the cache (`listing_cache`)
@@ -280,7 +304,7 @@ class CappedPaginator(Paginator):
     def capped(self) -> bool:
         return self.count > COUNT_CAP
 
-    def page(self, number):
+    def page(self, number: int | str) -> Page[Decklist]:
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         top = min(bottom + self.per_page, self.count)
@@ -295,7 +319,15 @@ class CappedPaginator(Paginator):
         )
 
 
-def author_page(author) -> dict[str, Any]:
+class AuthorStanding(TypedDict):
+    """An author's reputation, followers and listed decklists (counted)."""
+
+    reputation: int
+    followers: int
+    decklists: int
+
+
+def author_page(author: User) -> AuthorStanding:
     """An author's standing: reputation, followers, listed decklists (counted)."""
     row: Mapping[str, Any] = (
         Author.objects.filter(user=author).values("reputation", "followers").first() or {}

@@ -61,7 +61,7 @@ def search(request, game: str | None = None):
     if game is not None and game not in registry:
         raise Http404(f"no game {game!r}")
     params = _page_params(request)
-    errors: list[dict] = []
+    errors: list[services.ProblemEntry] = []
     page = None
     found = finder.Search(game=game or "")
     try:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
+from cardsite.accounts import Viewer
 from catalogue import rulesets
-from catalogue.models import Card
+from catalogue.models import Card, Game
 from catalogue.services import card_facts_by_names
 from validation import decklist
 from validation.capabilities import DrawRules, InputsError
@@ -26,11 +27,24 @@ from .lists.edits import sections_for
 from .lists.entries import Cell
 from .lists.holdings import owned_counts
 from .models import Deck as DeckModel
+from .models import DeckVersion
 from .presentation import kind_groups, section_order
 from .services import entries_as_sections
 from .verdicts import only_fresh, with_in_force
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 MAX_SEED = 2**31 - 1
+
+
+class ShownCard(TypedDict):
+    """A card of a sample hand as the page shows it, with its catalogue id for the link."""
+
+    name: str
+    kind: str
+    cost: int
+    pk: int | None
 
 
 @dataclass(frozen=True)
@@ -41,9 +55,34 @@ class HandSection:
     label: str
     rule: DrawRules
     dealt: DrawnSection
-    opening: list[dict[str, Any]]
-    drawn: list[dict[str, Any]]
+    opening: list[ShownCard]
+    drawn: list[ShownCard]
     drawn_count: int
+
+
+class ListedDeck(Protocol):
+    """What the listings and exports read of a deck (a Deck, or a published decklist)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def game(self) -> Game: ...
+
+
+class ListedVersion(Protocol):
+    """What the listings and exports read of a version (a DeckVersion, or a published
+    decklist)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def list_text(self) -> str: ...
+    @property
+    def entries(self) -> list[dict[str, Any]]: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
 
 
 def new_seed() -> int:
@@ -54,7 +93,9 @@ def drawn_sections(game_slug: str) -> tuple[DrawRules, ...]:
     return registry.get(game_slug).draws if game_slug in registry else ()
 
 
-def sample_hand(*, deck, version, seed: int, extra: dict[str, int]) -> list[HandSection]:
+def sample_hand(
+    *, deck: DeckModel, version: DeckVersion, seed: int, extra: dict[str, int]
+) -> list[HandSection]:
     """The sample hand of a version: every drawn section dealt with the game's rules, from
     the seed, with `extra[section]` cards drawn after the opening hand. Two queries."""
     rules = drawn_sections(deck.game.slug)
@@ -73,7 +114,7 @@ def sample_hand(*, deck, version, seed: int, extra: dict[str, int]) -> list[Hand
     )
     definition = registry.get(deck.game.slug)
 
-    def shown(cards) -> list[dict[str, Any]]:
+    def shown(cards: Iterable[CardFacts]) -> list[ShownCard]:
         return [
             {"name": c.name, "kind": c.kind, "cost": c.cost, "pk": pks.get(c.name)} for c in cards
         ]
@@ -94,7 +135,7 @@ def sample_hand(*, deck, version, seed: int, extra: dict[str, int]) -> list[Hand
     ]
 
 
-def deck_list_for_owner(*, owner) -> list[Any]:
+def deck_list_for_owner(*, owner: Viewer) -> list[DeckModel]:
     """The user's decks, most recently updated first, with their game and the code of the
     rule set in effect today in their format (`in_force_code`, for `decks_refresh`; one
     query)."""
@@ -105,15 +146,30 @@ def deck_list_for_owner(*, owner) -> list[Any]:
     )
 
 
+class CardCount(TypedDict):
+    """A line of a version diff: a card (with its placement) and its copies."""
+
+    card: str
+    count: int
+
+
+class CountChange(TypedDict):
+    """A line of a version diff whose copies changed: before and after."""
+
+    card: str
+    before: int
+    after: int
+
+
 @dataclass
 class SectionDiff:
     """What changed in one section between two versions."""
 
     section: str
     label: str
-    added: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
-    removed: list[dict[str, Any]] = field(default_factory=list)  # {card, count}
-    changed: list[dict[str, Any]] = field(default_factory=list)  # {card, before, after}
+    added: list[CardCount] = field(default_factory=list)
+    removed: list[CardCount] = field(default_factory=list)
+    changed: list[CountChange] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -124,7 +180,7 @@ class SectionDiff:
 
 
 def version_entries(
-    *, version, sections: Iterable[str], rule_set: RuleSetFacts | None = IN_FORCE
+    *, version: DeckVersion, sections: Iterable[str], rule_set: RuleSetFacts | None = IN_FORCE
 ) -> dict[str, list[Entry]]:
     """The named sections of a version as the rules core's entries, in list order, with the
     catalogue's facts of every card (one query) and the costs of `rule_set` (by default the
@@ -148,12 +204,12 @@ def version_entries(
     return out
 
 
-def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
+def deck_diff(*, version_a: DeckVersion, version_b: DeckVersion) -> list[SectionDiff]:
     """Per section, the cards added, removed and whose count changed from `version_a` to
     `version_b`, in the game's section order. A placed unit (its placement) is its own line."""
     game = registry.get(version_a.deck.game.slug) if version_a.deck.game.slug in registry else None
 
-    def counts(version) -> dict[str, dict[tuple[str, Cell | None], int]]:
+    def counts(version: DeckVersion) -> dict[str, dict[tuple[str, Cell | None], int]]:
         out: dict[str, dict[tuple[str, Cell | None], int]] = {}
         for e in entries_from_json(version.entries):
             key = (e.card, e.placement)
@@ -184,7 +240,7 @@ def deck_diff(*, version_a, version_b) -> list[SectionDiff]:
 
 
 def listed_entries(
-    *, deck, version, facts: Mapping[str, CardFacts] | None = None
+    *, deck: ListedDeck, version: ListedVersion, facts: Mapping[str, CardFacts] | None = None
 ) -> list[tuple[str, list[dict[str, Any]]]]:
     """A version's stored entries section by section in the order the deck page lists them:
     the format's sections (then any other the list holds), each section's cards grouped by
@@ -222,7 +278,11 @@ def listed_entries(
 
 
 def deck_export(
-    *, deck, version, as_: str = "text", facts: Mapping[str, CardFacts] | None = None
+    *,
+    deck: ListedDeck,
+    version: ListedVersion,
+    as_: str = "text",
+    facts: Mapping[str, CardFacts] | None = None,
 ) -> str | dict[str, Any]:
     """A version of a deck as the text list (`as_="text"`), its cards in the order the deck
     page lists them (`listed_entries`; `facts` as there), or its JSON twin (`"json"`)."""
@@ -255,7 +315,18 @@ def deck_export(
     raise ValueError(f"unknown export format {as_!r}; use text or json")
 
 
-def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
+class MissingCard(TypedDict):
+    """A card of a version the user lacks: copies needed, owned and missing."""
+
+    card: str
+    needed: int
+    owned: int
+    missing: int
+
+
+def collection_missing(
+    *, owner: User, deck: DeckModel, version: DeckVersion | None = None
+) -> list[MissingCard]:
     """The cards of a deck's version (the current one by default) the user lacks:
     [{card, needed, owned, missing}] sorted by name, counting copies across sections (owned:
     products and loose cards, the collection app through decks.lists.holdings)."""
@@ -266,7 +337,7 @@ def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     for e in version.entries:
         needed[e["card"]] = needed.get(e["card"], 0) + e["count"]
     owned = owned_counts(owner=owner, game_id=deck.game_id, names=needed)
-    out = []
+    out: list[MissingCard] = []
     for name in sorted(needed, key=str.lower):
         have = owned.get(name, 0)
         if have < needed[name]:
@@ -281,7 +352,9 @@ def collection_missing(*, owner, deck, version=None) -> list[dict[str, Any]]:
     return out
 
 
-def deck_public_list(*, game_slug: str | None = None, query: str = "", legal_in: str = ""):
+def deck_public_list(
+    *, game_slug: str | None = None, query: str = "", legal_in: str = ""
+) -> QuerySet[DeckModel]:
     """Public decks (of one game), newest first, whose name contains `query`; with
     `legal_in` (a format), only the decks of that format legal today: their verdict is under
     the rule set in effect today (they follow the format, or are pinned to that very rule set)
@@ -319,7 +392,7 @@ class SectionView:
     total: int
 
 
-def version_sections(*, deck, version) -> list[SectionView]:
+def version_sections(*, deck: ListedDeck, version: ListedVersion) -> list[SectionView]:
     """The entries of a version by section, in the order the deck page lists them
     (`listed_entries`: one query)."""
     game = registry.get(deck.game.slug) if deck.game.slug in registry else None
@@ -347,7 +420,7 @@ class CardTargets:
         return next((d for d in self.decks if d.pk == pk), None) if pk is not None else None
 
 
-def card_targets(*, owner, card) -> CardTargets:
+def card_targets(*, owner: Viewer, card: Card) -> CardTargets:
     """The formats and the decks of `owner` that `card` (a catalogue card, with its game) can
     be added to (one query: the decks, with their current versions)."""
     game = registry.get(card.game.slug)

@@ -9,8 +9,10 @@ points and pin notices; none for the community's), and hand them to `notices_wri
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.core.cache import cache
@@ -22,6 +24,10 @@ from django.utils import timezone
 from cardsite.accounts import signed_in
 
 from .models import SWITCHABLE_KINDS, Notice, NoticePreference
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+    from django.db.models import QuerySet
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +42,7 @@ def _unread_key(user_id: int) -> str:
     return f"notices:unread:{user_id}"
 
 
-def unread_count(user) -> int:
+def unread_count(user: User | AnonymousUser | None) -> int:
     """The user's unread notices, from the cache (one query when it is not there)."""
     if not signed_in(user):
         return 0
@@ -52,7 +58,7 @@ def unread_count(user) -> int:
     return n
 
 
-def _cache_quietly(operation, *args) -> None:
+def _cache_quietly(operation: Callable[..., object], *args: object) -> None:
     """A cache write or delete that a cache outage must not turn into an error (the count
     is then read from the database until the cache is back; its entries expire)."""
     try:
@@ -61,7 +67,9 @@ def _cache_quietly(operation, *args) -> None:
         logger.warning("notices: cache unavailable, %s skipped", operation.__name__)
 
 
-def unread_count_warm(sender=None, request=None, user=None, **kwargs) -> None:
+def unread_count_warm(
+    sender: object = None, request: object = None, user: User | None = None, **kwargs: object
+) -> None:
     """Signal receiver (user_logged_in): count the user's unread notices into the cache."""
     if user is not None:
         _cache_quietly(cache.delete, _unread_key(user.pk))
@@ -179,14 +187,14 @@ def notices_forget(kind: str, ids: Iterable[int]) -> int:
     return n
 
 
-def notices_mark_all_read(user) -> int:
+def notices_mark_all_read(user: User) -> int:
     """Mark every unread notice of the user read; returns how many."""
     n = Notice.objects.owned_by(user).unread().update(read_at=timezone.now())
     unread_forget([user.pk])
     return n
 
 
-def notices_for(user):
+def notices_for(user: User | AnonymousUser) -> QuerySet[Notice]:
     """The user's notices, newest first (scoped in the query)."""
     return Notice.objects.owned_by(user).order_by("-created_at", "-id")
 
@@ -194,12 +202,20 @@ def notices_for(user):
 # --- The digest -----------------------------------------------------------------------------
 
 
-def preference_for(user) -> NoticePreference:
+def preference_for(user: User) -> NoticePreference:
     """The user's preference (an unsaved default when they never chose)."""
     return NoticePreference.objects.filter(user=user).first() or NoticePreference(user=user)
 
 
-def profile_notice_preference(user) -> dict:
+class NoticeSettings(TypedDict):
+    """The profile page's notice settings: the preference and each switchable kind as
+    (value, label, on)."""
+
+    notice_preference: NoticePreference
+    notice_kinds: list[tuple[str, str, bool]]
+
+
+def profile_notice_preference(user: User) -> NoticeSettings:
     """The profile page's notice settings (the `profile_context` hook): the email digest and
     the kinds of notice the user may switch off, each with whether it is on."""
     pref = preference_for(user)
@@ -208,10 +224,12 @@ def profile_notice_preference(user) -> dict:
     return {"notice_preference": pref, "notice_kinds": kinds}
 
 
-def preference_set(user, *, email_digest: bool, muted: list[str] | None = None) -> NoticePreference:
+def preference_set(
+    user: User, *, email_digest: bool, muted: list[str] | None = None
+) -> NoticePreference:
     """Set the user's digest choice and, when given, the kinds switched off (only kinds of
     SWITCHABLE_KINDS are kept)."""
-    defaults: dict = {"email_digest": email_digest}
+    defaults: dict[str, Any] = {"email_digest": email_digest}
     if muted is not None:
         allowed = [str(k) for k in SWITCHABLE_KINDS]
         defaults["muted"] = [k for k in allowed if k in set(muted)]
@@ -224,7 +242,7 @@ def _site_url(path: str) -> str:
     return f"{base}{path}" if base else path
 
 
-def _digest_body(user, notices: list[Notice], more: int) -> str:
+def _digest_body(user: User, notices: list[Notice], more: int) -> str:
     lines = [f"Hello {user.get_username()},", "", "What is new for you:", ""]
     for n in notices:
         url = _site_url(n.get_absolute_url())
@@ -239,7 +257,7 @@ def _digest_body(user, notices: list[Notice], more: int) -> str:
     return "\n".join(lines)
 
 
-def digest_send(*, now=None) -> int:
+def digest_send(*, now: datetime | None = None) -> int:
     """Mail each owner who opted in the unread notices not mailed yet (newest first, at most
     DIGEST_MAX listed); every notice of theirs not mailed yet is then marked mailed, so that a
     second run sends nothing new. An owner without an email address is skipped. A failed

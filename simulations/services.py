@@ -32,7 +32,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -42,11 +42,12 @@ from django.http import Http404
 
 from cardsite import jobs as job_system
 from cardsite import workers
-from cardsite.accounts import signed_in
+from cardsite.accounts import Viewer, signed_in
 from catalogue.services import card_facts_by_names, card_names_by_kind
 from decks.lists import entries_from_json
-from decks.models import Deck, Visibility
+from decks.models import Deck, DeckVersion, Visibility
 from validation import params as validation_params
+from validation.capabilities import DrawRules
 from validation.params import ParamSpec
 from validation.registry import registry
 from validation.sim import odds
@@ -55,6 +56,9 @@ from validation.sim.metrics import rows as metric_rows
 
 from . import experiments, jobs, kinds, pipeline
 from .models import RunKind, SimulationRun
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 logger = logging.getLogger(__name__)
 
@@ -161,7 +165,10 @@ def _kind(kind: kinds.SimulationKind | str) -> kinds.SimulationKind:
 
 
 def build_inputs(
-    kind: kinds.SimulationKind, *, params: Mapping[str, Any], deck_version=None
+    kind: kinds.SimulationKind,
+    *,
+    params: Mapping[str, Any],
+    deck_version: DeckVersion | None = None,
 ) -> dict[str, Any]:
     """The plain inputs of a run (`pipeline.build_inputs`), read from the catalogue once.
     InputsError (a ValueError) when they cannot be played."""
@@ -173,7 +180,9 @@ def build_inputs(
         raise SimulationError({"inputs": str(exc)}) from None
 
 
-def deck_to_simulate(*, user, deck_pk: int, share_token: str | None = None):
+def deck_to_simulate(
+    *, user: User | AnonymousUser, deck_pk: int, share_token: str | None = None
+) -> Deck:
     """The deck `user` may start a simulation of, for the start form and the API alike: one
     they could read as a player (their own, a public one, an unlisted one with its share
     token). Http404 when they may not read it at all; PermissionDenied for staff, who read
@@ -207,14 +216,14 @@ class RunStart:
     the kind it plays; its parameters, cleaned; the metric that decides a comparison or a
     tuning run (None for the others); the seed."""
 
-    owner: Any
+    owner: User
     kind: kinds.SimulationKind
     params: dict[str, Any]
     seed: int
     metric: Metric | None = None
 
     def create_run(
-        self, *, kind: RunKind, deck_version, label: str, inputs: dict[str, Any]
+        self, *, kind: RunKind, deck_version: DeckVersion | None, label: str, inputs: dict[str, Any]
     ) -> SimulationRun:
         """The run, saved and sent with these checked values (`create_run`)."""
         return create_run(
@@ -231,7 +240,7 @@ class RunStart:
 
 def run_start(
     *,
-    owner,
+    owner: Viewer,
     doing: str,
     kind: kinds.SimulationKind | str | Callable[[], kinds.SimulationKind],
     params: Mapping[str, Any] | None,
@@ -272,10 +281,10 @@ def deciding_metric(
 
 def simulation_start(
     *,
-    owner,
+    owner: Viewer,
     kind: kinds.SimulationKind | str,
     params: Mapping[str, Any] | None,
-    deck_version=None,
+    deck_version: DeckVersion | None = None,
     inputs: Mapping[str, Any] | None = None,
     seed: int | str | None = None,
 ) -> SimulationRun:
@@ -320,10 +329,10 @@ def simulation_start(
 
 def create_run(
     *,
-    owner,
+    owner: User,
     kind: RunKind,
     simulation: str,
-    deck_version,
+    deck_version: DeckVersion | None,
     label: str,
     params: dict[str, Any],
     inputs: dict[str, Any],
@@ -395,7 +404,7 @@ def simulation_reap(*, now: datetime | None = None) -> dict[str, list[int]]:
 # --- reading ------------------------------------------------------------------------------
 
 
-def param_rows(kind, params: dict[str, Any]) -> list[tuple[str, str]]:
+def param_rows(kind: kinds.SimulationKind | None, params: dict[str, Any]) -> list[tuple[str, str]]:
     """A run's parameters as the player reads them: each parameter's label and its value
     ("On the play: yes", a choice by its label), the number of games left out (shown apart);
     a parameter the kind no longer has keeps its key."""
@@ -539,7 +548,7 @@ def odds_from_query(
     return odds_at_least(strict=strict, **{**args, **given})
 
 
-def odds_rules(game_slug: str):
+def odds_rules(game_slug: str) -> DrawRules | None:
     """The draw rules the exact odds use: the game's first section drawn turn by turn, or
     None when no section is (a list that stands on the table from the start, decks drawn
     only by dice)."""
@@ -548,7 +557,24 @@ def odds_rules(game_slug: str):
     return next((r for r in registry.get(game_slug).draws if r.turn_by_turn), None)
 
 
-def odds_groups(*, deck_version, rules) -> dict[str, Any]:
+class OddsGroup(TypedDict):
+    """A group of cards the odds calculator offers: its label and its cards."""
+
+    label: str
+    count: int
+
+
+class OddsDeck(TypedDict):
+    """A version's draw deck for the odds calculator: its size, groups and draw rules."""
+
+    deck_size: int
+    groups: list[OddsGroup]
+    opening: int
+    draws_per_turn: int
+    first_player_draws: bool
+
+
+def odds_groups(*, deck_version: DeckVersion, rules: DrawRules) -> OddsDeck:
     """The draw deck of a version for the odds calculator: its size and the groups a player
     may pick (every card kind and every card name in the drawn section, with counts)."""
     entries = [e for e in entries_from_json(deck_version.entries) if e.section == rules.section]

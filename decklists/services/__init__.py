@@ -15,7 +15,7 @@ Services are named by verb and take keyword arguments; the caller scopes objects
 query (a hidden decklist is not found by anyone but staff).
 """
 
-from .errors import DecklistInvalid, NotAllowed, PublishRefused
+from .errors import DecklistInvalid, NotAllowed, ProblemEntry, PublishRefused
 from .legality import legality_refresh, recheck_decklists
 from .legality_jobs import legality_recheck_start, recheck_due
 from .people import (
@@ -52,6 +52,7 @@ from .talk import (
 __all__ = [
     "DecklistInvalid",
     "NotAllowed",
+    "ProblemEntry",
     "PublishRefused",
     "author_follow",
     "author_unfollow",

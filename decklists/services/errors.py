@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
+
+
+class ProblemEntry(TypedDict):
+    """One problem of a refused list: its field, code and message, and for an unknown card
+    the names closest to it."""
+
+    field: str
+    code: str
+    message: str
+    suggestions: NotRequired[list[str]]
 
 
 class DecklistInvalid(Exception):
@@ -11,17 +21,17 @@ class DecklistInvalid(Exception):
 
     def __init__(
         self, errors: dict[str, list[str]], suggestions: dict[str, list[str]] | None = None
-    ):
+    ) -> None:
         super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
         self.errors = errors
         self.suggestions = suggestions or {}
 
-    def items(self) -> list[dict]:
+    def items(self) -> list[ProblemEntry]:
         """The errors as problem entries: field, code, message (and suggestions)."""
-        out = []
+        out: list[ProblemEntry] = []
         for field, messages in self.errors.items():
             for message in messages:
-                entry: dict[str, Any] = {"field": field, "code": "invalid", "message": message}
+                entry: ProblemEntry = {"field": field, "code": "invalid", "message": message}
                 if field in self.suggestions:
                     entry["code"] = "unknown_card"
                     entry["suggestions"] = list(self.suggestions[field])
@@ -33,7 +43,7 @@ class PublishRefused(DecklistInvalid):
     """A list that is not legal today (or has no saved version): nothing is published.
     `problems` are the rules' messages."""
 
-    def __init__(self, problems: list[str], *, field: str = "deck"):
+    def __init__(self, problems: list[str], *, field: str = "deck") -> None:
         super().__init__({field: problems})
         self.problems = problems
 

@@ -17,6 +17,7 @@ the catalogue's facts), run on a snapshot instead of a deck.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 
 from django.db.models import Q
 from django.utils import timezone
@@ -46,7 +47,9 @@ def check_formats(
     }
 
 
-def legality_rows(decklist_id: int, reports: dict[str, Report], now) -> list:
+def legality_rows(
+    decklist_id: int, reports: dict[str, Report], now: datetime
+) -> list[DecklistLegality]:
     return [
         DecklistLegality(
             decklist_id=decklist_id,
@@ -65,7 +68,7 @@ def legality_rows(decklist_id: int, reports: dict[str, Report], now) -> list:
     ]
 
 
-def legality_write(rows: list) -> None:
+def legality_write(rows: list[DecklistLegality]) -> None:
     """Insert or replace the rows (one statement a thousand); "legal today" searches are
     read again (`listing_cache`)."""
     if rows:
@@ -80,8 +83,12 @@ def legality_write(rows: list) -> None:
 
 
 def legality_check(
-    *, game_slug: str, formats: Iterable[str] | None = None, lo=None, hi=None
-) -> tuple[int, list]:
+    *,
+    game_slug: str,
+    formats: Iterable[str] | None = None,
+    lo: int | None = None,
+    hi: int | None = None,
+) -> tuple[int, list[DecklistLegality]]:
     """The legality rows (not written) of the listed and hidden decklists of a game (those
     with ids in [lo, hi]) in `formats` (every format of the game when None): the pool and
     each rule set loaded once. Returns (the number of decklists, the rows)."""
@@ -94,7 +101,7 @@ def legality_check(
     if lo is not None:
         rows_qs = rows_qs.filter(pk__gte=lo, pk__lte=hi)
     now = timezone.now()
-    rows: list = []
+    rows: list[DecklistLegality] = []
     n = 0
     for pk, entries, options, own in rows_qs.values_list(
         "pk", "entries", "options", "format"
@@ -108,7 +115,11 @@ def legality_check(
 
 
 def recheck_decklists(
-    *, game_slug: str, formats: Iterable[str] | None = None, lo=None, hi=None
+    *,
+    game_slug: str,
+    formats: Iterable[str] | None = None,
+    lo: int | None = None,
+    hi: int | None = None,
 ) -> int:
     """Re-check the decklists of a game (ids in [lo, hi]) in `formats` in this process and
     write their rows (`legality_check`, then `legality_write`). Returns the number of
@@ -121,7 +132,7 @@ def recheck_decklists(
 # --- Staleness -----------------------------------------------------------------------------
 
 
-def _in_force_of(game_id, fmt: str):
+def _in_force_of(game_id: int, fmt: str) -> RuleSet | None:
     return (
         RuleSet.objects.filter(game_id=game_id, format=fmt, effective__lte=rulesets.today())
         .order_by("-effective")
@@ -137,7 +148,7 @@ def stale_q(game_id: int, fmt: str, current: RuleSet | None) -> Q:
     return Q(format=fmt) & (~Q(rule_set_code=current.code) | Q(checked_at__lt=current.updated_at))
 
 
-def legality_refresh(decklist) -> list:
+def legality_refresh(decklist: Decklist) -> list[DecklistLegality]:
     """The decklist's legality rows, today's: a row checked under another rule set than the
     one in force today (or before its last change), or missing, is re-checked at once and
     written through. A constant number of queries."""

@@ -4,6 +4,8 @@ same transaction as the row."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar
+
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -16,6 +18,12 @@ from notices.services import NoticeDraft, Subject, notices_write
 from . import popularity
 from .errors import DecklistInvalid
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+#: A reader's mark on a decklist.
+_Mark = TypeVar("_Mark", Like, Favourite)
+
 #: Reputation an author gains from a like and from a favourite of one of their decklists
 #: by someone else.
 LIKE_POINTS = 1
@@ -27,7 +35,15 @@ def _reputation(author_id: int, points: int) -> None:
     Author.objects.filter(user_id=author_id).update(reputation=F("reputation") + points)
 
 
-def _toggle(model, counter: str, points: int, *, decklist, user, on: bool) -> bool:
+def _toggle(
+    model: type[_Mark],
+    counter: str,
+    points: int,
+    *,
+    decklist: Decklist,
+    user: User,
+    on: bool,
+) -> bool:
     """Add (on) or remove the user's row; move the decklist's counter (and for likes its
     score) and the author's reputation only when a row came or went. True when it did."""
     with transaction.atomic():
@@ -54,25 +70,25 @@ def _toggle(model, counter: str, points: int, *, decklist, user, on: bool) -> bo
     return True
 
 
-def decklist_like(*, decklist, user) -> bool:
+def decklist_like(*, decklist: Decklist, user: User) -> bool:
     return _toggle(Like, "likes", LIKE_POINTS, decklist=decklist, user=user, on=True)
 
 
-def decklist_unlike(*, decklist, user) -> bool:
+def decklist_unlike(*, decklist: Decklist, user: User) -> bool:
     return _toggle(Like, "likes", LIKE_POINTS, decklist=decklist, user=user, on=False)
 
 
-def decklist_favourite(*, decklist, user) -> bool:
+def decklist_favourite(*, decklist: Decklist, user: User) -> bool:
     return _toggle(Favourite, "favourites", FAVOURITE_POINTS, decklist=decklist, user=user, on=True)
 
 
-def decklist_unfavourite(*, decklist, user) -> bool:
+def decklist_unfavourite(*, decklist: Decklist, user: User) -> bool:
     return _toggle(
         Favourite, "favourites", FAVOURITE_POINTS, decklist=decklist, user=user, on=False
     )
 
 
-def author_follow(*, author, follower) -> bool:
+def author_follow(*, author: User, follower: User) -> bool:
     """`follower` follows `author` (idempotent); following oneself is refused."""
     if author.pk == follower.pk:
         raise DecklistInvalid({"author": ["you cannot follow yourself"]})
@@ -88,7 +104,7 @@ def author_follow(*, author, follower) -> bool:
     return created
 
 
-def author_unfollow(*, author, follower) -> bool:
+def author_unfollow(*, author: User, follower: User) -> bool:
     with transaction.atomic():
         gone = bool(Follow.objects.filter(author=author, follower=follower).delete()[0])
         if gone:
@@ -128,6 +144,6 @@ def followers_tell(*, decklist_id: int) -> int:
     return n
 
 
-def user_by_name(name: str):
+def user_by_name(name: str) -> User | None:
     """The active user of this name, or None."""
     return get_user_model().objects.filter(username=name, is_active=True).first()

@@ -16,6 +16,7 @@ import math
 from datetime import datetime
 
 from django.db.models import F, FloatField, Value
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Cast, Ln
 
 #: Days of age that halve a decklist's weight.
@@ -37,7 +38,7 @@ def score(*, likes: int, fresh: float) -> float:
     return math.log2(1 + likes) + fresh
 
 
-def score_after(delta: int):
+def score_after(delta: int) -> CombinedExpression:
     """The score expression of an UPDATE that moves `likes` by `delta` in the same
     statement (its right-hand side reads the row's values before the update)."""
     return Ln(Cast(F("likes") + (1 + delta), FloatField())) / Value(math.log(2)) + F("freshness")

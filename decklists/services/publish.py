@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -20,6 +20,8 @@ from catalogue.services import card_facts_by_names
 from decklists import markdown
 from decklists.from_decks import (
     COLLECTION_OPTION,
+    Deck,
+    DeckVersion,
     ListEntry,
     RuleSetCache,
     SavedList,
@@ -36,6 +38,8 @@ from decklists.models import (
     DecklistSet,
     DeckOrigin,
 )
+from validation.registry import GameDef
+from validation.runner import Report
 from validation.types import CardFacts
 
 from . import popularity
@@ -43,12 +47,17 @@ from .errors import DecklistInvalid, PublishRefused
 from .legality import check_formats, legality_rows, legality_write
 from .people import followers_tell
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 NAME_MAX = 200
 #: Decks published as one set, at most.
 SET_MAX = 8
 
 
-def signature(*, game_slug: str, format: str, entries: Sequence[Mapping[str, Any]], options) -> str:
+def signature(
+    *, game_slug: str, format: str, entries: Sequence[Mapping[str, Any]], options: Mapping[str, Any]
+) -> str:
     """A hash of the sorted list: equal for two lists of the same cards, counts, sections,
     placements and options, whatever their order."""
     rows = sorted(
@@ -80,7 +89,7 @@ def render_text(text: str) -> str:
 
 
 def faction_and_leader(
-    game_def, format: str, entries: Sequence[ListEntry], facts: Mapping[str, CardFacts]
+    game_def: GameDef, format: str, entries: Sequence[ListEntry], facts: Mapping[str, CardFacts]
 ) -> tuple[str, str]:
     """The list's leader (the one card of a section that holds exactly one card of one kind)
     and its faction: the leader's, else the faction most of its copies have ("" for none)."""
@@ -118,13 +127,21 @@ def _clean_meta(name: str, description: str) -> tuple[str, str]:
 class _Prepared:
     """A deck's current version checked for publication."""
 
-    def __init__(self, deck, version, entries, saved: SavedList, reports, facts):
+    def __init__(
+        self,
+        deck: Deck,
+        version: DeckVersion,
+        entries: list[dict[str, Any]],
+        saved: SavedList,
+        reports: dict[str, Report],
+        facts: Mapping[str, CardFacts],
+    ) -> None:
         self.deck, self.version, self.entries, self.saved = deck, version, entries, saved
         self.options = dict(saved.options)
         self.reports, self.facts = reports, facts
 
 
-def _prepare(deck, *, field: str = "deck") -> _Prepared:
+def _prepare(deck: Deck, *, field: str = "deck") -> _Prepared:
     """The deck's current version checked in every format of its game under today's rule
     sets; PublishRefused with the problems when it is not legal in its own format today."""
     version = deck.current_version
@@ -148,10 +165,12 @@ def _prepare(deck, *, field: str = "deck") -> _Prepared:
     return _Prepared(deck, version, entries, saved, reports, facts)
 
 
-def _create(prepared: _Prepared, *, author, name: str, description: str, set_=None) -> Decklist:
+def _create(
+    ready: _Prepared, *, author: User, name: str, description: str, set_: DecklistSet | None = None
+) -> Decklist:
     """Within the caller's transaction: the decklist of a prepared deck, its card rows and
     its legality rows."""
-    deck = prepared.deck
+    deck = ready.deck
     game_def = deck.game.definition
     previous = Decklist.objects.filter(deck=deck).order_by("-revision", "-pk").first()
     precedent: int | None = None
@@ -168,10 +187,8 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
             precedent, derivation = origin.decklist_id, Decklist.Derivation.COPY
     now = timezone.now()
     fresh = popularity.freshness(now)
-    faction, leader = faction_and_leader(
-        game_def, deck.format, prepared.saved.entries, prepared.facts
-    )
-    own = prepared.reports[deck.format]
+    faction, leader = faction_and_leader(game_def, deck.format, ready.saved.entries, ready.facts)
+    own = ready.reports[deck.format]
     decklist = Decklist.objects.create(
         author=author,
         game=deck.game,
@@ -180,20 +197,20 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
         description=description,
         description_html=render_text(description),
         deck=deck,
-        deck_version=prepared.version,
-        version_number=prepared.version.number,
+        deck_version=ready.version,
+        version_number=ready.version.number,
         revision=revision,
         precedent_id=precedent,
         derivation=derivation,
         set=set_,
-        list_text=prepared.version.list_text,
-        entries=prepared.entries,
-        options=prepared.options,
+        list_text=ready.version.list_text,
+        entries=ready.entries,
+        options=ready.options,
         signature=signature(
             game_slug=deck.game.slug,
             format=deck.format,
-            entries=prepared.entries,
-            options=prepared.options,
+            entries=ready.entries,
+            options=ready.options,
         ),
         faction=faction,
         leader=leader,
@@ -206,12 +223,12 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
     # A new decklist: the cached lists are renewed (now and once it commits).
     listings_changed()
     counts: dict[str, int] = {}
-    for e in prepared.saved.entries:
+    for e in ready.saved.entries:
         counts[e.card.lower()] = counts.get(e.card.lower(), 0) + e.count
     ids = {
         name.lower(): pk
         for name, pk in Card.objects.filter(
-            game=deck.game, name__in=prepared.saved.card_names
+            game=deck.game, name__in=ready.saved.card_names
         ).values_list("name", "pk")
     }
     DecklistCard.objects.bulk_create(
@@ -221,7 +238,7 @@ def _create(prepared: _Prepared, *, author, name: str, description: str, set_=No
             if n in ids
         ]
     )
-    legality_write(legality_rows(decklist.pk, prepared.reports, now))
+    legality_write(legality_rows(decklist.pk, ready.reports, now))
     Author.objects.get_or_create(user=author)
     transaction.on_commit(lambda: _tell_followers_later(decklist.pk))
     return decklist
@@ -236,7 +253,7 @@ def _tell_followers_later(decklist_id: int) -> None:
         followers_tell(decklist_id=decklist_id)
 
 
-def decklist_publish(*, deck, author, name: str, description: str = "") -> Decklist:
+def decklist_publish(*, deck: Deck, author: User, name: str, description: str = "") -> Decklist:
     """Publish the current version of `deck` (the caller's own: scoped in its query) as a
     decklist: legal today in its format, or PublishRefused with every problem and nothing
     written. A deck published before makes the next revision of it ("v2 of …"); a deck
@@ -248,7 +265,7 @@ def decklist_publish(*, deck, author, name: str, description: str = "") -> Deckl
 
 
 def decklist_publish_set(
-    *, decks: Sequence[Any], author, name: str, description: str = ""
+    *, decks: Sequence[Deck], author: User, name: str, description: str = ""
 ) -> DecklistSet:
     """Publish several of the author's decks of one game as one set, all or nothing: every
     deck must be legal today in its format (PublishRefused lists the problems of each deck
@@ -279,7 +296,7 @@ def decklist_publish_set(
     return set_
 
 
-def decklist_copy(*, decklist, owner, name: str | None = None):
+def decklist_copy(*, decklist: Decklist, owner: User, name: str | None = None) -> Deck:
     """A private deck of `owner` holding the decklist's list (its version 1), remembering the
     decklist it came from: a publication of it derives from this one."""
     with transaction.atomic():

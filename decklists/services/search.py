@@ -24,7 +24,7 @@ from typing import Any, cast
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -127,7 +127,7 @@ def _values(params: Mapping[str, Any], key: str) -> list[str]:
 NOT_EMPTY = ("game", "format", "faction", "legal", "since", "sort")
 
 
-def _one(params, key: str, errors: dict[str, list[str]]) -> str:
+def _one(params: Mapping[str, Any], key: str, errors: dict[str, list[str]]) -> str:
     values = _values(params, key)
     if len(values) > 1:
         errors.setdefault(key, []).append(f"give {key} once")
@@ -136,7 +136,7 @@ def _one(params, key: str, errors: dict[str, list[str]]) -> str:
     return values[0].strip() if values else ""
 
 
-def _card_arg(value: str, key: str, errors) -> tuple[str, int] | None:
+def _card_arg(value: str, key: str, errors: dict[str, list[str]]) -> tuple[str, int] | None:
     name, sep, tail = value.rpartition(":")
     minimum = 1
     if sep and tail.strip().isascii() and tail.strip().isdigit():
@@ -279,7 +279,7 @@ LIST_DEFERRED = (
 )
 
 
-def decklist_search(s: Search):
+def decklist_search(s: Search) -> QuerySet[Decklist]:
     """The listed decklists the search finds, in its order (a queryset, for paging), without
     the fields a list does not show."""
     qs = Decklist.objects.listed().defer(*LIST_DEFERRED)

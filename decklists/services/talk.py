@@ -9,6 +9,8 @@ resolves the open reports of the item. Any signed-in user reports an item once."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -33,15 +35,19 @@ from notices.services import NoticeDraft, Subject, notices_write
 from .errors import DecklistInvalid, NotAllowed
 from .publish import render_text
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+    from django.db.models import QuerySet
 
-def may_comment(user) -> bool:
+
+def may_comment(user: User | AnonymousUser | None) -> bool:
     """Signed in, and has saved at least one deck (one query)."""
     if not signed_in(user):
         return False
     return Deck.objects.filter(owner=user, current_version__isnull=False).exists()
 
 
-def comment_url(comment) -> str:
+def comment_url(comment: Comment) -> str:
     return reverse("decklists:detail", args=[comment.decklist_id]) + f"#comment-{comment.pk}"
 
 
@@ -54,7 +60,9 @@ def _clean_text(text: str, field: str = "text") -> str:
     return text
 
 
-def comment_post(*, decklist, author, text: str, reply_to: int | None = None) -> Comment:
+def comment_post(
+    *, decklist: Decklist, author: User, text: str, reply_to: int | None = None
+) -> Comment:
     """A comment on a listed decklist (the caller found it in scope); NotAllowed for an
     account with no saved deck, DecklistInvalid for an empty or too long text or a reply to
     a comment not on this decklist."""
@@ -79,7 +87,9 @@ def comment_post(*, decklist, author, text: str, reply_to: int | None = None) ->
     return comment
 
 
-def _comment_notices(comment, decklist, author, parent) -> list[NoticeDraft]:
+def _comment_notices(
+    comment: Comment, decklist: Decklist, author: User, parent: Comment | None
+) -> list[NoticeDraft]:
     subject = Subject(kind="comment", id=comment.pk, url=comment_url(comment))
     told: set[int] = {author.pk}
     out = []
@@ -137,7 +147,7 @@ def _clean_reason(reason: str) -> str:
     return reason
 
 
-def _log(actor, action: str, kind: str, pk: int, target: str, reason: str) -> None:
+def _log(actor: User, action: str, kind: str, pk: int, target: str, reason: str) -> None:
     ModerationLog.objects.create(
         actor=actor,
         action=action,
@@ -148,7 +158,13 @@ def _log(actor, action: str, kind: str, pk: int, target: str, reason: str) -> No
     )
 
 
-def _resolve_reports(actor, outcome: str, *, decklist=None, comment=None) -> int:
+def _resolve_reports(
+    actor: User,
+    outcome: str,
+    *,
+    decklist: Decklist | None = None,
+    comment: Comment | None = None,
+) -> int:
     reports = Report.objects.filter(resolved_at__isnull=True)
     reports = (
         reports.filter(decklist=decklist)
@@ -158,14 +174,16 @@ def _resolve_reports(actor, outcome: str, *, decklist=None, comment=None) -> int
     return reports.update(resolved_at=timezone.now(), resolved_by=actor, outcome=outcome)
 
 
-def may_moderate_comment(user, comment, decklist) -> bool:
+def may_moderate_comment(
+    user: User | AnonymousUser, comment: Comment | None, decklist: Decklist
+) -> bool:
     """Staff, or the author of the decklist the comment is on."""
     return bool(
         getattr(user, "is_staff", False) or (signed_in(user) and decklist.author_id == user.pk)
     )
 
 
-def decklist_hide(*, decklist, actor, reason: str) -> None:
+def decklist_hide(*, decklist: Decklist, actor: User, reason: str) -> None:
     reason = _clean_reason(reason)
     with transaction.atomic():
         Decklist.objects.filter(pk=decklist.pk).update(hidden=True, hidden_reason=reason)
@@ -174,7 +192,7 @@ def decklist_hide(*, decklist, actor, reason: str) -> None:
         _resolve_reports(actor, "hidden", decklist=decklist)
 
 
-def decklist_restore(*, decklist, actor, reason: str) -> None:
+def decklist_restore(*, decklist: Decklist, actor: User, reason: str) -> None:
     reason = _clean_reason(reason)
     with transaction.atomic():
         Decklist.objects.filter(pk=decklist.pk).update(hidden=False, hidden_reason="")
@@ -183,7 +201,7 @@ def decklist_restore(*, decklist, actor, reason: str) -> None:
         _resolve_reports(actor, "restored", decklist=decklist)
 
 
-def decklist_delete(*, decklist, actor, reason: str) -> None:
+def decklist_delete(*, decklist: Decklist, actor: User, reason: str) -> None:
     reason = _clean_reason(reason)
     with transaction.atomic():
         _log(actor, ModerationLog.Action.DELETE, "decklist", decklist.pk, decklist.name, reason)
@@ -191,11 +209,11 @@ def decklist_delete(*, decklist, actor, reason: str) -> None:
         listings_changed()
 
 
-def _comment_label(comment) -> str:
+def _comment_label(comment: Comment) -> str:
     return f"on decklist {comment.decklist_id}: {comment.text[:150]}"
 
 
-def comment_hide(*, comment, actor, reason: str) -> None:
+def comment_hide(*, comment: Comment, actor: User, reason: str) -> None:
     reason = _clean_reason(reason)
     with transaction.atomic():
         if Comment.objects.filter(pk=comment.pk, hidden=False).update(
@@ -211,7 +229,7 @@ def comment_hide(*, comment, actor, reason: str) -> None:
         _resolve_reports(actor, "hidden", comment=comment)
 
 
-def comment_restore(*, comment, actor, reason: str) -> None:
+def comment_restore(*, comment: Comment, actor: User, reason: str) -> None:
     reason = _clean_reason(reason)
     with transaction.atomic():
         if Comment.objects.filter(pk=comment.pk, hidden=True).update(
@@ -230,7 +248,7 @@ def comment_restore(*, comment, actor, reason: str) -> None:
         _resolve_reports(actor, "restored", comment=comment)
 
 
-def comment_delete(*, comment, actor, reason: str) -> None:
+def comment_delete(*, comment: Comment, actor: User, reason: str) -> None:
     reason = _clean_reason(reason)
     with transaction.atomic():
         _log(
@@ -248,7 +266,7 @@ def comment_delete(*, comment, actor, reason: str) -> None:
         comment.delete()
 
 
-def reports_dismiss(*, reports, actor, reason: str) -> int:
+def reports_dismiss(*, reports: QuerySet[Report], actor: User, reason: str) -> int:
     """Close open reports without acting on their items (logged per item)."""
     reason = _clean_reason(reason)
     n = 0
@@ -256,22 +274,24 @@ def reports_dismiss(*, reports, actor, reason: str) -> int:
         for report in reports.filter(resolved_at__isnull=True).select_related(
             "decklist", "comment"
         ):
-            if report.decklist_id:
+            decklist, comment = report.decklist, report.comment
+            if decklist is not None:
                 _log(
                     actor,
                     ModerationLog.Action.DISMISS,
                     "decklist",
-                    report.decklist_id,
-                    report.decklist.name,
+                    decklist.pk,
+                    decklist.name,
                     reason,
                 )
             else:
+                assert comment is not None  # a report is of a decklist or of a comment
                 _log(
                     actor,
                     ModerationLog.Action.DISMISS,
                     "comment",
-                    report.comment_id,
-                    _comment_label(report.comment),
+                    comment.pk,
+                    _comment_label(comment),
                     reason,
                 )
             n += Report.objects.filter(pk=report.pk).update(
@@ -280,7 +300,13 @@ def reports_dismiss(*, reports, actor, reason: str) -> int:
     return n
 
 
-def report_file(*, reporter, reason: str, decklist=None, comment=None) -> tuple[Report, bool]:
+def report_file(
+    *,
+    reporter: User,
+    reason: str,
+    decklist: Decklist | None = None,
+    comment: Comment | None = None,
+) -> tuple[Report, bool]:
     """The user's report of a decklist or a comment: once per user and item (a second
     report returns the first, with False)."""
     reason = _clean_reason(reason)

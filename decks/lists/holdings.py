@@ -13,9 +13,45 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from django.db.models import Q, QuerySet
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from catalogue.models import Card
+    from decks.models import Deck
+
+
+class BuiltDeckCopies(TypedDict):
+    """A built deck holding copies of a card: its id, name and copies."""
+
+    id: int
+    name: str
+    count: int
+
+
+class Figures(TypedDict):
+    """A card's figures as a dict (`CardFigures.as_dict`)."""
+
+    owned: int
+    in_built_decks: int
+    built_decks: list[BuiltDeckCopies]
+    free: int
+
+
+class Availability(TypedDict):
+    """A card of a deck's current version: copies needed, its figures and `short` (needed
+    beyond free)."""
+
+    card: str
+    needed: int
+    owned: int
+    in_built_decks: int
+    built_decks: list[BuiltDeckCopies]
+    free: int
+    short: int
 
 
 @dataclass(frozen=True)
@@ -43,7 +79,7 @@ class CardFigures:
     def free(self) -> int:
         return max(self.owned - self.in_built, 0)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> Figures:
         return {
             "owned": self.owned,
             "in_built_decks": self.in_built,
@@ -58,7 +94,7 @@ class Holdings(Protocol):
     def owned_counts(
         self,
         *,
-        owner: Any,
+        owner: User,
         game_id: int | None = None,
         game_slug: str | None = None,
         names: Iterable[str] | None = None,
@@ -66,18 +102,18 @@ class Holdings(Protocol):
         """{card name: copies owned} of one game's cards (`names` only, when given)."""
         ...
 
-    def owns_any(self, *, owner: Any, game_id: int) -> bool:
+    def owns_any(self, *, owner: User, game_id: int) -> bool:
         """Whether the user owns a loose card of the game."""
         ...
 
-    def owned_cards(self, *, owner: Any) -> Q:
+    def owned_cards(self, *, owner: User) -> Q:
         """For a queryset of cards: the cards with a copy owned (loose, or a printing in a
         product owned)."""
         ...
 
     def only_free(
-        self, queryset: QuerySet, *, owner: Any, game_id: int, exclude: int | None = None
-    ) -> tuple[QuerySet, dict[str, list[DeckUse]]]:
+        self, queryset: QuerySet[Card], *, owner: User, game_id: int, exclude: int | None = None
+    ) -> tuple[QuerySet[Card], dict[str, list[DeckUse]]]:
         """The cards of `queryset` with a free copy, each annotated with `owned_copies`, and
         the built decks holding each card."""
         ...
@@ -85,7 +121,7 @@ class Holdings(Protocol):
     def card_figures(
         self,
         *,
-        owner: Any,
+        owner: User,
         game_id: int,
         names: Iterable[str] | None = None,
         exclude: int | None = None,
@@ -93,7 +129,7 @@ class Holdings(Protocol):
         """{card name: its figures}, the deck `exclude` left out of the built decks."""
         ...
 
-    def availability(self, *, owner: Any, deck: Any) -> list[dict[str, Any]]:
+    def availability(self, *, owner: User, deck: Deck) -> list[Availability]:
         """Per card of the deck's current version: needed, owned, the other built decks
         holding it, free, and what is short."""
         ...
@@ -116,7 +152,7 @@ def holdings() -> Holdings:
 
 def owned_counts(
     *,
-    owner: Any,
+    owner: User,
     game_id: int | None = None,
     game_slug: str | None = None,
     names: Iterable[str] | None = None,
@@ -124,23 +160,23 @@ def owned_counts(
     return holdings().owned_counts(owner=owner, game_id=game_id, game_slug=game_slug, names=names)
 
 
-def owns_any(*, owner: Any, game_id: int) -> bool:
+def owns_any(*, owner: User, game_id: int) -> bool:
     return holdings().owns_any(owner=owner, game_id=game_id)
 
 
-def owned_cards(*, owner: Any) -> Q:
+def owned_cards(*, owner: User) -> Q:
     return holdings().owned_cards(owner=owner)
 
 
 def only_free(
-    queryset: QuerySet, *, owner: Any, game_id: int, exclude: int | None = None
-) -> tuple[QuerySet, dict[str, list[DeckUse]]]:
+    queryset: QuerySet[Card], *, owner: User, game_id: int, exclude: int | None = None
+) -> tuple[QuerySet[Card], dict[str, list[DeckUse]]]:
     return holdings().only_free(queryset, owner=owner, game_id=game_id, exclude=exclude)
 
 
 def card_figures(
     *,
-    owner: Any,
+    owner: User,
     game_id: int,
     names: Iterable[str] | None = None,
     exclude: int | None = None,
@@ -148,5 +184,5 @@ def card_figures(
     return holdings().card_figures(owner=owner, game_id=game_id, names=names, exclude=exclude)
 
 
-def availability(*, owner: Any, deck: Any) -> list[dict[str, Any]]:
+def availability(*, owner: User, deck: Deck) -> list[Availability]:
     return holdings().availability(owner=owner, deck=deck)

@@ -3,14 +3,24 @@ put it in, saved as a new version of one of the owner's decks or as a new deck's
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from decks.lists import as_sections, entries_from_json
 from decks.lists.edits import apply_change, sections_for
 from validation.registry import registry
 
 from .versions import deck_create, deck_save_version
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def deck_add_card(*, owner, card, deck=None, format: str = ""):
+    from catalogue.models import Card
+    from decks.models import Deck
+
+
+def deck_add_card(
+    *, owner: User, card: Card, deck: Deck | None = None, format: str = ""
+) -> tuple[Deck, str]:
     """Add one copy of `card` (a catalogue card, with its game) to `deck`, one of `owner`'s
     decks of the card's game, or (no deck) to a new deck of `format` that holds only it.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -32,6 +32,9 @@ from validation import decklist
 from validation.registry import registry
 from validation.types import Deck
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 
 def _entries(deck: Deck) -> list[dict[str, Any]]:
     """A resolved Deck as stored JSON entries, with canonical card names."""
@@ -50,7 +53,7 @@ def entries_as_sections(entries: list[dict[str, Any]]) -> dict[str, list[dict[st
     return as_sections(entries_from_json(entries))
 
 
-def _check_meta(*, game_slug: str, format: str, visibility: str | None = None):
+def _check_meta(*, game_slug: str, format: str, visibility: str | None = None) -> Game:
 
     errors: dict[str, list[str]] = {}
     game = Game.objects.filter(slug=game_slug).first() if game_slug in registry else None
@@ -65,17 +68,18 @@ def _check_meta(*, game_slug: str, format: str, visibility: str | None = None):
         errors["visibility"] = [f"use one of {', '.join(Visibility.values)}"]
     if errors:
         raise DeckInvalid(errors)
+    assert game is not None  # an unknown game is an error above
     return game
 
 
-def _upcoming(deck, version) -> dict[str, Any]:
+def _upcoming(deck: DeckModel, version: DeckVersion) -> dict[str, Any]:
     """The upcoming rule set's effect on a version just saved, stored with its verdict."""
     return upcoming_effect(deck=deck, version=version)
 
 
 def deck_create(
     *,
-    owner,
+    owner: User,
     game_slug: str,
     format: str,
     name: str,
@@ -84,7 +88,7 @@ def deck_create(
     text: str | None = None,
     sections: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
-):
+) -> DeckModel:
     """Create a deck; with a list (text or sections) it also saves version 1. All or
     nothing: a list with line errors raises ListInvalid and creates no deck."""
 
@@ -113,7 +117,13 @@ def deck_create(
     return deck
 
 
-def _check_for(deck, *, sections, options, text: str | None = None) -> CheckedList:
+def _check_for(
+    deck: DeckModel,
+    *,
+    sections: Mapping[str, Any] | None,
+    options: Mapping[str, Any] | None,
+    text: str | None = None,
+) -> CheckedList:
     """A new list of `deck` checked in its game and format; the deck's owner is read only
     for a deck restricted to its owner's collection."""
     return list_check(
@@ -128,8 +138,15 @@ def _check_for(deck, *, sections, options, text: str | None = None) -> CheckedLi
 
 
 def _write_next(
-    deck, locked, *, author, checked: CheckedList, current, sealed: bool = True, note: str = ""
-):
+    deck: DeckModel,
+    locked: DeckModel,
+    *,
+    author: User,
+    checked: CheckedList,
+    current: DeckVersion | None,
+    sealed: bool = True,
+    note: str = "",
+) -> DeckVersion:
     """Write the version after `current` (None: the first) of the row-locked deck `locked`."""
     locked.game = deck.game
     return _write_version(
@@ -145,14 +162,14 @@ def _write_next(
 
 def _write_version(
     *,
-    deck,
-    author,
+    deck: DeckModel,
+    author: User,
     checked: CheckedList,
     number: int,
-    based_on,
+    based_on: DeckVersion | None,
     sealed: bool = True,
     note: str = "",
-):
+) -> DeckVersion:
     """Insert version `number` of `deck` from a checked list and make it current (the
     version it was based on is sealed: only the current version may be a working one)."""
 
@@ -185,14 +202,14 @@ def _write_version(
 
 def deck_save_version(
     *,
-    deck,
-    author,
+    deck: DeckModel,
+    author: User,
     text: str | None = None,
     sections: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
-    based_on: Any = None,
+    based_on: DeckVersion | int | None = None,
     note: str = "",
-):
+) -> DeckVersion:
     """Save a new version of `deck` from a list (text or sections) and make it current,
     with an optional `note` (what changed, shown in the deck's history).
 
@@ -239,13 +256,13 @@ WORKING_WINDOW_SECONDS = 5 * 60
 
 def deck_autosave(
     *,
-    deck,
-    author,
+    deck: DeckModel,
+    author: User,
     sections: Mapping[str, Any],
     options: Mapping[str, Any] | None = None,
     based_on: int | None,
     revision: int | None,
-):
+) -> DeckVersion:
     """The builder's autosave: rewrite the current working version in place when it is
     unsealed, by `author`, last written less than WORKING_WINDOW_SECONDS ago and still at
     `revision` (the revision the page holds); otherwise write a new working version.
@@ -299,11 +316,12 @@ def deck_autosave(
     return version
 
 
-def deck_seal_version(*, deck, note: str = ""):
+def deck_seal_version(*, deck: DeckModel, note: str = "") -> DeckVersion | None:
     """Seal the deck's current version ("Save version" in the builder, or leaving it), with
     an optional note; a note may be added to a sealed version. Returns the version, or None
     for a deck without versions."""
-    version = DeckVersion.objects.filter(pk=deck.current_version_id).first()
+    current_id = deck.current_version_id
+    version = DeckVersion.objects.filter(pk=current_id).first() if current_id is not None else None
     if version is None:
         return None
     note = " ".join(str(note or "").split())[:200]
@@ -320,7 +338,7 @@ def deck_seal_version(*, deck, note: str = ""):
     return version
 
 
-def _copy_deck_state(deck, locked) -> None:
+def _copy_deck_state(deck: DeckModel, locked: DeckModel) -> None:
     """The caller's deck object takes what the save wrote on the locked copy."""
     for attr in (
         "current_version",
@@ -338,11 +356,11 @@ def _copy_deck_state(deck, locked) -> None:
 
 def deck_update(
     *,
-    deck,
+    deck: DeckModel,
     name: str | None = None,
     description: str | None = None,
     visibility: str | None = None,
-):
+) -> DeckModel:
     """Change a deck's name, description or visibility (its list changes only by versions)."""
     if visibility is not None and visibility not in Visibility.values:
         raise DeckInvalid({"visibility": [f"use one of {', '.join(Visibility.values)}"]})
@@ -366,7 +384,7 @@ def deck_update(
     return deck
 
 
-def deck_pin(*, deck, code: str | None):
+def deck_pin(*, deck: DeckModel, code: str | None) -> DeckModel:
     """Pin `deck` to its format's rule set `code`, or (None or empty) let it follow the
     format; the deck is re-checked at once. DeckInvalid when the format has no such rule
     set."""
@@ -381,7 +399,7 @@ def deck_pin(*, deck, code: str | None):
     return deck
 
 
-def deck_new_share_link(*, deck):
+def deck_new_share_link(*, deck: DeckModel) -> DeckModel:
     """Replace the deck's share link: the old one stops working at once (and says so)."""
     _retire_share_token(deck, RetiredShareToken.Reason.REPLACED)
     deck.share_token = new_share_token()
@@ -389,7 +407,7 @@ def deck_new_share_link(*, deck):
     return deck
 
 
-def _retire_share_token(deck, reason: str) -> None:
+def _retire_share_token(deck: DeckModel, reason: str) -> None:
     """Remember the deck's current share token as retired (for the page its link shows)."""
     if deck.pk and deck.share_token:
         RetiredShareToken.objects.update_or_create(
@@ -397,7 +415,7 @@ def _retire_share_token(deck, reason: str) -> None:
         )
 
 
-def deck_delete(*, deck) -> None:
+def deck_delete(*, deck: DeckModel) -> None:
     """Delete a deck and all its versions, and its notices (notices.services.notices_forget:
     a notice names its deck with no foreign key)."""
     with transaction.atomic():
@@ -423,7 +441,7 @@ CLONED_DECK_FIELDS = (
 CLONED_VERSION_FIELDS = ("list_text", "entries", "options", "report", "rule_set_code")
 
 
-def deck_clone(*, deck, owner, name: str | None = None):
+def deck_clone(*, deck: DeckModel, owner: User, name: str | None = None) -> DeckModel:
     """A private copy of `deck` for `owner`, whose version 1 is the source's current
     version (list, options and the cached verdict copied as they are)."""
 

@@ -181,6 +181,7 @@ def builder_seal(request, pk: int):
         current = deck.current_version.number if deck.current_version else None
         return render_state(request, deck, base, conflict=CONFLICT_MESSAGE.format(n=current))
     version = services.deck_seal_version(deck=deck, note=request.POST.get("note", ""))
+    assert version is not None  # the deck has a current version: `base` above
     if not request.htmx:
         return redirect("builder:deck", deck.pk)
     note = f" ({version.note})" if version.note else ""
