@@ -7,6 +7,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.http import QueryDict
+
 from validation.capabilities import Goldfish, Tool
 from validation.params import (
     MAX_RAW,
@@ -77,7 +79,7 @@ def tool_by_alias(game_slug: str, slug: str) -> Tool | None:
     return next((t for t in registry.get(game_slug).tools if slug in t.aliases), None)
 
 
-def game_goldfish(game_slug: str) -> tuple[GameDef, Goldfish]:
+def game_goldfish(game_slug: str) -> tuple[GameDef, Goldfish[Any]]:
     """The game and its goldfish; NotFound if the game has none."""
     definition = game(game_slug)
     if definition.goldfish is None:
@@ -93,7 +95,7 @@ def games_that_play() -> list[GameDef]:
 # --- raw values ------------------------------------------------------------------------------
 
 
-def request_values(data, *, skip: Sequence[str] = FORM_KEYS) -> dict[str, Any]:
+def request_values(data: QueryDict, *, skip: Sequence[str] = FORM_KEYS) -> dict[str, Any]:
     """A query string's or form's values by key: a key given once is its text, a key given
     more than once the list of its values (which no parameter takes)."""
     out: dict[str, Any] = {}

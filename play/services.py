@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardsite.accounts import signed_in
+from cardsite.accounts import Viewer, signed_in
 from catalogue.services import card_names_by_kind, cards_by_kind
 from decks.models import Deck
 from simulations.pipeline import clean_goldfish_params, deck_inputs, play_inline
@@ -123,7 +123,7 @@ class ToolAnswer:
     ignored: list[str] = field(default_factory=list)
 
 
-def _require_sign_in(owner, inline_max: int) -> None:
+def _require_sign_in(owner: Viewer, inline_max: int) -> None:
     if not signed_in(owner):
         raise SignInRequired(
             f"runs of more than {inline_max:,} games run on a worker: sign in to start one",
@@ -131,7 +131,7 @@ def _require_sign_in(owner, inline_max: int) -> None:
         )
 
 
-def _on_worker(*, owner, inline_max: int, **start) -> Any:
+def _on_worker(*, owner: Viewer, inline_max: int, **start: Any) -> Any:
     """Start a run on a worker for a signed-in `owner` (`simulation_start` with `start`);
     SignInRequired without one, PlayInputError when the run cannot start."""
     _require_sign_in(owner, inline_max)
@@ -143,7 +143,14 @@ def _on_worker(*, owner, inline_max: int, **start) -> Any:
         ) from exc
 
 
-def _start_run(*, game_slug: str, tool: Tool, clean: Mapping[str, Any], cards, owner) -> Any:
+def _start_run(
+    *,
+    game_slug: str,
+    tool: Tool,
+    clean: Mapping[str, Any],
+    cards: Mapping[str, Sequence[CardFacts]],
+    owner: Viewer,
+) -> Any:
     background = tool.background
     assert background is not None  # a tool that runs in the background (tool_answer)
     _require_sign_in(owner, tool.inline_max)
@@ -171,7 +178,7 @@ def tool_answer(
     game_slug: str,
     tool: Tool,
     raw: Mapping[str, Any],
-    owner=None,
+    owner: Viewer = None,
     lenient: bool = False,
     cards: Mapping[str, Sequence[CardFacts]] | None = None,
 ) -> ToolAnswer:
@@ -254,7 +261,7 @@ def tool_page(
     tool: Tool,
     raw: Mapping[str, Any] | None = None,
     initial: Mapping[str, Any] | None = None,
-    owner=None,
+    owner: Viewer = None,
 ) -> ToolPage:
     """A tool's page: the form alone (its defaults, or `initial` values), or, with `raw`
     submitted values, the answer or every error. Reads the catalogue once."""
@@ -369,12 +376,12 @@ SEED = ParamSpec(
 )
 
 
-def goldfish_specs(goldfish: Goldfish) -> tuple[ParamSpec, ...]:
+def goldfish_specs(goldfish: Goldfish[Any]) -> tuple[ParamSpec, ...]:
     """The goldfish's parameters and the seed of its run."""
     return (*goldfish.params, SEED)
 
 
-def goldfish_decks(*, user, game_slug: str) -> list:
+def goldfish_decks(*, user: Viewer, game_slug: str) -> list[Deck]:
     """The decks of the game `user` may read that have a version, by name (one query)."""
     return list(
         Deck.objects.visible_to(user)
@@ -393,7 +400,7 @@ class GoldfishAnswer:
     run: Any = None
 
 
-def _deck_of(decks: Sequence, raw: Any):
+def _deck_of(decks: Sequence[Deck], raw: Any) -> Deck:
     if raw in (None, ""):
         raise PlayInputError("pick a deck", "deck")
     text = str(raw)[:40]
@@ -404,7 +411,12 @@ def _deck_of(decks: Sequence, raw: Any):
 
 
 def goldfish_play(
-    *, game_slug: str, goldfish: Goldfish, decks: Sequence, raw: Mapping[str, Any], owner=None
+    *,
+    game_slug: str,
+    goldfish: Goldfish[Any],
+    decks: Sequence[Deck],
+    raw: Mapping[str, Any],
+    owner: Viewer = None,
 ) -> GoldfishAnswer:
     """Play the goldfish of one of `decks` (the one `raw["deck"]` names): up to its
     `inline_max` games now, more as a run on a worker for a signed-in `owner`. Raises
@@ -428,6 +440,7 @@ def goldfish_play(
     seed = random_seed() if seed == "" else int(seed)
     assert deck is not None  # a deck was found, or errors were raised above
     version = deck.current_version
+    assert version is not None  # goldfish_decks lists the decks with a version
     version.deck = deck
     if int(clean.get("games") or 0) > goldfish.inline_max:
         run = _on_worker(
@@ -449,8 +462,8 @@ def goldfish_play(
 @dataclass
 class GoldfishPage:
     game: GameDef
-    goldfish: Goldfish
-    decks: list
+    goldfish: Goldfish[Any]
+    decks: list[Deck]
     values: dict[str, Any]
     errors: dict[str, str] = field(default_factory=dict)
     answer: GoldfishAnswer | None = None
@@ -460,8 +473,8 @@ class GoldfishPage:
 def goldfish_page(
     *,
     game: GameDef,
-    goldfish: Goldfish,
-    user,
+    goldfish: Goldfish[Any],
+    user: Viewer,
     raw: Mapping[str, Any] | None = None,
     initial: Mapping[str, Any] | None = None,
 ) -> GoldfishPage:

@@ -8,6 +8,7 @@ lease, stall time and attempts are the simulations' settings."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -94,7 +95,13 @@ def progress(run: SimulationRun) -> Progress:
     )
 
 
-def _kind(run_kind: RunKind, label: str, plan, run_chunk, finish) -> JobKind:
+def _kind(
+    run_kind: RunKind,
+    label: str,
+    plan: Callable[[SimulationRun], None],
+    run_chunk: Callable[[SimulationRun, int, ChunkContext], Any],
+    finish: Callable[[SimulationRun, datetime, Send], str],
+) -> JobKind:
     return JobKind(
         name=f"simulations.{run_kind.value}",
         label=label,

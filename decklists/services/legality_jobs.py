@@ -67,7 +67,9 @@ def plan(job: LegalityJob) -> None:
     job.n_chunks = len(job.chunks)
 
 
-def check_chunk(job: LegalityJob, index: int, context: ChunkContext) -> tuple[int, list]:
+def check_chunk(
+    job: LegalityJob, index: int, context: ChunkContext
+) -> tuple[int, list[DecklistLegality]]:
     """Chunk `index`: its decklists' rows, checked (nothing written yet)."""
     lo, hi = job.chunks[index]
     return legality_check(
@@ -75,7 +77,7 @@ def check_chunk(job: LegalityJob, index: int, context: ChunkContext) -> tuple[in
     )
 
 
-def commit_chunk(job: LegalityJob, index: int, found: tuple[int, list]) -> int:
+def commit_chunk(job: LegalityJob, index: int, found: tuple[int, list[DecklistLegality]]) -> int:
     """In the transaction that stores the chunk: its rows; the number of decklists."""
     checked, rows = found
     legality_write(rows)

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from catalogue.services import GamePool
 from decks.lists import SavedList, version_check
 from decks.models import Deck as DeckModel
 from decks.models import RecheckJob, stored_verdict
 from validation.runner import Report
+from validation.types import RuleSetFacts
 
 from .rechecks import RuleSetCache
 from .rulesets import effect_parts, stored_effect
 
 
-def _scope(*, game_id: int, format: str, rule_set_code: str = ""):
+def _scope(*, game_id: int, format: str, rule_set_code: str = "") -> QuerySet[DeckModel]:
     """The saved decks a job re-checks: of the game and format (every format for ""), with
     a version; for the change of a rule set, those that follow the format and those pinned
     to that rule set (a deck pinned to another keeps its verdict)."""
@@ -57,7 +58,13 @@ def _memo_key(saved: SavedList) -> tuple[object, ...]:
     )
 
 
-def _upcoming_effect(saved: SavedList, pool, sets, upcoming, memo) -> dict[str, Any]:
+def _upcoming_effect(
+    saved: SavedList,
+    pool: GamePool,
+    sets: RuleSetCache,
+    upcoming: tuple[str, RuleSetFacts] | None,
+    memo: dict[tuple[object, ...], tuple[list[str], bool, int]],
+) -> dict[str, Any]:
     """The upcoming rule set's effect on a deck that follows its format, in memory (the
     rule sets loaded once a chunk; the check under the upcoming one done once per distinct
     list and options in the chunk: many decks share a list)."""
@@ -89,10 +96,10 @@ def _check_chunk(
     game = job.game
     pool = GamePool(game_slug=game.slug)
     sets = RuleSetCache(game.slug)  # today's rule set and each pinned one, once
-    rows = _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
+    decks = _scope(game_id=game.pk, format=job.format, rule_set_code=job.rule_set_code)
     if lo is not None and hi is not None:
-        rows = rows.filter(pk__gte=lo, pk__lte=hi)
-    rows = rows.order_by("pk").values_list(
+        decks = decks.filter(pk__gte=lo, pk__lte=hi)
+    rows = decks.order_by("pk").values_list(
         *_DECK_COLUMNS,
         "format",
         "current_version__revision",
@@ -102,7 +109,7 @@ def _check_chunk(
         "upcoming",
         "validated_at",
     )
-    effects: dict[tuple, tuple[list[str], bool, int]] = {}
+    effects: dict[tuple[object, ...], tuple[list[str], bool, int]] = {}
     released = set((job.released or {}).get("ids") or ())
     changed: list[dict[str, Any]] = []
     n = 0

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -55,6 +55,7 @@ from decks.models import Deck as DeckModel
 from decks.models import RecheckJob
 from notices.models import Notice
 from notices.services import NoticeDraft, VerdictChange, notices_write
+from validation.types import RuleSetFacts
 
 from .recheck_checks import _DECK_COLUMNS, _check_chunk, _memo_key, _scope
 from .verdict_writes import _write_chunk, deck_subject, verdicts_write
@@ -88,8 +89,14 @@ PREVIEW_NAMES = 5
 
 
 def rule_set_preview(
-    *, game_slug: str, format: str, code: str, facts, following: bool, when: str = ""
-):
+    *,
+    game_slug: str,
+    format: str,
+    code: str,
+    facts: RuleSetFacts,
+    following: bool,
+    when: str = "",
+) -> DeckVerdicts:
     """What writing a rule set (`facts`, not yet stored) would do to the saved decks it
     governs: those of the format pinned to `code` and, when it is or will be the rule set
     in force (`following`), those that follow the format. Each is checked in memory under it,
@@ -108,7 +115,7 @@ def rule_set_preview(
     rows = decks.order_by("pk").values_list(*_DECK_COLUMNS, "rule_set_pin_id", "legal")[
         :PREVIEW_MAX_DECKS
     ]
-    memo: dict[tuple, bool] = {}
+    memo: dict[tuple[object, ...], bool] = {}
     checked = made_illegal = made_legal = 0
     names: list[str] = []
     for _pk, owner_id, name, version_id, entries, options, pin, legal in rows:
@@ -198,20 +205,26 @@ def plan(job: RecheckJob) -> None:
     job.n_chunks = len(job.chunks)
 
 
-def check_chunk(job: RecheckJob, index: int, context: ChunkContext) -> tuple[int, list]:
+def check_chunk(
+    job: RecheckJob, index: int, context: ChunkContext
+) -> tuple[int, list[dict[str, Any]]]:
     """Chunk `index`: the rules core run on its decks (nothing written yet)."""
     lo, hi = job.chunks[index]
     return _check_chunk(job, lo, hi)
 
 
-def commit_chunk(job: RecheckJob, index: int, found: tuple[int, list]) -> dict[str, int]:
+def commit_chunk(
+    job: RecheckJob, index: int, found: tuple[int, list[dict[str, Any]]]
+) -> dict[str, int]:
     """In the transaction that stores the chunk: its verdicts and notices; its counts."""
     checked, changed = found
     written, told = _write_chunk(job, changed)
     return {"checked": checked, "changed": written, "notices": told}
 
 
-def commit_revalidated(job: RecheckJob, index: int, found: tuple[int, list]) -> dict[str, int]:
+def commit_revalidated(
+    job: RecheckJob, index: int, found: tuple[int, list[dict[str, Any]]]
+) -> dict[str, int]:
     """A whole game's re-check, in the transaction that stores the chunk: its verdicts (no
     notice: the catalogue changed, not a rule set); its counts."""
     checked, changed = found
@@ -314,7 +327,7 @@ def recheck_fail(*, job_id: int, reason: str) -> bool:
     return jobs.job_fail(kind=RECHECK.name, job_id=job_id, reason=reason)
 
 
-def recheck_sweep(*, now=None) -> dict[str, list[int]]:
+def recheck_sweep(*, now: datetime | None = None) -> dict[str, list[int]]:
     """The reaper's pass over the re-check jobs alone: send again the lost chunks of every
     job (those of a job without progress for RECHECK_STALL_SECONDS among them); fail a job
     whose chunks were sent again RECHECK_MAX_SWEEPS times already."""
@@ -328,7 +341,7 @@ def recheck_sweep(*, now=None) -> dict[str, list[int]]:
 CATCH_UP_DAYS = 7
 
 
-def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
+def recheck_rule_sets_taking_effect(*, today: date | None = None) -> list[int]:
     """Start the re-check of each format whose rule set takes effect today (or took effect
     within CATCH_UP_DAYS and has had no such re-check): once per rule set and date, however
     often it is called. Returns the ids of the jobs (new or existing)."""
@@ -349,7 +362,7 @@ def recheck_rule_sets_taking_effect(*, today=None) -> list[int]:
     return jobs
 
 
-def pins_released(*, rule_set) -> RecheckJob | None:
+def pins_released(*, rule_set: RuleSet) -> RecheckJob | None:
     """Before a rule set is deleted (in the deleting transaction: the `rule_set_deleting`
     hook of catalogue.rulesets.rule_set_delete): start the one re-check of its format that
     the deletion needs. Its scope is the decks that follow the format and
@@ -389,7 +402,7 @@ def pins_released(*, rule_set) -> RecheckJob | None:
     )
 
 
-def _tell_unsaved_pins(rule_set, game) -> None:
+def _tell_unsaved_pins(rule_set: RuleSet, game: Game) -> None:
     """The decks pinned to a deleted rule set that have no saved list (nothing to re-check):
     one notice each, at once."""
     fmt_name = game.definition.format(rule_set.format).name

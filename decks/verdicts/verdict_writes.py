@@ -5,6 +5,7 @@ and the notices to the owners of the decks whose verdict or points changed."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -31,7 +32,14 @@ def deck_subject(pk: int) -> Subject:
 
 
 def _message(
-    *, name: str, fmt_name: str, code: str, report: Report, was_legal: bool, was_points, points
+    *,
+    name: str,
+    fmt_name: str,
+    code: str,
+    report: Report,
+    was_legal: bool,
+    was_points: int | None,
+    points: int | None,
 ) -> tuple[str, str]:
     """(kind, message) of a notice."""
     under = f" under {code}" if code else ""
@@ -73,7 +81,7 @@ RETURNING d.id
 """
 
 
-def _write_verdicts_postgresql(changed: list[dict[str, Any]], now) -> set[int]:
+def _write_verdicts_postgresql(changed: list[dict[str, Any]], now: datetime) -> set[int]:
     written: set[int] = set()
     with connection.cursor() as cursor:
         for i in range(0, len(changed), WRITE_BATCH):
@@ -98,7 +106,7 @@ def _write_verdicts_postgresql(changed: list[dict[str, Any]], now) -> set[int]:
     return written
 
 
-def _write_verdicts_portable(changed: list[dict[str, Any]], now) -> set[int]:
+def _write_verdicts_portable(changed: list[dict[str, Any]], now: datetime) -> set[int]:
     """Other databases (the embedded SQLite): lock, compare, bulk_update."""
     by_pk = {c["pk"]: c for c in changed}
     locked = (
@@ -155,7 +163,9 @@ def verdicts_write(changed: list[dict[str, Any]]) -> set[int]:
     return _write_verdicts_portable(changed, timezone.now())
 
 
-def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set[int], list]:
+def write_verdicts(
+    changed: list[dict[str, Any]], *, key_tail: str
+) -> tuple[set[int], list[NoticeDraft]]:
     """Within the caller's transaction: the new verdicts of `changed` (dicts of
     `_check_chunk`, each with its format's name as `fmt_name`) whose deck is still at the
     version checked and at the verdict read; the ids written, and the notices (not yet
@@ -204,7 +214,9 @@ def write_verdicts(changed: list[dict[str, Any]], *, key_tail: str) -> tuple[set
     return written, notices
 
 
-def _released_notices(job: RecheckJob, released: list[dict[str, Any]], fmt_name: str) -> list:
+def _released_notices(
+    job: RecheckJob, released: list[dict[str, Any]], fmt_name: str
+) -> list[NoticeDraft]:
     """One notice per deck released from a deleted pin: what it now follows and its verdict
     there (the deck's only notice of the change: no verdict notice besides)."""
     gone = job.released or {}
