@@ -72,10 +72,10 @@ CANVAS_FUNCTIONS = {"signature", "group", "chain", "chord", "chunks", "xmap", "x
 
 
 def _app_modules():
-    skip = {"tests", "node_modules", "static", "templates", "docs"}
+    not_app_code = {"tests", "node_modules", "static", "templates", "docs"}
     for path in sorted(ROOT.rglob("*.py")):
         parts = path.relative_to(ROOT).parts
-        if parts[0] in skip or parts[0].startswith(".") or "migrations" in parts:
+        if parts[0] in not_app_code or parts[0].startswith(".") or "migrations" in parts:
             continue
         if any(p.startswith(".") or p.endswith(".egg-info") for p in parts):
             continue
